@@ -1,0 +1,54 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/** Sends through the SMTP server named by `smtp://user:pass@host:port`. */
+export function createSmtpMailer(url: string, from: string): Mailer {
+  const transport: Transporter = nodemailer.createTransport(url);
+  return {
+    async send(message) {
+      await transport.sendMail({ from, ...message });
+    },
+    close: () => transport.close(),
+  };
+}
+
+let outboxSequence = 0;
+
+/**
+ * Writes each message as an .eml file. File names sort by time of sending, so the newest
+ * message is the last file in the folder.
+ */
+export function createOutboxMailer(dir: string, from: string): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from, ...message });
+      await mkdir(dir, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const sequence = String(outboxSequence++ % 10_000).padStart(4, '0');
+      await writeFile(path.join(dir, `${stamp}-${sequence}.eml`), info.message as Buffer, {
+        mode: 0o600,
+      });
+    },
+    close: () => transport.close(),
+  };
+}
+
+export function createMailer(config: { MAIL_URL?: string; MAIL_FROM: string; DATA_DIR: string }) {
+  return config.MAIL_URL
+    ? createSmtpMailer(config.MAIL_URL, config.MAIL_FROM)
+    : createOutboxMailer(path.join(config.DATA_DIR, 'outbox'), config.MAIL_FROM);
+}

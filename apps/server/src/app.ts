@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppDeps } from './deps';
+import { registerErrorHandling } from './lib/http-errors';
+import { loggerOptions } from './lib/logging';
+import type { App } from './lib/types';
+import { createAccessTokens } from './modules/auth/access-token';
+import { createAuthenticate } from './modules/auth/authenticate';
+import { healthRoutes } from './modules/health/routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+export interface BuildAppOptions {
+  /** Pino logging; tests pass false. */
+  logger?: boolean;
+}
+
+/** Composes the API and the SPA. Never listens: main.ts and tests decide how to serve it. */
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<App> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('deps', deps);
+  registerErrorHandling(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // toasts and dialogs set inline styles at run time
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // HSTS only means something over TLS; sent below when the request came over https
+    strictTransportSecurity: false,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') {
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    }
+  });
+  await app.register(fastifyCookie);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Customer portal API', version: '1.0.0' },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  const accessTokens = createAccessTokens(deps.secrets.jwt, deps.clock);
+  app.decorate('authenticate', createAuthenticate(accessTokens));
+  app.decorateRequest('auth', null as never);
+
+  await app.register(healthRoutes);
+
+  await registerSpa(app, config.WEB_DIST_DIR);
+  return app;
+}
+
+/** Serves the built SPA; any path that is not the API or a file gets index.html. */
+async function registerSpa(app: App, distDir: string) {
+  const hasSpa = existsSync(path.join(distDir, 'index.html'));
+  if (hasSpa) {
+    await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const wantsPage =
+      hasSpa && request.method === 'GET' && !request.url.startsWith('/api/') &&
+      (request.headers.accept ?? '').includes('text/html');
+    if (wantsPage) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ success: false, message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+  });
+}

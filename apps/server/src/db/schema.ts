@@ -1,0 +1,2 @@
+// Every module's tables, for Drizzle's typed queries and for drizzle-kit.
+export * from '../modules/users/schema';

@@ -1,0 +1,31 @@
+import { count } from 'drizzle-orm';
+import type { AppDeps } from '../deps';
+import { hashPassword } from '../lib/password';
+import { customers } from '../modules/users/schema';
+
+export const DEMO_ACCOUNT = {
+  email: 'demo@acme.example',
+  mobile: '9876543210',
+  gstNo: '27AAPFU0939F1ZV',
+  tallySerialNo: '712345678',
+  password: 'Demo@12345',
+  companyName: 'Acme Traders Pvt Ltd',
+  customerType: 'Customer',
+  category: 'Retail',
+  tallyVersion: 'TallyPrime 5.1',
+} as const;
+
+/** On an empty database, creates the demo account and its sample data. */
+export async function seedDemoIfEmpty(deps: AppDeps): Promise<boolean> {
+  const { db } = deps;
+  const [row] = await db.select({ n: count() }).from(customers);
+  if ((row?.n ?? 0) > 0) return false;
+  const { password, ...profile } = DEMO_ACCOUNT;
+  const [demo] = await db
+    .insert(customers)
+    .values({ ...profile, passwordHash: await hashPassword(password) })
+    .returning({ id: customers.id });
+  if (!demo) throw new Error('demo account was not created');
+  // Feature modules add their demo data here, for the demo customer.
+  return true;
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import type { Mailer } from './adapters/mail';
+import { createMailer } from './adapters/mail';
+import type { Clock } from './lib/clock';
+import { systemClock } from './lib/clock';
+import { loadOrCreateLocalSecrets } from './lib/secrets';
+
+export interface Secrets {
+  jwt: string;
+  linkSigning: string;
+}
+
+/** Everything the app's services need from outside; tests build their own. */
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  mailer: Mailer;
+  clock: Clock;
+  secrets: Secrets;
+}
+
+export async function resolveSecrets(config: Config): Promise<Secrets> {
+  const local = await loadOrCreateLocalSecrets(config.DATA_DIR, ['jwt', 'linkSigning'] as const);
+  return {
+    jwt: config.JWT_SECRET ?? local.jwt,
+    linkSigning: config.LINK_SIGNING_SECRET ?? local.linkSigning,
+  };
+}
+
+export async function createDeps(config: Config, db: Database): Promise<AppDeps> {
+  return {
+    config,
+    db,
+    mailer: createMailer(config),
+    clock: systemClock,
+    secrets: await resolveSecrets(config),
+  };
+}
+
+export const outboxDir = (config: Pick<Config, 'DATA_DIR'>) => path.join(config.DATA_DIR, 'outbox');

@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from './errors';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { path?: PropertyKey[] } };
+}
+
+function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
+  const first = issues[0];
+  if (!first) return 'Invalid request';
+  const fieldPath = first.params?.issue?.path?.map(String).join('.') ||
+    first.instancePath?.replace(/^\//, '').replace(/\//g, '.');
+  const field = fieldPath || context || 'request';
+  return `${field}: ${first.message ?? 'is invalid'}`;
+}
+
+/**
+ * The one error handler: what a client sent wrong is a 4xx with a message that names it;
+ * anything else is logged with the request id and answered without details.
+ */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+      }
+      if (error.statusCode >= 500) request.log.warn({ err: error }, error.message);
+      return reply.code(error.statusCode).send({
+        success: false,
+        message: error.message,
+        ...(error.error ? { error: error.error } : {}),
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(400).send({
+        success: false,
+        message: describeValidation(error.validationContext, error.validation as ValidationIssue[]),
+        error: 'validation',
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message =
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+          ? 'Request body is not valid JSON'
+          : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? 'Request body is too large'
+            : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? 'Unsupported content type'
+              : error.message;
+      return reply.code(status).send({ success: false, message });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ success: false, message: 'Something went wrong. Please try again.' });
+  });
+}

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('GET /api/health', () => {
+  it('answers ok when the database answers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, status: 'ok', database: 'ok' });
+  });
+
+  it('sends the security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describe('bad input', () => {
+  it('answers an unknown route with a JSON 404', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nowhere' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ success: false, message: expect.stringContaining('not found') });
+  });
+
+  it('answers malformed JSON with a 400', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/health',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.json()).toMatchObject({ success: false });
+  });
+});
+
+describe('GET /api/docs', () => {
+  it('serves an OpenAPI document generated from the contract', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().paths['/api/health']).toBeDefined();
+  });
+});

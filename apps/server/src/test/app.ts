@@ -1,0 +1,67 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../app';
+import { loadConfig, type Config } from '../config';
+import { createOutboxMailer } from '../adapters/mail';
+import type { AppDeps } from '../deps';
+import type { App } from '../lib/types';
+import { openTestDatabase } from './database';
+import { createTestClock, type TestClock } from './clock';
+import { latestMail, readOutbox } from './mail';
+
+export interface TestApp {
+  app: App;
+  deps: AppDeps;
+  clock: TestClock;
+  config: Config;
+  outboxDir: string;
+  latestMail: () => ReturnType<typeof latestMail>;
+  outbox: () => ReturnType<typeof readOutbox>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on a fresh database, with the real outbox mailer writing to a temporary folder
+ * and a clock the test moves. Pass `env` to change configuration, `deps` to replace adapters.
+ */
+export async function createTestApp(
+  options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    ...options.env,
+  });
+  const database = await openTestDatabase();
+  const clock = createTestClock();
+  const outboxDir = path.join(dataDir, 'outbox');
+  const deps: AppDeps = {
+    config,
+    db: database.db,
+    mailer: createOutboxMailer(outboxDir, config.MAIL_FROM),
+    clock,
+    secrets: { jwt: 'test-jwt-secret-'.padEnd(48, 'x'), linkSigning: 'test-link-secret-'.padEnd(48, 'y') },
+    ...options.deps,
+  };
+  const app = await buildApp(deps, { logger: false });
+  await app.ready();
+  return {
+    app,
+    deps,
+    clock,
+    config,
+    outboxDir,
+    latestMail: () => latestMail(outboxDir),
+    outbox: () => readOutbox(outboxDir),
+    async close() {
+      await app.close();
+      deps.mailer.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

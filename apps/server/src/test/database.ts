@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openPglite, openPostgres, type DatabaseHandle } from '../db/client';
+
+let migratedImage: Promise<Blob> | undefined;
+
+/** Migrating once per worker and cloning the result is much faster than migrating each time. */
+async function migratedPgliteImage(): Promise<Blob> {
+  migratedImage ??= (async () => {
+    const handle = await openPglite();
+    await handle.migrate();
+    const client = (handle.db as unknown as { $client: import('@electric-sql/pglite').PGlite }).$client;
+    const image = await client.dumpDataDir('none');
+    await handle.close();
+    return image;
+  })();
+  return migratedImage;
+}
+
+/**
+ * A fresh, migrated database: in-memory PGlite, or with TEST_DATABASE_URL a new database on
+ * that PostgreSQL server, dropped again on close.
+ */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return openPglite(undefined, await migratedPgliteImage());
+
+  const name = `portal_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openPostgres(url.toString());
+  await handle.migrate();
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+// Replaced by the feature that owns this route.
+export function Component() {
+  return <h1>profile</h1>;
+}

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH, VERIFICATION_CODE_LENGTH } from './constants';
+
+export const authPaths = {
+  login: '/api/auth/login',
+  verify2fa: '/api/auth/verify-2fa',
+  resendVerification: '/api/auth/resend-verification',
+  refreshToken: '/api/auth/refresh-token',
+  logout: '/api/auth/logout',
+  profile: '/api/auth/profile',
+  forgotPassword: '/api/users/forgot-password',
+  resetPassword: '/api/users/reset-password',
+  changePassword: '/api/users/:id',
+} as const;
+
+// Spec §5: "a simple address pattern".
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const requiredText = (message: string) => z.string({ error: message }).trim().min(1, message);
+const emailField = requiredText('Email is required').regex(EMAIL_PATTERN, 'Invalid email address');
+
+/** The login form and the login call (spec §3 Login credentials, §5 Login). */
+export const LoginRequestSchema = z.object({
+  email: emailField.max(254),
+  mobile: requiredText('Mobile number is required').max(20),
+  gstNo: requiredText('GST number is required').max(20),
+  tally_serialno: requiredText('Tally serial number is required').max(30),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256),
+  rememberMe: z.boolean().default(false),
+});
+export type LoginRequest = z.input<typeof LoginRequestSchema>;
+
+export const LoginResponseSchema = z.object({
+  success: z.literal(true),
+  tempToken: z.string(),
+  message: z.string(),
+});
+export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+
+export const VerificationCodeSchema = z
+  .string({ error: 'Verification code is required' })
+  .trim()
+  .min(1, 'Verification code is required')
+  .max(VERIFICATION_CODE_LENGTH);
+
+export const Verify2faRequestSchema = z.object({
+  tempToken: z.string().min(1).max(200),
+  verificationCode: VerificationCodeSchema,
+});
+export type Verify2faRequest = z.infer<typeof Verify2faRequestSchema>;
+
+export const ResendVerificationRequestSchema = z.object({ tempToken: z.string().min(1).max(200) });
+export type ResendVerificationRequest = z.infer<typeof ResendVerificationRequestSchema>;
+
+/** The current plan as the profile shows it (spec §3 User profile `plan`). */
+export const CurrentPlanSchema = z.object({
+  planName: z.string(),
+  formattedAmount: z.string(),
+  formattedDuration: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  status: z.string(),
+});
+export type CurrentPlan = z.infer<typeof CurrentPlanSchema>;
+
+/** Every profile field of spec §3; `_id` and `id` carry the same value. */
+export const UserSchema = z.object({
+  _id: z.string(),
+  id: z.string(),
+  company_name: z.string(),
+  email: z.string(),
+  mobile: z.string(),
+  gstNo: z.string(),
+  category: z.string().nullable(),
+  tally_serialno: z.string(),
+  tally_version: z.string().nullable(),
+  customer_type: z.string(),
+  created_at: z.string(),
+  plan: CurrentPlanSchema.nullable(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+export const Verify2faResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  token: z.string(),
+  user: UserSchema,
+});
+export type Verify2faResponse = z.infer<typeof Verify2faResponseSchema>;
+
+export const RefreshTokenResponseSchema = z.object({
+  success: z.literal(true),
+  token: z.string(),
+});
+export type RefreshTokenResponse = z.infer<typeof RefreshTokenResponseSchema>;
+
+export const ProfileResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ user: UserSchema }),
+});
+export type ProfileResponse = z.infer<typeof ProfileResponseSchema>;
+
+export const ForgotPasswordRequestSchema = z.object({ email: emailField.max(254) });
+export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequestSchema>;
+
+/** The reset-confirm call; the form adds the confirmation (see ResetPasswordFormSchema). */
+export const ResetPasswordRequestSchema = z.object({
+  token: z.string().min(1).max(200),
+  newPassword: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(256),
+});
+export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
+
+export const ResetPasswordFormSchema = z
+  .object({
+    newPassword: ResetPasswordRequestSchema.shape.newPassword,
+    confirmPassword: z
+      .string({ error: 'Please confirm your password' })
+      .min(1, 'Please confirm your password'),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  });
+export type ResetPasswordForm = z.infer<typeof ResetPasswordFormSchema>;
+
+/** Change password (spec §5); the server also checks `currentPassword` (ARCHITECTURE). */
+export const ChangePasswordRequestSchema = z.object({
+  currentPassword: z.string().min(1, 'Current password is required').max(256),
+  password: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`)
+    .max(256),
+});
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
+
+export const ChangePasswordFormSchema = z
+  .object({
+    currentPassword: z.string().min(1, 'Current password is required'),
+    newPassword: z.string().min(1, 'New password is required'),
+    confirmPassword: z.string().min(1, 'Please confirm your new password'),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: 'New passwords do not match',
+    path: ['confirmPassword'],
+  })
+  .refine((v) => v.newPassword.length >= MIN_PASSWORD_LENGTH, {
+    message: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
+    path: ['newPassword'],
+  });
+export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Every error the API answers: `{ success: false, message, error? }`. */
+export const ErrorResponseSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  error: z.string().optional(),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+
+/** Answer of calls whose body the client does not use beyond the flag and the message. */
+export const MessageResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+});
+export type MessageResponse = z.infer<typeof MessageResponseSchema>;
+
+export const IdParamsSchema = z.object({ id: z.string().min(1).max(100) });
+
+/** The message and error code that mark an expired access token (spec §7). */
+export const JWT_EXPIRED = 'jwt expired';

@@ -1,0 +1,5 @@
+export * from './common';
+export * from './constants';
+export * from './money';
+export * from './health';
+export * from './auth';
