@@ -11,7 +11,8 @@ if (!existsSync(CHROMIUM)) {
 }
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-export const E2E_DATA_DIR = path.resolve(import.meta.dirname, '.data');
+// Each port gets its own data folder and web build, so suites on several ports never collide.
+export const E2E_DATA_DIR = path.resolve(import.meta.dirname, `.data/${PORT}`);
 
 export default defineConfig({
   testDir: './specs',

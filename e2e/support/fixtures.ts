@@ -12,7 +12,8 @@ export const DEMO = {
   companyName: 'Acme Traders Pvt Ltd',
 } as const;
 
-const OUTBOX = path.resolve(import.meta.dirname, '../.data/outbox');
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const OUTBOX = path.resolve(import.meta.dirname, `../.data/${PORT}/outbox`);
 
 function decodeQuotedPrintable(raw: string) {
   return raw
@@ -22,7 +23,9 @@ function decodeQuotedPrintable(raw: string) {
 
 /** The newest .eml file of the outbox, decoded. */
 export function newestMail(): string {
-  const files = readdirSync(OUTBOX).filter((f) => f.endsWith('.eml')).sort();
+  const files = readdirSync(OUTBOX)
+    .filter((f) => f.endsWith('.eml'))
+    .sort();
   const newest = files.at(-1);
   if (!newest) throw new Error('the outbox is empty');
   return decodeQuotedPrintable(readFileSync(path.join(OUTBOX, newest), 'utf8'));
@@ -47,7 +50,9 @@ export async function waitForCode(before: number): Promise<string> {
 /** Fails on any axe-core violation of the page as it is now. */
 export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 /** Signs the demo customer in through the login screen and the e-mailed code. */

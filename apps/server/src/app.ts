@@ -105,11 +105,16 @@ async function registerSpa(app: App, distDir: string) {
   }
   app.setNotFoundHandler(async (request, reply) => {
     const wantsPage =
-      hasSpa && request.method === 'GET' && !request.url.startsWith('/api/') &&
+      hasSpa &&
+      request.method === 'GET' &&
+      !request.url.startsWith('/api/') &&
       (request.headers.accept ?? '').includes('text/html');
     if (wantsPage) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.code(404).send({ success: false, message: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+    return reply.code(404).send({
+      success: false,
+      message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+    });
   });
 }

@@ -51,7 +51,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = result.data;
   if (parsed.NODE_ENV === 'production') {
     for (const name of ['JWT_SECRET', 'LINK_SIGNING_SECRET', 'PUBLIC_URL'] as const) {
-      if (!parsed[name]) throw new ConfigError(`Invalid configuration: ${name} is required in production`);
+      if (!parsed[name])
+        throw new ConfigError(`Invalid configuration: ${name} is required in production`);
     }
   }
   return { ...parsed, PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}` };

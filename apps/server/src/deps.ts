@@ -3,6 +3,8 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Mailer } from './adapters/mail';
 import { createMailer } from './adapters/mail';
+import { createFolderFileStore, type FileStore } from './adapters/file-store';
+import { createSignedLinks, type SignedLinks } from './lib/signed-links';
 import type { Clock } from './lib/clock';
 import { systemClock } from './lib/clock';
 import { loadOrCreateLocalSecrets } from './lib/secrets';
@@ -19,6 +21,8 @@ export interface AppDeps {
   mailer: Mailer;
   clock: Clock;
   secrets: Secrets;
+  files: FileStore;
+  signedLinks: SignedLinks;
 }
 
 export async function resolveSecrets(config: Config): Promise<Secrets> {
@@ -30,12 +34,15 @@ export async function resolveSecrets(config: Config): Promise<Secrets> {
 }
 
 export async function createDeps(config: Config, db: Database): Promise<AppDeps> {
+  const secrets = await resolveSecrets(config);
   return {
     config,
     db,
     mailer: createMailer(config),
     clock: systemClock,
-    secrets: await resolveSecrets(config),
+    secrets,
+    files: createFolderFileStore(path.join(config.DATA_DIR, 'files')),
+    signedLinks: createSignedLinks(secrets.linkSigning, systemClock),
   };
 }
 

@@ -3,3 +3,4 @@ export * from './constants';
 export * from './money';
 export * from './health';
 export * from './auth';
+export * from './activity';

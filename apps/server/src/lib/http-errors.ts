@@ -11,7 +11,8 @@ interface ValidationIssue {
 function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
   const first = issues[0];
   if (!first) return 'Invalid request';
-  const fieldPath = first.params?.issue?.path?.map(String).join('.') ||
+  const fieldPath =
+    first.params?.issue?.path?.map(String).join('.') ||
     first.instancePath?.replace(/^\//, '').replace(/\//g, '.');
   const field = fieldPath || context || 'request';
   return `${field}: ${first.message ?? 'is invalid'}`;
@@ -54,6 +55,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(status).send({ success: false, message });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ success: false, message: 'Something went wrong. Please try again.' });
+    return reply
+      .code(500)
+      .send({ success: false, message: 'Something went wrong. Please try again.' });
   });
 }

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { createOutboxMailer } from '../adapters/mail';
+import { createFolderFileStore } from '../adapters/file-store';
+import { createSignedLinks } from '../lib/signed-links';
 import type { AppDeps } from '../deps';
 import type { App } from '../lib/types';
 import { openTestDatabase } from './database';
@@ -39,12 +41,18 @@ export async function createTestApp(
   const database = await openTestDatabase();
   const clock = createTestClock();
   const outboxDir = path.join(dataDir, 'outbox');
+  const secrets = {
+    jwt: 'test-jwt-secret-'.padEnd(48, 'x'),
+    linkSigning: 'test-link-secret-'.padEnd(48, 'y'),
+  };
   const deps: AppDeps = {
     config,
     db: database.db,
     mailer: createOutboxMailer(outboxDir, config.MAIL_FROM),
     clock,
-    secrets: { jwt: 'test-jwt-secret-'.padEnd(48, 'x'), linkSigning: 'test-link-secret-'.padEnd(48, 'y') },
+    secrets,
+    files: createFolderFileStore(path.join(dataDir, 'files')),
+    signedLinks: createSignedLinks(secrets.linkSigning, clock),
     ...options.deps,
   };
   const app = await buildApp(deps, { logger: false });

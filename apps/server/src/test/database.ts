@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPglite, openPostgres, type DatabaseHandle } from '../db/client';
 
@@ -9,7 +10,7 @@ async function migratedPgliteImage(): Promise<Blob> {
   migratedImage ??= (async () => {
     const handle = await openPglite();
     await handle.migrate();
-    const client = (handle.db as unknown as { $client: import('@electric-sql/pglite').PGlite }).$client;
+    const client = (handle.db as unknown as { $client: PGlite }).$client;
     const image = await client.dumpDataDir('none');
     await handle.close();
     return image;

@@ -15,7 +15,9 @@ export async function readOutbox(dir: string): Promise<ReadMail[]> {
   } catch {
     return [];
   }
-  return Promise.all(files.map(async (file) => parseEml(await readFile(path.join(dir, file), 'utf8'))));
+  return Promise.all(
+    files.map(async (file) => parseEml(await readFile(path.join(dir, file), 'utf8'))),
+  );
 }
 
 export async function latestMail(dir: string): Promise<ReadMail> {

@@ -81,7 +81,11 @@ export function refreshAccessToken(): Promise<boolean> {
   return refreshing;
 }
 
-async function request<T>(method: Method, path: string, options: RequestOptions<T> = {}): Promise<T> {
+async function request<T>(
+  method: Method,
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<T> {
   let attempt = await send(method, path, options.body, options.signal);
 
   if (attempt.hadToken && errorOf(attempt.body) === JWT_EXPIRED) {
@@ -117,7 +121,8 @@ async function request<T>(method: Method, path: string, options: RequestOptions<
 }
 
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions<T>, 'body'>) => request('GET', path, options),
+  get: <T>(path: string, options?: Omit<RequestOptions<T>, 'body'>) =>
+    request('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions<T>, 'body'>) =>
     request('POST', path, { ...options, body: body ?? {} }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions<T>, 'body'>) =>

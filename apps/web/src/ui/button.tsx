@@ -3,7 +3,8 @@ import { cn } from '@/lib/cn';
 
 const variants = {
   primary: 'bg-blue-700 text-white hover:bg-blue-800 disabled:bg-blue-300',
-  secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400',
+  secondary:
+    'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400',
   danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-red-300',
   ghost: 'text-slate-700 hover:bg-slate-100 disabled:text-slate-400',
 } as const;

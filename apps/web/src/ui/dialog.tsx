@@ -13,7 +13,14 @@ export interface DialogProps {
 }
 
 /** A modal dialog: focus stays inside while it is open and returns on close (Radix). */
-export function Dialog({ open, onOpenChange, title, description, children, className }: DialogProps) {
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  className,
+}: DialogProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -27,12 +34,19 @@ export function Dialog({ open, onOpenChange, title, description, children, class
         >
           <div className="mb-4 flex items-start justify-between gap-4">
             <div>
-              <RadixDialog.Title className="text-lg font-semibold text-slate-900">{title}</RadixDialog.Title>
+              <RadixDialog.Title className="text-lg font-semibold text-slate-900">
+                {title}
+              </RadixDialog.Title>
               {description && (
-                <RadixDialog.Description className="mt-1 text-sm text-slate-600">{description}</RadixDialog.Description>
+                <RadixDialog.Description className="mt-1 text-sm text-slate-600">
+                  {description}
+                </RadixDialog.Description>
               )}
             </div>
-            <RadixDialog.Close className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800" aria-label="Close">
+            <RadixDialog.Close
+              className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+              aria-label="Close"
+            >
               <X className="h-5 w-5" aria-hidden="true" />
             </RadixDialog.Close>
           </div>

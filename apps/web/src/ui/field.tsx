@@ -26,7 +26,10 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
       </label>
       <div className="relative">
         {icon && (
-          <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-slate-400" aria-hidden="true">
+          <span
+            className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-slate-400"
+            aria-hidden="true"
+          >
             {icon}
           </span>
         )}
@@ -53,7 +56,11 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
             aria-label={revealed ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
             aria-pressed={revealed}
           >
-            {revealed ? <EyeOff className="h-4 w-4" aria-hidden="true" /> : <Eye className="h-4 w-4" aria-hidden="true" />}
+            {revealed ? (
+              <EyeOff className="h-4 w-4" aria-hidden="true" />
+            ) : (
+              <Eye className="h-4 w-4" aria-hidden="true" />
+            )}
           </button>
         )}
       </div>

@@ -14,12 +14,20 @@ export function Th({ className, ...props }: ThHTMLAttributes<HTMLTableCellElemen
   return (
     <th
       scope="col"
-      className={cn('border-b border-slate-200 bg-slate-50 px-4 py-3 text-xs font-semibold uppercase tracking-wide text-slate-600', className)}
+      className={cn(
+        'border-b border-slate-200 bg-slate-50 px-4 py-3 text-xs font-semibold uppercase tracking-wide text-slate-600',
+        className,
+      )}
       {...props}
     />
   );
 }
 
 export function Td({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td className={cn('border-b border-slate-100 px-4 py-3 align-middle text-slate-800', className)} {...props} />;
+  return (
+    <td
+      className={cn('border-b border-slate-100 px-4 py-3 align-middle text-slate-800', className)}
+      {...props}
+    />
+  );
 }

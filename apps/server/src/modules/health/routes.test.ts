@@ -27,7 +27,10 @@ describe('bad input', () => {
   it('answers an unknown route with a JSON 404', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/nowhere' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ success: false, message: expect.stringContaining('not found') });
+    expect(res.json()).toMatchObject({
+      success: false,
+      message: expect.stringContaining('not found'),
+    });
   });
 
   it('answers malformed JSON with a 400', async () => {
