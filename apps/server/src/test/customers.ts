@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { hashPassword } from '../lib/password';
+import { customers, type Customer } from '../modules/users/schema';
+import { createAccessTokens } from '../modules/auth/access-token';
+import type { TestApp } from './app';
+
+let sequence = 0;
+
+export const TEST_PASSWORD = 'Secret@123';
+
+/** A customer of its own for each test; fields can be overridden. */
+export async function createCustomer(
+  t: TestApp,
+  overrides: Partial<typeof customers.$inferInsert> & { password?: string } = {},
+): Promise<Customer & { password: string }> {
+  sequence += 1;
+  const { password = TEST_PASSWORD, ...fields } = overrides;
+  const [customer] = await t.deps.db
+    .insert(customers)
+    .values({
+      email: `customer${sequence}-${randomUUID().slice(0, 8)}@example.test`,
+      mobile: `98${String(10_000_000 + sequence).slice(-8)}`,
+      gstNo: '27AAPFU0939F1ZV',
+      tallySerialNo: String(700_000_000 + sequence),
+      companyName: `Test Company ${sequence}`,
+      category: 'Retail',
+      tallyVersion: 'TallyPrime 5.1',
+      passwordHash: await hashPassword(password),
+      ...fields,
+    })
+    .returning();
+  return { ...customer!, password };
+}
+
+/** Bearer headers for a customer, as after a completed sign-in. */
+export async function authHeaders(t: TestApp, customerId: string) {
+  const tokens = createAccessTokens(t.deps.secrets.jwt, t.clock);
+  const token = await tokens.sign({ customerId, sessionId: randomUUID() });
+  return { authorization: `Bearer ${token}` };
+}
