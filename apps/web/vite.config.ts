@@ -7,7 +7,8 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
-  build: { outDir: 'dist', sourcemap: false },
+  // the manifest lets bench/ measure what each route loads
+  build: { outDir: 'dist', sourcemap: false, manifest: true },
   test: {
     name: 'web',
     environment: 'jsdom',

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config';
-import { openDatabase } from '../db/client';
+import { DatabaseInUseError, openDatabase } from '../db/client';
 import { createDeps } from '../deps';
 import { CliError, type CliCommand } from './command';
 import { customerCommands } from './customers';
@@ -36,7 +36,11 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof CliError || error instanceof ConfigError) {
+  if (
+    error instanceof CliError ||
+    error instanceof ConfigError ||
+    error instanceof DatabaseInUseError
+  ) {
     console.error(`Error: ${error.message}`);
     process.exit(1);
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -32,16 +32,51 @@ export interface DatabaseHandle {
 
 const drizzleOptions = { schema, casing: 'snake_case' } as const;
 
+export class DatabaseInUseError extends Error {}
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * PGlite is single-process: a second process opening the same folder would corrupt it. The
+ * lock file names the process that has it open; a lock left by a dead process is taken over.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const lockFile = path.join(dataDir, 'portal.lock');
+  const holder = Number(await readFile(lockFile, 'utf8').catch(() => ''));
+  if (holder && holder !== process.pid && isRunning(holder)) {
+    throw new DatabaseInUseError(
+      `The embedded database in ${dataDir} is in use by process ${holder} (the running portal). ` +
+        'Stop it first, or set DATABASE_URL to use PostgreSQL, which allows several processes.',
+    );
+  }
+  await writeFile(lockFile, String(process.pid));
+  return () => rm(lockFile, { force: true });
+}
+
 /** PGlite in `dataDir` (or in memory when `dataDir` is undefined). */
 export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
-  if (dataDir) await mkdir(dataDir, { recursive: true });
+  let unlock = async () => {};
+  if (dataDir) {
+    await mkdir(dataDir, { recursive: true });
+    unlock = await lockDataDir(dataDir);
+  }
   const client = await PGlite.create(dataDir, loadDataDir ? { loadDataDir } : {});
   const db = drizzlePglite({ client, ...drizzleOptions });
   return {
     db: db as unknown as Database,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
-    close: () => client.close(),
+    async close() {
+      await client.close();
+      await unlock();
+    },
   };
 }
 
