@@ -153,3 +153,47 @@ export const ChangePasswordFormSchema = z
     path: ['newPassword'],
   });
 export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;
+
+/** Builds the change-password path for a customer id. */
+export const changePasswordPath = (id: string) => `/api/users/${encodeURIComponent(id)}`;
+
+/** Answers that carry only a confirmation the client may show. */
+export const SuccessMessageResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+export type SuccessMessageResponse = z.infer<typeof SuccessMessageResponseSchema>;
+
+export const ResendVerificationResponseSchema = SuccessMessageResponseSchema;
+export type ResendVerificationResponse = z.infer<typeof ResendVerificationResponseSchema>;
+export const LogoutResponseSchema = SuccessMessageResponseSchema;
+export type LogoutResponse = z.infer<typeof LogoutResponseSchema>;
+export const ChangePasswordResponseSchema = SuccessMessageResponseSchema;
+export type ChangePasswordResponse = z.infer<typeof ChangePasswordResponseSchema>;
+export const ForgotPasswordResponseSchema = SuccessMessageResponseSchema;
+export type ForgotPasswordResponse = z.infer<typeof ForgotPasswordResponseSchema>;
+export const ResetPasswordResponseSchema = SuccessMessageResponseSchema;
+export type ResetPasswordResponse = z.infer<typeof ResetPasswordResponseSchema>;
+
+/** The texts the server answers with, so that both sides and the tests quote them alike. */
+export const authMessages = {
+  invalidLogin: 'Invalid login details. Please check and try again.',
+  codeSent: 'Verification code sent to your email',
+  loginSuccessful: 'Login successful!',
+  invalidCode: 'Invalid verification code',
+  codeExpired: 'Verification code has expired. Please sign in again.',
+  tooManyCodes: 'Too many incorrect codes. Please sign in again.',
+  tooManyResends: 'Too many codes requested. Please sign in again.',
+  sessionExpired: 'Session expired. Please log in again.',
+  crossSite: 'Cross-site request refused.',
+  loggedOut: 'Logged out successfully',
+  profileFetched: 'Profile fetched successfully',
+  notYourAccount: 'You can only change your own password.',
+  currentPasswordIncorrect: 'Current password is incorrect',
+  passwordChanged: 'Password changed successfully!',
+  resetLinkSent: 'If an account exists for that e-mail, a reset link has been sent.',
+  resetLinkInvalid: 'This reset link is invalid or has expired.',
+  passwordReset: 'Password reset successfully!',
+  accountLocked:
+    'This account is locked after too many failed attempts. Please reset your password using Forgot password.',
+} as const;

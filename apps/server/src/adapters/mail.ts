@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
@@ -39,9 +39,10 @@ export function createOutboxMailer(dir: string, from: string): Mailer {
       await mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const sequence = String(outboxSequence++ % 10_000).padStart(4, '0');
-      await writeFile(path.join(dir, `${stamp}-${sequence}.eml`), info.message as Buffer, {
-        mode: 0o600,
-      });
+      const file = path.join(dir, `${stamp}-${sequence}.eml`);
+      // written under another name first, so a reader never sees half a message
+      await writeFile(`${file}.part`, info.message as Buffer, { mode: 0o600 });
+      await rename(`${file}.part`, file);
     },
     close: () => transport.close(),
   };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../lib/password';
 import { customers, type Customer } from '../modules/users/schema';
 import { createAccessTokens } from '../modules/auth/access-token';
+import { startSession } from '../modules/auth/sessions';
 import type { TestApp } from './app';
 
 let sequence = 0;
@@ -32,9 +33,10 @@ export async function createCustomer(
   return { ...customer!, password };
 }
 
-/** Bearer headers for a customer, as after a completed sign-in. */
+/** Bearer headers for a customer, as after a completed sign-in: a real session stands behind them. */
 export async function authHeaders(t: TestApp, customerId: string) {
+  const { sessionId } = await startSession(t.deps.db, t.clock, customerId, false);
   const tokens = createAccessTokens(t.deps.secrets.jwt, t.clock);
-  const token = await tokens.sign({ customerId, sessionId: randomUUID() });
+  const token = await tokens.sign({ customerId, sessionId });
   return { authorization: `Bearer ${token}` };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { JWT_EXPIRED } from '@portal/contract';
 import { AppError } from '../../lib/errors';
@@ -31,6 +32,8 @@ export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
         .setAudience(AUDIENCE)
         .setIssuer(ISSUER)
         .setIssuedAt(issuedAt)
+        // unique per token, so two issued in the same second still differ
+        .setJti(randomUUID())
         .setExpirationTime(issuedAt + ACCESS_TOKEN_TTL_SECONDS)
         .sign(key);
     },

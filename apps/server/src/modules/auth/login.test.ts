@@ -1,0 +1,138 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authMessages, authPaths } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
+import { activityEvents } from '../activity/schema';
+import { loginChallenges } from './schema';
+import { freshIp, login, loginBody } from './test-support';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('POST /api/auth/login', () => {
+  it('answers a tempToken and mails a 6-digit code', async () => {
+    const customer = await createCustomer(t);
+    const res = await login(t, loginBody(customer), freshIp());
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toEqual({
+      success: true,
+      tempToken: expect.any(String),
+      message: 'Verification code sent to your email',
+    });
+    expect(body.tempToken.length).toBeGreaterThanOrEqual(43);
+    const mail = await t.latestMail();
+    expect(mail.to).toContain(customer.email);
+    expect(mail.subject).toBe('Your verification code');
+    expect(mail.text.match(/\b\d{6}\b/g)).toHaveLength(1);
+  });
+
+  it('stores the tempToken and the code only as hashes', async () => {
+    const customer = await createCustomer(t);
+    const res = await login(t, loginBody(customer), freshIp());
+    const code = (await t.latestMail()).text.match(/\b\d{6}\b/)![0];
+    const [row] = await t.deps.db
+      .select()
+      .from(loginChallenges)
+      .where(eq(loginChallenges.customerId, customer.id));
+    expect(row!.tokenHash).not.toContain(res.json().tempToken);
+    expect(row!.codeHash).not.toContain(code);
+    expect(row!.expiresAt.getTime() - t.clock.now().getTime()).toBe(10 * 60_000);
+  });
+
+  it('takes the e-mail in any case and the GST number in lower case', async () => {
+    const customer = await createCustomer(t);
+    const res = await login(
+      t,
+      loginBody(customer, {
+        email: customer.email.toUpperCase(),
+        gstNo: customer.gstNo.toLowerCase(),
+      }),
+      freshIp(),
+    );
+    expect(res.statusCode).toBe(200);
+  });
+
+  const wrongFields: [
+    string,
+    (c: Awaited<ReturnType<typeof createCustomer>>) => Record<string, string>,
+  ][] = [
+    ['an unknown e-mail', () => ({ email: 'nobody@example.test' })],
+    ['a wrong password', () => ({ password: 'Wrong@123' })],
+    ['a wrong mobile number', () => ({ mobile: '9000000001' })],
+    ['a wrong GST number', () => ({ gstNo: '29AAPFU0939F1ZV' })],
+    ['a wrong Tally serial number', (c) => ({ tally_serialno: `${c.tallySerialNo}9` })],
+  ];
+  for (const [what, change] of wrongFields) {
+    it(`gives the one generic message for ${what}`, async () => {
+      const customer = await createCustomer(t);
+      const before = (await t.outbox()).length;
+      const res = await login(t, loginBody(customer, change(customer)), freshIp());
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Invalid login details. Please check and try again.',
+      });
+      expect(await t.outbox()).toHaveLength(before);
+    });
+  }
+
+  it('records a failed sign-in for a known account', async () => {
+    const customer = await createCustomer(t);
+    await login(t, loginBody(customer, { password: 'Wrong@123' }), freshIp());
+    const events = await t.deps.db
+      .select()
+      .from(activityEvents)
+      .where(eq(activityEvents.customerId, customer.id));
+    expect(events.map((e) => e.type)).toEqual(['signin_failed']);
+  });
+
+  it('names the missing field', async () => {
+    const customer = await createCustomer(t);
+    const { mobile: _mobile, ...rest } = loginBody(customer);
+    const res = await login(t, rest, freshIp());
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      success: false,
+      message: expect.stringContaining('mobile'),
+    });
+  });
+
+  it('refuses wrong types, malformed JSON and oversized bodies with a 4xx', async () => {
+    const customer = await createCustomer(t);
+    const wrongType = await login(t, loginBody(customer, { rememberMe: 'yes', password: 5 }));
+    expect(wrongType.statusCode).toBe(400);
+    expect(wrongType.json().success).toBe(false);
+
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: authPaths.login,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ success: false });
+
+    const tooLong = await login(t, loginBody(customer, { password: 'x'.repeat(300) }));
+    expect(tooLong.statusCode).toBe(400);
+
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: authPaths.login,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...loginBody(customer), filler: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toMatchObject({ success: false });
+  });
+});
+
+describe('login texts', () => {
+  it('are the ones the contract publishes', () => {
+    expect(authMessages.invalidLogin).toBe('Invalid login details. Please check and try again.');
+  });
+});

@@ -1,0 +1,221 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { authMessages } from '@portal/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Executor } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { hashPassword, verifyPassword } from '../../lib/password';
+import { recordActivity } from '../activity/record';
+import { customers, type Customer } from '../users/schema';
+import { findCustomerByEmail, findCustomerById, setPasswordHash } from '../users/service';
+import { sendPasswordChangedMail, sendResetMail } from './mails';
+import { passwordResetTokens } from './schema';
+import { randomToken, sha256 } from './secrets';
+import type { ServiceDeps } from './service';
+import { revokeCustomerSessions } from './sessions';
+import {
+  assertAccountNotThrottled,
+  assertWithinRateLimit,
+  countRateLimitHit,
+  recordAccountFailure,
+  unlockAccount,
+} from './throttle';
+
+export const RESET_TOKEN_TTL_MS = 30 * 60_000;
+/** One reset mail a minute per account is plenty for a person and useless for mail-bombing. */
+const RESET_MAIL_INTERVAL_MS = 60_000;
+
+type Log = Pick<FastifyBaseLogger, 'warn'>;
+
+const resetLink = (publicUrl: string, token: string) =>
+  `${publicUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+
+/** Any password change voids the links issued before it. */
+async function voidResetTokens(tx: Executor, clock: Clock, customerId: string) {
+  await tx
+    .update(passwordResetTokens)
+    .set({ usedAt: clock.now() })
+    .where(and(eq(passwordResetTokens.customerId, customerId), isNull(passwordResetTokens.usedAt)));
+}
+
+/** Only the newest link works. */
+async function issueResetToken(tx: Executor, clock: Clock, customerId: string) {
+  await voidResetTokens(tx, clock, customerId);
+  const token = randomToken();
+  const now = clock.now();
+  await tx.insert(passwordResetTokens).values({
+    customerId,
+    tokenHash: sha256(token),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS),
+  });
+  return token;
+}
+
+// a notice that fails to go out must not undo a password change that already happened
+async function notify(deps: ServiceDeps, log: Log, to: string, how: 'changed' | 'reset') {
+  try {
+    await sendPasswordChangedMail(deps.mailer, to, how);
+  } catch (error) {
+    log.warn({ reason: (error as Error).message }, 'password notice mail failed');
+  }
+}
+
+export async function changePassword(
+  deps: ServiceDeps,
+  log: Log,
+  input: {
+    customerId: string;
+    sessionId: string;
+    targetId: string;
+    currentPassword: string;
+    password: string;
+  },
+) {
+  const { db, clock } = deps;
+  if (input.targetId !== input.customerId) {
+    throw new AppError('FORBIDDEN', authMessages.notYourAccount);
+  }
+  const customer = await findCustomerById(db, input.customerId);
+  if (!customer) throw new AppError('UNAUTHORIZED', authMessages.sessionExpired);
+  // a stolen access token must not become a way to guess the password
+  await assertAccountNotThrottled(db, clock, customer.email);
+  if (!(await verifyPassword(customer.passwordHash, input.currentPassword))) {
+    await db.transaction((tx) => recordAccountFailure(tx, clock, customer.email));
+    throw new AppError('BAD_REQUEST', authMessages.currentPasswordIncorrect);
+  }
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    await setPasswordHash(tx, clock, customer.id, passwordHash);
+    await revokeCustomerSessions(tx, clock, customer.id, 'password_changed', input.sessionId);
+    await voidResetTokens(tx, clock, customer.id);
+    await recordActivity(tx, clock, {
+      customerId: customer.id,
+      type: 'password_changed',
+      title: 'Password changed',
+      description: 'Your password was changed. Other signed-in browsers were signed out.',
+      status: 'success',
+    });
+  });
+  await notify(deps, log, customer.email, 'changed');
+}
+
+/**
+ * Answers alike whether or not the account exists: the same database work either way, and
+ * the mail leaves after the answer.
+ */
+export async function requestPasswordReset(deps: ServiceDeps, log: Log, email: string, ip: string) {
+  const { db, clock } = deps;
+  await assertWithinRateLimit(db, clock, 'reset', ip);
+  const token = await db.transaction(async (tx) => {
+    await countRateLimitHit(tx, clock, 'reset', ip);
+    const customer = await findCustomerByEmail(tx, email);
+    const [recent] = await tx
+      .select({ id: passwordResetTokens.id })
+      .from(passwordResetTokens)
+      .where(
+        and(
+          eq(
+            passwordResetTokens.customerId,
+            customer?.id ?? '00000000-0000-0000-0000-000000000000',
+          ),
+          isNull(passwordResetTokens.usedAt),
+          gt(
+            passwordResetTokens.createdAt,
+            new Date(clock.now().getTime() - RESET_MAIL_INTERVAL_MS),
+          ),
+        ),
+      )
+      .limit(1);
+    if (!customer || recent) return undefined;
+    return { to: customer.email, token: await issueResetToken(tx, clock, customer.id) };
+  });
+  if (token) {
+    void sendResetMail(deps.mailer, token.to, resetLink(deps.config.PUBLIC_URL, token.token)).catch(
+      (error: unknown) => log.warn({ reason: (error as Error).message }, 'reset mail failed'),
+    );
+  }
+}
+
+export async function resetPassword(
+  deps: ServiceDeps,
+  log: Log,
+  input: { token: string; newPassword: string },
+  ip: string,
+) {
+  const { db, clock } = deps;
+  await assertWithinRateLimit(db, clock, 'reset', ip);
+  await countRateLimitHit(db, clock, 'reset', ip);
+  const invalid = () => new AppError('BAD_REQUEST', authMessages.resetLinkInvalid);
+  const [row] = await db
+    .select({
+      id: passwordResetTokens.id,
+      customer: customers,
+      expiresAt: passwordResetTokens.expiresAt,
+      usedAt: passwordResetTokens.usedAt,
+    })
+    .from(passwordResetTokens)
+    .innerJoin(customers, eq(customers.id, passwordResetTokens.customerId))
+    .where(eq(passwordResetTokens.tokenHash, sha256(input.token)))
+    .limit(1);
+  if (!row || row.usedAt || clock.now() >= row.expiresAt) throw invalid();
+  const { customer } = row;
+  const passwordHash = await hashPassword(input.newPassword);
+  const done = await db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: clock.now() })
+      .where(and(eq(passwordResetTokens.id, row.id), isNull(passwordResetTokens.usedAt)))
+      .returning({ id: passwordResetTokens.id });
+    if (!claimed) return false;
+    await applyNewPassword(tx, clock, customer, passwordHash, 'password_reset');
+    await recordActivity(tx, clock, {
+      customerId: customer.id,
+      type: 'password_reset',
+      title: 'Password reset',
+      description:
+        'Your password was reset by e-mail link. Every signed-in browser was signed out.',
+      status: 'success',
+    });
+    return true;
+  });
+  if (!done) throw invalid();
+  await notify(deps, log, customer.email, 'reset');
+}
+
+async function applyNewPassword(
+  tx: Executor,
+  clock: Clock,
+  customer: Customer,
+  passwordHash: string,
+  reason: 'password_reset' | 'operator',
+) {
+  await setPasswordHash(tx, clock, customer.id, passwordHash);
+  await voidResetTokens(tx, clock, customer.id);
+  await revokeCustomerSessions(tx, clock, customer.id, reason);
+  await unlockAccount(tx, customer.email);
+}
+
+/** Operator: sets a password the operator passes on; every session ends. */
+export async function operatorSetPassword(deps: ServiceDeps, customer: Customer, password: string) {
+  const passwordHash = await hashPassword(password);
+  await deps.db.transaction(async (tx) => {
+    await applyNewPassword(tx, deps.clock, customer, passwordHash, 'operator');
+    await recordActivity(tx, deps.clock, {
+      customerId: customer.id,
+      type: 'password_reset',
+      title: 'Password reset',
+      description: 'Your password was reset by support. Every signed-in browser was signed out.',
+      status: 'success',
+    });
+  });
+}
+
+/** Operator: mails the customer a reset link; every session ends now. */
+export async function operatorSendResetLink(deps: ServiceDeps, customer: Customer) {
+  const token = await deps.db.transaction(async (tx) => {
+    await revokeCustomerSessions(tx, deps.clock, customer.id, 'operator');
+    return issueResetToken(tx, deps.clock, customer.id);
+  });
+  await sendResetMail(deps.mailer, customer.email, resetLink(deps.config.PUBLIC_URL, token));
+}

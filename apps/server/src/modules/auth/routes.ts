@@ -1,0 +1,186 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ErrorResponseSchema,
+  LoginRequestSchema,
+  LoginResponseSchema,
+  LogoutResponseSchema,
+  ProfileResponseSchema,
+  RefreshTokenResponseSchema,
+  ResendVerificationRequestSchema,
+  ResendVerificationResponseSchema,
+  Verify2faRequestSchema,
+  Verify2faResponseSchema,
+  authMessages,
+  authPaths,
+} from '@portal/contract';
+import { AppError } from '../../lib/errors';
+import type { App } from '../../lib/types';
+import { getUser } from '../users/service';
+import { createAccessTokens } from './access-token';
+import { logout, refreshSession, resendCode, startLogin, verifyLogin } from './service';
+import { ABSOLUTE_LIMIT_MS, type IssuedSession } from './sessions';
+
+/** `__Host-`: Secure, Path=/ and no Domain, so no sibling host can set or read it. */
+export const REFRESH_COOKIE = '__Host-refresh';
+const cookieBase = { httpOnly: true, secure: true, sameSite: 'strict', path: '/' } as const;
+
+function setRefreshCookie(reply: FastifyReply, session: IssuedSession, now: Date) {
+  const remaining = Math.floor(
+    (session.createdAt.getTime() + ABSOLUTE_LIMIT_MS - now.getTime()) / 1000,
+  );
+  // without Remember me the cookie dies with the browser; with it, with the session
+  reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
+    ...cookieBase,
+    ...(session.rememberMe ? { maxAge: Math.max(remaining, 0) } : {}),
+  });
+}
+
+function clearRefreshCookie(reply: FastifyReply) {
+  reply.clearCookie(REFRESH_COOKIE, cookieBase);
+}
+
+/**
+ * The refresh cookie is SameSite=Strict already; this refuses what a browser marks as
+ * cross-site anyway, for older browsers and for defence in depth.
+ */
+export function assertSameOrigin(request: FastifyRequest, publicUrl: string) {
+  const refuse = () => new AppError('FORBIDDEN', authMessages.crossSite);
+  const fetchSite = request.headers['sec-fetch-site'];
+  if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') {
+    throw refuse();
+  }
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    // the request's own host counts too: a browser cannot forge Host, and the development
+    // proxy serves the app from another port than PUBLIC_URL names
+    const allowed = [new URL(publicUrl).origin, `${request.protocol}://${request.host}`];
+    if (!allowed.includes(origin)) throw refuse();
+  }
+}
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  413: ErrorResponseSchema,
+  415: ErrorResponseSchema,
+  429: ErrorResponseSchema,
+  503: ErrorResponseSchema,
+};
+
+export async function authRoutes(app: App) {
+  const { deps } = app;
+  const tokens = createAccessTokens(deps.secrets.jwt, deps.clock);
+
+  app.post(
+    authPaths.login,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign-in step one: every credential; mails a 6-digit code',
+        body: LoginRequestSchema,
+        response: { 200: LoginResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { tempToken } = await startLogin(deps, request.body, request.ip);
+      return { success: true as const, tempToken, message: authMessages.codeSent };
+    },
+  );
+
+  app.post(
+    authPaths.verify2fa,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign-in step two: the e-mailed code; sets the refresh cookie',
+        body: Verify2faRequestSchema,
+        response: { 200: Verify2faResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const done = await verifyLogin(deps, tokens, request.body, request.ip);
+      setRefreshCookie(reply, done.session, deps.clock.now());
+      return {
+        success: true as const,
+        message: authMessages.loginSuccessful,
+        token: done.token,
+        user: done.user,
+      };
+    },
+  );
+
+  app.post(
+    authPaths.resendVerification,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'A new code for a pending sign-in; the old one stops working',
+        body: ResendVerificationRequestSchema,
+        response: { 200: ResendVerificationResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await resendCode(deps, request.body.tempToken);
+      return { success: true as const, message: authMessages.codeSent };
+    },
+  );
+
+  app.post(
+    authPaths.refreshToken,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'A new access token for the refresh cookie, which is rotated',
+        response: { 200: RefreshTokenResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      assertSameOrigin(request, deps.config.PUBLIC_URL);
+      try {
+        const refreshed = await refreshSession(deps, tokens, request.cookies[REFRESH_COOKIE]);
+        setRefreshCookie(reply, refreshed.session, deps.clock.now());
+        return { success: true as const, token: refreshed.token };
+      } catch (error) {
+        clearRefreshCookie(reply);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    authPaths.logout,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Ends the session of the refresh cookie and clears it',
+        response: { 200: LogoutResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      assertSameOrigin(request, deps.config.PUBLIC_URL);
+      const bearer = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+      await logout(deps, tokens, request.cookies[REFRESH_COOKIE], bearer);
+      clearRefreshCookie(reply);
+      return { success: true as const, message: authMessages.loggedOut };
+    },
+  );
+
+  app.get(
+    authPaths.profile,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in customer with the current plan',
+        security: [{ bearer: [] }],
+        response: { 200: ProfileResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: authMessages.profileFetched,
+      data: { user: await getUser(deps.db, deps.clock, request.auth.customerId) },
+    }),
+  );
+}

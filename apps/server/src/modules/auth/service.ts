@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { authMessages, type LoginRequestSchema, type User } from '@portal/contract';
+import type { z } from 'zod';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../lib/errors';
+import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
+import { recordActivity } from '../activity/record';
+import { customers } from '../users/schema';
+import { findCustomerByEmail, getUser } from '../users/service';
+import type { AccessTokens } from './access-token';
+import { sendCodeMail } from './mails';
+import { loginChallenges } from './schema';
+import { codeHash, randomCode, randomToken, sameHash, sha256 } from './secrets';
+import {
+  revokeSession,
+  rotateRefreshToken,
+  sessionOfRefreshToken,
+  startSession,
+  type IssuedSession,
+} from './sessions';
+import {
+  assertAccountNotThrottled,
+  assertWithinRateLimit,
+  clearAccountFailures,
+  countRateLimitHit,
+  normaliseEmail,
+  recordAccountFailure,
+} from './throttle';
+
+export const CODE_TTL_MS = 10 * 60_000;
+export const MAX_CODE_ATTEMPTS = 5;
+export const MAX_RESENDS = 5;
+export const RESEND_INTERVAL_MS = 60_000;
+
+export type ServiceDeps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>;
+type LoginInput = z.output<typeof LoginRequestSchema>;
+
+const invalidLogin = () => new AppError('UNAUTHORIZED', authMessages.invalidLogin);
+const codeExpired = () => new AppError('BAD_REQUEST', authMessages.codeExpired);
+const tooManyCodes = () => new AppError('BAD_REQUEST', authMessages.tooManyCodes);
+const mailDown = () =>
+  new AppError(
+    'SERVICE_UNAVAILABLE',
+    'We could not send the verification code. Please try again in a moment.',
+  );
+
+// People type these with spaces or in lower case; the stored values are canonical.
+const squash = (value: string) => value.replace(/[\s-]/g, '');
+const sameMobile = (a: string, b: string) => squash(a) === squash(b);
+const sameGst = (a: string, b: string) => squash(a).toUpperCase() === squash(b).toUpperCase();
+const sameSerial = (a: string, b: string) => squash(a) === squash(b);
+
+/** Step one: every credential together; answers a handle to the challenge and mails the code. */
+export async function startLogin(deps: ServiceDeps, input: LoginInput, ip: string) {
+  const { db, clock } = deps;
+  const email = normaliseEmail(input.email);
+  await assertWithinRateLimit(db, clock, 'login', ip);
+  await assertAccountNotThrottled(db, clock, email);
+
+  const customer = await findCustomerByEmail(db, email);
+  const passwordOk = customer
+    ? await verifyPassword(customer.passwordHash, input.password)
+    : await verifyAgainstDummy(input.password);
+  const matches =
+    customer !== undefined &&
+    passwordOk &&
+    sameMobile(customer.mobile, input.mobile) &&
+    sameGst(customer.gstNo, input.gstNo) &&
+    sameSerial(customer.tallySerialNo, input.tally_serialno);
+
+  if (!matches) {
+    await db.transaction(async (tx) => {
+      await recordAccountFailure(tx, clock, email);
+      await countRateLimitHit(tx, clock, 'login', ip);
+      if (customer) {
+        await recordActivity(tx, clock, {
+          customerId: customer.id,
+          type: 'signin_failed',
+          title: 'Sign-in failed',
+          description: 'Someone tried to sign in to your account with incorrect details.',
+          status: 'failed',
+        });
+      }
+    });
+    throw invalidLogin();
+  }
+
+  const now = clock.now();
+  const id = randomUUID();
+  const tempToken = randomToken();
+  const code = randomCode();
+  await db.insert(loginChallenges).values({
+    id,
+    customerId: customer.id,
+    tokenHash: sha256(tempToken),
+    codeHash: codeHash(id, code),
+    codeSentAt: now,
+    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    rememberMe: input.rememberMe,
+    createdAt: now,
+  });
+  try {
+    await sendCodeMail(deps.mailer, customer.email, code);
+  } catch {
+    throw mailDown();
+  }
+  return { tempToken };
+}
+
+async function findChallenge(deps: ServiceDeps, tempToken: string) {
+  const [row] = await deps.db
+    .select({ challenge: loginChallenges, email: customers.email })
+    .from(loginChallenges)
+    .innerJoin(customers, eq(customers.id, loginChallenges.customerId))
+    .where(eq(loginChallenges.tokenHash, sha256(tempToken)))
+    .limit(1);
+  return row;
+}
+
+export interface CompletedLogin {
+  token: string;
+  user: User;
+  session: IssuedSession;
+}
+
+/** Step two: the e-mailed code, at most five tries per challenge. */
+export async function verifyLogin(
+  deps: ServiceDeps,
+  tokens: AccessTokens,
+  input: { tempToken: string; verificationCode: string },
+  ip: string,
+): Promise<CompletedLogin> {
+  const { db, clock } = deps;
+  await assertWithinRateLimit(db, clock, 'code', ip);
+  const found = await findChallenge(deps, input.tempToken);
+  if (!found || found.challenge.consumedAt) throw codeExpired();
+  const { challenge, email } = found;
+  if (challenge.attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
+  if (clock.now() >= challenge.expiresAt) throw codeExpired();
+
+  const given = codeHash(challenge.id, input.verificationCode.trim());
+  if (!sameHash(given, challenge.codeHash)) {
+    const attempts = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(loginChallenges)
+        .set({ attempts: sql`${loginChallenges.attempts} + 1` })
+        .where(
+          and(
+            eq(loginChallenges.id, challenge.id),
+            lt(loginChallenges.attempts, MAX_CODE_ATTEMPTS),
+          ),
+        )
+        .returning({ attempts: loginChallenges.attempts });
+      await recordAccountFailure(tx, clock, email);
+      await countRateLimitHit(tx, clock, 'code', ip);
+      await recordActivity(tx, clock, {
+        customerId: challenge.customerId,
+        type: 'signin_failed',
+        title: 'Sign-in failed',
+        description: 'An incorrect verification code was entered.',
+        status: 'failed',
+      });
+      return row?.attempts ?? MAX_CODE_ATTEMPTS;
+    });
+    if (attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
+    throw new AppError('BAD_REQUEST', authMessages.invalidCode);
+  }
+
+  const session = await db.transaction(async (tx) => {
+    // claimed with a condition, so that two requests with the same code cannot both sign in
+    const [claimed] = await tx
+      .update(loginChallenges)
+      .set({ consumedAt: clock.now() })
+      .where(
+        and(
+          eq(loginChallenges.id, challenge.id),
+          isNull(loginChallenges.consumedAt),
+          lt(loginChallenges.attempts, MAX_CODE_ATTEMPTS),
+        ),
+      )
+      .returning({ id: loginChallenges.id });
+    if (!claimed) return null;
+    const issued = await startSession(tx, clock, challenge.customerId, challenge.rememberMe);
+    await clearAccountFailures(tx, email);
+    await recordActivity(tx, clock, {
+      customerId: challenge.customerId,
+      type: 'signin',
+      title: 'Signed in',
+      description: 'You signed in to the portal.',
+      status: 'success',
+      details: { sessionId: issued.sessionId },
+    });
+    return issued;
+  });
+  if (!session) throw codeExpired();
+
+  const token = await tokens.sign({
+    customerId: challenge.customerId,
+    sessionId: session.sessionId,
+  });
+  return { token, user: await getUser(db, clock, challenge.customerId), session };
+}
+
+/** A new code replaces the old one; at most one a minute and five per challenge. */
+export async function resendCode(deps: ServiceDeps, tempToken: string) {
+  const { db, clock } = deps;
+  const found = await findChallenge(deps, tempToken);
+  if (!found || found.challenge.consumedAt) throw codeExpired();
+  const { challenge, email } = found;
+  const now = clock.now();
+  if (challenge.attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
+  if (now >= challenge.expiresAt) throw codeExpired();
+  if (challenge.resendCount >= MAX_RESENDS) {
+    throw new AppError('TOO_MANY_REQUESTS', authMessages.tooManyResends, 'resend_limit');
+  }
+  const waitMs = challenge.codeSentAt.getTime() + RESEND_INTERVAL_MS - now.getTime();
+  if (waitMs > 0) {
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new AppError(
+      'TOO_MANY_REQUESTS',
+      `Please wait ${seconds} ${seconds === 1 ? 'second' : 'seconds'} before requesting a new code.`,
+      'resend_wait',
+      seconds,
+    );
+  }
+  const code = randomCode();
+  const [updated] = await db
+    .update(loginChallenges)
+    .set({
+      codeHash: codeHash(challenge.id, code),
+      codeSentAt: now,
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      resendCount: sql`${loginChallenges.resendCount} + 1`,
+    })
+    // the condition makes two simultaneous resends send one code, not two
+    .where(
+      and(
+        eq(loginChallenges.id, challenge.id),
+        eq(loginChallenges.resendCount, challenge.resendCount),
+        isNull(loginChallenges.consumedAt),
+      ),
+    )
+    .returning({ id: loginChallenges.id });
+  if (!updated) throw codeExpired();
+  try {
+    await sendCodeMail(deps.mailer, email, code);
+  } catch {
+    throw mailDown();
+  }
+}
+
+export interface RefreshedSession {
+  token: string;
+  session: IssuedSession;
+}
+
+export async function refreshSession(
+  deps: ServiceDeps,
+  tokens: AccessTokens,
+  presented: string | undefined,
+): Promise<RefreshedSession> {
+  if (!presented) throw new AppError('UNAUTHORIZED', authMessages.sessionExpired);
+  const outcome = await rotateRefreshToken(deps.db, deps.clock, presented);
+  if (!outcome.ok) throw new AppError('UNAUTHORIZED', authMessages.sessionExpired);
+  const token = await tokens.sign({
+    customerId: outcome.customerId,
+    sessionId: outcome.session.sessionId,
+  });
+  return { token, session: outcome.session };
+}
+
+/** Ends the session of the cookie, or of the bearer token when there is no cookie. */
+export async function logout(
+  deps: ServiceDeps,
+  tokens: AccessTokens,
+  refreshToken: string | undefined,
+  bearer: string | undefined,
+) {
+  let sessionId = refreshToken ? await sessionOfRefreshToken(deps.db, refreshToken) : undefined;
+  if (!sessionId && bearer) {
+    sessionId = await tokens.verify(bearer).then(
+      (claims) => claims.sessionId,
+      () => undefined,
+    );
+  }
+  if (sessionId) await revokeSession(deps.db, deps.clock, sessionId, 'logout');
+}

@@ -1,0 +1,180 @@
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { randomToken, sha256 } from './secrets';
+import { refreshTokens, sessions } from './schema';
+
+// Reasons and figures: docs/decisions/003-sessions-and-refresh-tokens.md
+export const IDLE_LIMIT_MS = 30 * 60_000;
+export const ABSOLUTE_LIMIT_MS = 12 * 60 * 60_000;
+/** Two tabs refreshing at once both present the same token; the later one gets this long. */
+export const ROTATION_GRACE_MS = 10_000;
+/** How stale lastUsedAt may be before an authenticated request writes it again. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export type RevokeReason =
+  'logout' | 'reuse' | 'idle' | 'absolute' | 'password_changed' | 'password_reset' | 'operator';
+
+export interface IssuedSession {
+  sessionId: string;
+  refreshToken: string;
+  rememberMe: boolean;
+  createdAt: Date;
+}
+
+export async function startSession(
+  tx: Executor,
+  clock: Clock,
+  customerId: string,
+  rememberMe: boolean,
+): Promise<IssuedSession> {
+  const now = clock.now();
+  const [session] = await tx
+    .insert(sessions)
+    .values({ customerId, rememberMe, createdAt: now, lastUsedAt: now })
+    .returning({ id: sessions.id });
+  const refreshToken = await issueRefreshToken(tx, clock, session!.id);
+  return { sessionId: session!.id, refreshToken, rememberMe, createdAt: now };
+}
+
+async function issueRefreshToken(tx: Executor, clock: Clock, sessionId: string) {
+  const token = randomToken();
+  await tx
+    .insert(refreshTokens)
+    .values({ sessionId, tokenHash: sha256(token), createdAt: clock.now() });
+  return token;
+}
+
+export async function revokeSession(
+  tx: Executor,
+  clock: Clock,
+  sessionId: string,
+  reason: RevokeReason,
+) {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: clock.now(), revokedReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Every live session of a customer, or every one but `exceptSessionId`. */
+export async function revokeCustomerSessions(
+  tx: Executor,
+  clock: Clock,
+  customerId: string,
+  reason: RevokeReason,
+  exceptSessionId?: string,
+) {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: clock.now(), revokedReason: reason })
+    .where(
+      and(
+        eq(sessions.customerId, customerId),
+        isNull(sessions.revokedAt),
+        exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
+      ),
+    );
+}
+
+export type RefreshOutcome =
+  | { ok: true; customerId: string; session: IssuedSession }
+  | { ok: false; reason: 'unknown' | 'revoked' | RevokeReason };
+
+/**
+ * Exchanges a refresh token for a new one of the same family. A token already exchanged is
+ * answered within the grace period (two tabs) and otherwise taken as stolen: the family ends.
+ */
+export async function rotateRefreshToken(
+  db: Database,
+  clock: Clock,
+  presented: string,
+): Promise<RefreshOutcome> {
+  // revocations must be committed even though the caller answers 401, so the transaction
+  // returns the outcome instead of throwing
+  return db.transaction(async (tx): Promise<RefreshOutcome> => {
+    const now = clock.now();
+    const [row] = await tx
+      .select({ token: refreshTokens, session: sessions })
+      .from(refreshTokens)
+      .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+      .where(eq(refreshTokens.tokenHash, sha256(presented)))
+      .limit(1);
+    if (!row) return { ok: false, reason: 'unknown' };
+    const { token, session } = row;
+    if (session.revokedAt) return { ok: false, reason: 'revoked' };
+    if (now.getTime() - session.createdAt.getTime() >= ABSOLUTE_LIMIT_MS) {
+      await revokeSession(tx, clock, session.id, 'absolute');
+      return { ok: false, reason: 'absolute' };
+    }
+    if (now.getTime() - session.lastUsedAt.getTime() >= IDLE_LIMIT_MS) {
+      await revokeSession(tx, clock, session.id, 'idle');
+      return { ok: false, reason: 'idle' };
+    }
+    let rotatedAt = token.rotatedAt;
+    if (!rotatedAt) {
+      const [claimed] = await tx
+        .update(refreshTokens)
+        .set({ rotatedAt: now })
+        .where(and(eq(refreshTokens.id, token.id), isNull(refreshTokens.rotatedAt)))
+        .returning({ rotatedAt: refreshTokens.rotatedAt });
+      // a concurrent refresh won the race: treat this one as its twin within the grace
+      if (!claimed) rotatedAt = now;
+    }
+    if (rotatedAt && now.getTime() - rotatedAt.getTime() > ROTATION_GRACE_MS) {
+      await revokeSession(tx, clock, session.id, 'reuse');
+      return { ok: false, reason: 'reuse' };
+    }
+    await tx.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, session.id));
+    const refreshToken = await issueRefreshToken(tx, clock, session.id);
+    return {
+      ok: true,
+      customerId: session.customerId,
+      session: {
+        sessionId: session.id,
+        refreshToken,
+        rememberMe: session.rememberMe,
+        createdAt: session.createdAt,
+      },
+    };
+  });
+}
+
+/** The session a refresh token belongs to, whatever its state (for logout). */
+export async function sessionOfRefreshToken(db: Executor, presented: string) {
+  const [row] = await db
+    .select({ sessionId: refreshTokens.sessionId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, sha256(presented)))
+    .limit(1);
+  return row?.sessionId;
+}
+
+/**
+ * Whether an access token's session still stands: one primary-key read per request, and a
+ * write at most once a minute to keep the idle clock honest for active users.
+ */
+export async function activeSession(
+  db: Database,
+  clock: Clock,
+  sessionId: string,
+  customerId: string,
+): Promise<boolean> {
+  const [session] = await db
+    .select({
+      customerId: sessions.customerId,
+      createdAt: sessions.createdAt,
+      lastUsedAt: sessions.lastUsedAt,
+      revokedAt: sessions.revokedAt,
+    })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId))
+    .limit(1);
+  const now = clock.now().getTime();
+  if (!session || session.revokedAt || session.customerId !== customerId) return false;
+  if (now - session.createdAt.getTime() >= ABSOLUTE_LIMIT_MS) return false;
+  if (now - session.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
+    await db.update(sessions).set({ lastUsedAt: clock.now() }).where(eq(sessions.id, sessionId));
+  }
+  return true;
+}

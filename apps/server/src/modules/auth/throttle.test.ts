@@ -1,0 +1,167 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authPaths } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
+import { accountThrottles } from './schema';
+import { freshIp, latestCode, login, loginBody, verify, wrongCode } from './test-support';
+import { waitAfterFailures } from './throttle';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const minute = 60_000;
+
+async function failLogins(customer: Awaited<ReturnType<typeof createCustomer>>, n: number) {
+  for (let i = 0; i < n; i += 1) {
+    const res = await login(t, loginBody(customer, { password: 'Wrong@123' }), freshIp());
+    expect(res.statusCode).toBe(401);
+  }
+}
+
+describe('sign-in throttling per account', () => {
+  it('waits 1 minute after five failures, then 2, 4, 8 and at most 15', () => {
+    expect([4, 5, 6, 7, 8, 9, 20, 99].map(waitAfterFailures)).toEqual([
+      0,
+      minute,
+      2 * minute,
+      4 * minute,
+      8 * minute,
+      15 * minute,
+      15 * minute,
+      15 * minute,
+    ]);
+  });
+
+  it('refuses even the right details during the wait, in plain words', async () => {
+    const customer = await createCustomer(t);
+    await failLogins(customer, 5);
+    const res = await login(t, loginBody(customer), freshIp());
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBe('60');
+    expect(res.json()).toMatchObject({
+      success: false,
+      message: 'Too many attempts. Please wait 1 minute and try again.',
+    });
+    t.clock.advance(minute);
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
+  });
+
+  it('doubles the wait with each further failure', async () => {
+    const customer = await createCustomer(t);
+    await failLogins(customer, 5);
+    t.clock.advance(minute);
+    await failLogins(customer, 1);
+    const second = await login(t, loginBody(customer), freshIp());
+    expect(second.statusCode).toBe(429);
+    expect(second.headers['retry-after']).toBe('120');
+    expect(second.json().message).toBe('Too many attempts. Please wait 2 minutes and try again.');
+    t.clock.advance(2 * minute);
+    await failLogins(customer, 1);
+    expect((await login(t, loginBody(customer), freshIp())).headers['retry-after']).toBe('240');
+  });
+
+  it('treats an unknown e-mail exactly like a known one', async () => {
+    const ghost = { ...(await createCustomer(t)), email: 'ghost-account@example.test' };
+    await failLogins(ghost, 5);
+    const res = await login(t, loginBody(ghost), freshIp());
+    expect(res.statusCode).toBe(429);
+    expect(res.json().message).toBe('Too many attempts. Please wait 1 minute and try again.');
+  });
+
+  it('starts counting again after a completed sign-in', async () => {
+    const customer = await createCustomer(t);
+    await failLogins(customer, 4);
+    const ip = freshIp();
+    const first = await login(t, loginBody(customer), ip);
+    expect((await verify(t, first.json().tempToken, await latestCode(t), ip)).statusCode).toBe(200);
+    await failLogins(customer, 4);
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
+  });
+
+  it('counts wrong codes as failures too', async () => {
+    const customer = await createCustomer(t);
+    const ip = freshIp();
+    const first = await login(t, loginBody(customer), ip);
+    const code = await latestCode(t);
+    for (let i = 0; i < 5; i += 1) await verify(t, first.json().tempToken, wrongCode(code), ip);
+    const res = await login(t, loginBody(customer), freshIp());
+    expect(res.statusCode).toBe(429);
+  });
+
+  it('locks the account at 100 failures until the password is reset', async () => {
+    const customer = await createCustomer(t);
+    await failLogins(customer, 1);
+    // the first 99 failures would take a day of waiting; start just below the limit
+    await t.deps.db
+      .update(accountThrottles)
+      .set({ consecutiveFailures: 99, blockedUntil: null })
+      .where(eq(accountThrottles.email, customer.email));
+    await failLogins(customer, 1);
+    t.clock.advance(24 * 60 * minute);
+    const res = await login(t, loginBody(customer), freshIp());
+    expect(res.statusCode).toBe(429);
+    expect(res.json().message).toBe(
+      'This account is locked after too many failed attempts. Please reset your password using Forgot password.',
+    );
+  });
+});
+
+describe('rate limits per client address', () => {
+  it('stops a guesser after 20 failed sign-ins in 15 minutes, whatever the account', async () => {
+    const ip = freshIp();
+    const customer = await createCustomer(t);
+    for (let i = 0; i < 20; i += 1) {
+      const res = await login(t, loginBody(customer, { email: `guess${i}@example.test` }), ip);
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await login(t, loginBody(customer), ip);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBe(String(15 * 60));
+    expect(blocked.json().message).toBe('Too many attempts. Please wait 15 minutes and try again.');
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
+    t.clock.advance(15 * minute);
+    expect((await login(t, loginBody(customer), ip)).statusCode).toBe(200);
+  });
+
+  it('lets an office sign in many people from one address', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 25; i += 1) {
+      const customer = await createCustomer(t);
+      expect((await login(t, loginBody(customer), ip)).statusCode).toBe(200);
+    }
+  });
+
+  it('stops code guessing after 20 wrong codes in 15 minutes', async () => {
+    const ip = freshIp();
+    for (let round = 0; round < 4; round += 1) {
+      const customer = await createCustomer(t);
+      const res = await login(t, loginBody(customer), ip);
+      const code = await latestCode(t);
+      for (let i = 0; i < 5; i += 1) await verify(t, res.json().tempToken, wrongCode(code), ip);
+    }
+    const customer = await createCustomer(t);
+    const res = await login(t, loginBody(customer), ip);
+    const blocked = await verify(t, res.json().tempToken, await latestCode(t), ip);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Too many attempts. Please wait 15 minutes and try again.');
+  });
+
+  it('stops reset requests after 10 in 15 minutes', async () => {
+    const ip = freshIp();
+    const forgot = () =>
+      t.app.inject({
+        method: 'POST',
+        url: authPaths.forgotPassword,
+        payload: { email: 'someone@example.test' },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 10; i += 1) expect((await forgot()).statusCode).toBe(200);
+    const blocked = await forgot();
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBe(String(15 * 60));
+  });
+});

@@ -1,0 +1,138 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authPaths, changePasswordPath } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
+import { verifyPassword } from '../../lib/password';
+import { activityEvents } from '../activity/schema';
+import {
+  bearer,
+  freshIp,
+  login,
+  loginBody,
+  refresh,
+  signIn,
+  waitForMailCount,
+} from '../auth/test-support';
+import { customers } from './schema';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const change = (token: string, id: string, body: object) =>
+  t.app.inject({
+    method: 'PUT',
+    url: changePasswordPath(id),
+    headers: bearer(token),
+    payload: body,
+  });
+
+const passwordHashOf = async (id: string) =>
+  (await t.deps.db.select().from(customers).where(eq(customers.id, id)))[0]!.passwordHash;
+
+describe('PUT /api/users/:id', () => {
+  it('changes the password, keeps this session and ends the others', async () => {
+    const customer = await createCustomer(t);
+    const here = await signIn(t, customer);
+    const elsewhere = await signIn(t, customer);
+    const mailsBefore = (await t.outbox()).length;
+    const res = await change(here.token, customer.id, {
+      currentPassword: customer.password,
+      password: 'Fresh@2026',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, message: 'Password changed successfully!' });
+
+    expect(await verifyPassword(await passwordHashOf(customer.id), 'Fresh@2026')).toBe(true);
+    const profile = (token: string) =>
+      t.app.inject({ method: 'GET', url: authPaths.profile, headers: bearer(token) });
+    expect((await profile(here.token)).statusCode).toBe(200);
+    expect((await profile(elsewhere.token)).statusCode).toBe(401);
+    expect((await refresh(t, elsewhere.refreshToken)).statusCode).toBe(401);
+    expect((await refresh(t, here.refreshToken)).statusCode).toBe(200);
+
+    const notice = (await waitForMailCount(t, mailsBefore + 1)).at(-1)!;
+    expect(notice.subject).toBe('Your password was changed');
+    expect(notice.to).toContain(customer.email);
+    const old = await login(t, loginBody(customer), freshIp());
+    expect(old.statusCode).toBe(401);
+    const events = await t.deps.db
+      .select()
+      .from(activityEvents)
+      .where(eq(activityEvents.customerId, customer.id));
+    expect(events.map((e) => e.type)).toContain('password_changed');
+  });
+
+  it("refuses another customer's id and changes nothing", async () => {
+    const customer = await createCustomer(t);
+    const other = await createCustomer(t);
+    const before = await passwordHashOf(other.id);
+    const session = await signIn(t, customer);
+    const res = await change(session.token, other.id, {
+      currentPassword: customer.password,
+      password: 'Hijack@2026',
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      success: false,
+      message: 'You can only change your own password.',
+    });
+    expect(await passwordHashOf(other.id)).toBe(before);
+  });
+
+  it('answers a wrong current password with a 400, not a 401', async () => {
+    const customer = await createCustomer(t);
+    const session = await signIn(t, customer);
+    const res = await change(session.token, customer.id, {
+      currentPassword: 'Wrong@123',
+      password: 'Fresh@2026',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, message: 'Current password is incorrect' });
+    expect(await verifyPassword(await passwordHashOf(customer.id), customer.password)).toBe(true);
+  });
+
+  it('stops guessing the current password after five tries', async () => {
+    const customer = await createCustomer(t);
+    const session = await signIn(t, customer);
+    for (let i = 0; i < 5; i += 1) {
+      const res = await change(session.token, customer.id, {
+        currentPassword: `Wrong@${i}`,
+        password: 'Fresh@2026',
+      });
+      expect(res.statusCode).toBe(400);
+    }
+    const res = await change(session.token, customer.id, {
+      currentPassword: customer.password,
+      password: 'Fresh@2026',
+    });
+    expect(res.statusCode).toBe(429);
+  });
+
+  it('refuses a short new password or a missing current one', async () => {
+    const customer = await createCustomer(t);
+    const session = await signIn(t, customer);
+    const short = await change(session.token, customer.id, {
+      currentPassword: customer.password,
+      password: '12345',
+    });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toContain('Password must be at least 6 characters long');
+    const missing = await change(session.token, customer.id, { password: 'Fresh@2026' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toContain('currentPassword');
+  });
+
+  it('needs a signed-in customer', async () => {
+    const customer = await createCustomer(t);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: changePasswordPath(customer.id),
+      payload: { currentPassword: customer.password, password: 'Fresh@2026' },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,196 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authPaths, changePasswordPath } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
+import { activityEvents } from '../activity/schema';
+import { accountThrottles } from '../auth/schema';
+import {
+  bearer,
+  freshIp,
+  login,
+  loginBody,
+  refresh,
+  signIn,
+  waitForMailCount,
+} from '../auth/test-support';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const forgot = (email: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: authPaths.forgotPassword,
+    payload: { email },
+    remoteAddress: freshIp(),
+  });
+
+const reset = (token: string, newPassword = 'Reset@2026') =>
+  t.app.inject({
+    method: 'POST',
+    url: authPaths.resetPassword,
+    payload: { token, newPassword },
+    remoteAddress: freshIp(),
+  });
+
+/** Asks for a link and reads its token from the mail, as the customer would. */
+async function resetTokenFor(email: string) {
+  const before = (await t.outbox()).length;
+  expect((await forgot(email)).statusCode).toBe(200);
+  const mail = (await waitForMailCount(t, before + 1)).at(-1)!;
+  expect(mail.subject).toBe('Reset your password');
+  const link = mail.text.match(/(\S+\/reset-password\?token=\S+)/)?.[1];
+  expect(link).toBeDefined();
+  expect(link!.startsWith(`${t.config.PUBLIC_URL}/reset-password?token=`)).toBe(true);
+  return new URL(link!).searchParams.get('token')!;
+}
+
+describe('POST /api/users/forgot-password', () => {
+  it('mails a reset link to a known address', async () => {
+    const customer = await createCustomer(t);
+    const res = await forgot(customer.email.toUpperCase());
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      success: true,
+      message: 'If an account exists for that e-mail, a reset link has been sent.',
+    });
+    const token = await resetTokenFor(customer.email);
+    expect(token).toMatch(/^[\w-]{43}$/);
+  });
+
+  it('answers an unknown address the same way and mails nothing', async () => {
+    const before = (await t.outbox()).length;
+    const res = await forgot('nobody-here@example.test');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      success: true,
+      message: 'If an account exists for that e-mail, a reset link has been sent.',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await t.outbox()).toHaveLength(before);
+  });
+
+  it('refuses a malformed address with a 400', async () => {
+    const res = await forgot('not-an-address');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      success: false,
+      message: expect.stringContaining('Invalid email address'),
+    });
+  });
+});
+
+describe('POST /api/users/reset-password', () => {
+  it('sets the new password, ends every session and mails a notice', async () => {
+    const customer = await createCustomer(t);
+    const session = await signIn(t, customer);
+    const token = await resetTokenFor(customer.email);
+    const before = (await t.outbox()).length;
+    const res = await reset(token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, message: 'Password reset successfully!' });
+
+    expect((await refresh(t, session.refreshToken)).statusCode).toBe(401);
+    const profile = await t.app.inject({
+      method: 'GET',
+      url: authPaths.profile,
+      headers: bearer(session.token),
+    });
+    expect(profile.statusCode).toBe(401);
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(401);
+    expect(
+      (await login(t, loginBody(customer, { password: 'Reset@2026' }), freshIp())).statusCode,
+    ).toBe(200);
+    const mails = await waitForMailCount(t, before + 1);
+    expect(
+      mails.some((m) => m.subject === 'Your password was changed' && m.to.includes(customer.email)),
+    ).toBe(true);
+    const events = await t.deps.db
+      .select()
+      .from(activityEvents)
+      .where(eq(activityEvents.customerId, customer.id));
+    expect(events.map((e) => e.type)).toContain('password_reset');
+  });
+
+  const invalid = { success: false, message: 'This reset link is invalid or has expired.' };
+
+  it('takes a link only once', async () => {
+    const customer = await createCustomer(t);
+    const token = await resetTokenFor(customer.email);
+    expect((await reset(token)).statusCode).toBe(200);
+    const again = await reset(token, 'Another@2026');
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual(invalid);
+  });
+
+  it('refuses a link older than 30 minutes', async () => {
+    const customer = await createCustomer(t);
+    const token = await resetTokenFor(customer.email);
+    t.clock.advance(30 * 60_000);
+    const res = await reset(token);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual(invalid);
+  });
+
+  it('refuses an unknown token', async () => {
+    const res = await reset('b'.repeat(43));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual(invalid);
+  });
+
+  it('works only for the newest link', async () => {
+    const customer = await createCustomer(t);
+    const first = await resetTokenFor(customer.email);
+    t.clock.advance(61_000);
+    const second = await resetTokenFor(customer.email);
+    expect((await reset(first)).json()).toEqual(invalid);
+    expect((await reset(second)).statusCode).toBe(200);
+  });
+
+  it('voids links issued before a password change', async () => {
+    const customer = await createCustomer(t);
+    const token = await resetTokenFor(customer.email);
+    const session = await signIn(t, customer);
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: changePasswordPath(customer.id),
+      headers: bearer(session.token),
+      payload: { currentPassword: customer.password, password: 'Changed@2026' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await reset(token)).json()).toEqual(invalid);
+  });
+
+  it('unlocks an account locked by failed sign-ins', async () => {
+    const customer = await createCustomer(t);
+    await t.deps.db.insert(accountThrottles).values({
+      email: customer.email,
+      consecutiveFailures: 100,
+      lockedAt: t.clock.now(),
+      updatedAt: t.clock.now(),
+    });
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(429);
+    const token = await resetTokenFor(customer.email);
+    expect((await reset(token)).statusCode).toBe(200);
+    expect(
+      (await login(t, loginBody(customer, { password: 'Reset@2026' }), freshIp())).statusCode,
+    ).toBe(200);
+  });
+
+  it('serves the reset page without a referrer, so the token does not leak', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/reset-password?token=abc' });
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('refuses a short password with a 400', async () => {
+    const customer = await createCustomer(t);
+    const token = await resetTokenFor(customer.email);
+    const res = await reset(token, '12345');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain('Password must be at least 6 characters');
+  });
+});

@@ -1,0 +1,86 @@
+import {
+  ChangePasswordRequestSchema,
+  ChangePasswordResponseSchema,
+  ErrorResponseSchema,
+  ForgotPasswordRequestSchema,
+  ForgotPasswordResponseSchema,
+  IdParamsSchema,
+  ResetPasswordRequestSchema,
+  ResetPasswordResponseSchema,
+  authMessages,
+  authPaths,
+} from '@portal/contract';
+import type { App } from '../../lib/types';
+import { changePassword, requestPasswordReset, resetPassword } from '../auth/passwords';
+
+const bodyErrors = {
+  400: ErrorResponseSchema,
+  413: ErrorResponseSchema,
+  415: ErrorResponseSchema,
+  429: ErrorResponseSchema,
+};
+
+export async function userRoutes(app: App) {
+  const { deps } = app;
+
+  app.put(
+    authPaths.changePassword,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: "Changes the signed-in customer's password; other sessions end",
+        security: [{ bearer: [] }],
+        params: IdParamsSchema,
+        body: ChangePasswordRequestSchema,
+        response: {
+          200: ChangePasswordResponseSchema,
+          ...bodyErrors,
+          401: ErrorResponseSchema,
+          403: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      await changePassword(deps, request.log, {
+        ...request.auth,
+        targetId: request.params.id,
+        currentPassword: request.body.currentPassword,
+        password: request.body.password,
+      });
+      return { success: true as const, message: authMessages.passwordChanged };
+    },
+  );
+
+  app.post(
+    authPaths.forgotPassword,
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Mails a reset link when the account exists; the answer never tells',
+        body: ForgotPasswordRequestSchema,
+        response: { 200: ForgotPasswordResponseSchema, ...bodyErrors },
+      },
+    },
+    async (request) => {
+      await requestPasswordReset(deps, request.log, request.body.email, request.ip);
+      return { success: true as const, message: authMessages.resetLinkSent };
+    },
+  );
+
+  app.post(
+    authPaths.resetPassword,
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Sets a new password with a reset link; every session ends',
+        body: ResetPasswordRequestSchema,
+        response: { 200: ResetPasswordResponseSchema, ...bodyErrors },
+      },
+    },
+    async (request) => {
+      await resetPassword(deps, request.log, request.body, request.ip);
+      return { success: true as const, message: authMessages.passwordReset };
+    },
+  );
+}

@@ -1,0 +1,75 @@
+import { asc, eq } from 'drizzle-orm';
+import type { User } from '@portal/contract';
+import type { Executor } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { currentPlanOf } from '../plans/current-plan';
+import { customers, type Customer, type NewCustomer } from './schema';
+
+export async function findCustomerByEmail(db: Executor, email: string) {
+  const [customer] = await db
+    .select()
+    .from(customers)
+    .where(eq(customers.email, email.trim().toLowerCase()))
+    .limit(1);
+  return customer;
+}
+
+export async function findCustomerById(db: Executor, id: string) {
+  const [customer] = await db.select().from(customers).where(eq(customers.id, id)).limit(1);
+  return customer;
+}
+
+/** Writes a new password hash; callers end sessions and void reset links in the same transaction. */
+export async function setPasswordHash(
+  tx: Executor,
+  clock: Clock,
+  customerId: string,
+  passwordHash: string,
+) {
+  const now = clock.now();
+  await tx
+    .update(customers)
+    .set({ passwordHash, passwordChangedAt: now, updatedAt: now })
+    .where(eq(customers.id, customerId));
+}
+
+/** The user object of spec §3 as the API answers it. */
+export function toUser(customer: Customer, plan: User['plan']): User {
+  return {
+    _id: customer.id,
+    id: customer.id,
+    company_name: customer.companyName,
+    email: customer.email,
+    mobile: customer.mobile,
+    gstNo: customer.gstNo,
+    category: customer.category,
+    tally_serialno: customer.tallySerialNo,
+    tally_version: customer.tallyVersion,
+    customer_type: customer.customerType,
+    created_at: customer.createdAt.toISOString(),
+    plan,
+  };
+}
+
+export async function getUser(db: Executor, clock: Clock, customerId: string): Promise<User> {
+  const customer = await findCustomerById(db, customerId);
+  if (!customer) throw new AppError('UNAUTHORIZED', 'Unauthorized access. Please log in.');
+  return toUser(customer, await currentPlanOf(db, customerId, clock.now()));
+}
+
+export async function insertCustomer(db: Executor, values: NewCustomer) {
+  const email = values.email.trim().toLowerCase();
+  if (await findCustomerByEmail(db, email)) {
+    throw new AppError('CONFLICT', `A customer with e-mail ${email} already exists.`);
+  }
+  const [customer] = await db
+    .insert(customers)
+    .values({ ...values, email })
+    .returning();
+  return customer!;
+}
+
+export function listCustomers(db: Executor) {
+  return db.select().from(customers).orderBy(asc(customers.createdAt), asc(customers.email));
+}
