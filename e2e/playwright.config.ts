@@ -22,6 +22,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  outputDir: `test-results/${PORT}`,
   use: {
     baseURL: `http://localhost:${PORT}`,
     locale: 'en-IN',

@@ -56,13 +56,16 @@ export async function expectAccessible(page: Page) {
 }
 
 /** Signs the demo customer in through the login screen and the e-mailed code. */
-export async function signIn(page: Page, options: { rememberMe?: boolean } = {}) {
+export async function signIn(
+  page: Page,
+  options: { rememberMe?: boolean; password?: string } = {},
+) {
   await page.goto('/login');
   await page.getByLabel('Email').fill(DEMO.email);
   await page.getByLabel('Mobile Number').fill(DEMO.mobile);
   await page.getByLabel('GST Number').fill(DEMO.gstNo);
   await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+  await page.getByLabel('Password', { exact: true }).fill(options.password ?? DEMO.password);
   if (options.rememberMe) await page.getByLabel('Remember me').check();
   const before = mailCount();
   await page.getByRole('button', { name: 'Secure Login' }).click();

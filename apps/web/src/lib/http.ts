@@ -11,6 +11,15 @@ export class ApiError extends Error {
     readonly body: unknown,
   ) {
     super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** A call that ended the session (spec §8): the session notice has already been shown. */
+export class SessionEndedError extends ApiError {
+  constructor(message: string, body: unknown) {
+    super(401, message, body);
+    this.name = 'SessionEndedError';
   }
 }
 
@@ -23,13 +32,29 @@ interface RequestOptions<T> {
   signal?: AbortSignal;
 }
 
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please log in again.';
+const REFRESH_REFUSED_MESSAGE = 'Session expired. Please log in again.';
+const UNAUTHORIZED_MESSAGE = 'Unauthorized access. Please log in.';
+
 const messageOf = (body: unknown): string | undefined => {
   const message = (body as { message?: unknown } | null)?.message;
   return typeof message === 'string' && message ? message : undefined;
 };
-const errorOf = (body: unknown) => (body as { error?: unknown } | null)?.error;
+const isJwtExpired = (body: unknown) => (body as { error?: unknown } | null)?.error === JWT_EXPIRED;
 
-async function send(method: Method, path: string, body: unknown, signal?: AbortSignal) {
+interface Attempt {
+  response: Response;
+  body: unknown;
+  /** The bearer token the request carried, if any. */
+  sentToken: string | null;
+}
+
+async function send(
+  method: Method,
+  path: string,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<Attempt> {
   const token = useSessionStore.getState().token;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -48,28 +73,33 @@ async function send(method: Method, path: string, body: unknown, signal?: AbortS
   } catch {
     parsed = null;
   }
-  return { response, body: parsed, hadToken: Boolean(token) };
+  return { response, body: parsed, sentToken: token };
 }
 
+/**
+ * Clears the client session and shows the session notice. The route guard then sends the
+ * browser to /login. Only the first failure of a burst of requests shows a notice.
+ */
 function endSession(message: string) {
-  useSessionStore.getState().clearSession();
-  toast.error(message, { position: 'top-center' });
+  const { isAuthenticated, token, clearSession } = useSessionStore.getState();
+  if (!isAuthenticated && !token) return;
+  clearSession();
+  toast.error(message, { position: 'top-center', id: 'session-ended' });
 }
 
 let refreshing: Promise<boolean> | null = null;
 
-/** One refresh at a time; every request that meets an expired token waits for it. */
+/** One refresh at a time; every request that meets an expired token waits for the same one. */
 export function refreshAccessToken(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
       const { response, body } = await send('POST', authPaths.refreshToken, undefined);
       const parsed = RefreshTokenResponseSchema.safeParse(body);
       if (!response.ok || !parsed.success) {
-        if (response.status === 401) {
-          endSession(messageOf(body) ?? 'Session expired. Please log in again.');
-        }
+        if (response.status === 401) endSession(messageOf(body) ?? REFRESH_REFUSED_MESSAGE);
         return false;
       }
+      // a refresh replaces only the token (spec §4)
       useSessionStore.getState().setToken(parsed.data.token);
       return true;
     } catch {
@@ -81,6 +111,13 @@ export function refreshAccessToken(): Promise<boolean> {
   return refreshing;
 }
 
+/** A token newer than the one a request carried means another request already refreshed it. */
+async function renewAfterExpiry(sentToken: string): Promise<boolean> {
+  const current = useSessionStore.getState().token;
+  if (current && current !== sentToken) return true;
+  return refreshAccessToken();
+}
+
 async function request<T>(
   method: Method,
   path: string,
@@ -88,28 +125,25 @@ async function request<T>(
 ): Promise<T> {
   let attempt = await send(method, path, options.body, options.signal);
 
-  if (attempt.hadToken && errorOf(attempt.body) === JWT_EXPIRED) {
-    if (attempt.response.status === 401 && (await refreshAccessToken())) {
-      // retried at most once
-      attempt = await send(method, path, options.body, options.signal);
-    } else {
-      if (useSessionStore.getState().isAuthenticated) {
-        endSession('Your session has expired. Please log in again.');
-      }
-      throw new ApiError(401, 'Your session has expired. Please log in again.', attempt.body);
+  if (attempt.response.status === 401 && isJwtExpired(attempt.body) && attempt.sentToken) {
+    if (!(await renewAfterExpiry(attempt.sentToken))) {
+      endSession(SESSION_EXPIRED_MESSAGE);
+      throw new SessionEndedError(SESSION_EXPIRED_MESSAGE, attempt.body);
     }
+    // retried at most once: a second 401 below ends the session
+    attempt = await send(method, path, options.body, options.signal);
   }
 
-  const { response, body } = attempt;
-  if (errorOf(body) === JWT_EXPIRED) {
+  const { response, body, sentToken } = attempt;
+  if (isJwtExpired(body)) {
     // even on a success status (spec §7)
-    endSession('Your session has expired. Please log in again.');
-    throw new ApiError(401, 'Your session has expired. Please log in again.', body);
+    endSession(SESSION_EXPIRED_MESSAGE);
+    throw new SessionEndedError(SESSION_EXPIRED_MESSAGE, body);
   }
-  if (response.status === 401 && attempt.hadToken) {
-    const message = messageOf(body) ?? 'Unauthorized access. Please log in.';
+  if (response.status === 401 && sentToken) {
+    const message = messageOf(body) ?? UNAUTHORIZED_MESSAGE;
     endSession(message);
-    throw new ApiError(401, message, body);
+    throw new SessionEndedError(message, body);
   }
   if (!response.ok) {
     throw new ApiError(response.status, messageOf(body) ?? response.statusText, body);
@@ -131,10 +165,13 @@ export const api = {
     request('DELETE', path, options),
 };
 
-/** The message to show for a failed call: the server's, or the screen's fallback. */
+/**
+ * The message to show for a failed call: the server's own message when it sent one (or the
+ * session notice for a call that ended the session), otherwise the screen's fallback.
+ */
 export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.message && error.message !== 'Unexpected response') {
-    return error.message;
-  }
+  if (error instanceof SessionEndedError) return error.message;
+  // a success status with an unexpected body carries no error message to show
+  if (error instanceof ApiError && error.status >= 400) return messageOf(error.body) ?? fallback;
   return fallback;
 }

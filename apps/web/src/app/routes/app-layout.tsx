@@ -1,4 +1,5 @@
-// Replaced by the feature that owns this route.
+import { AppLayout } from '@/app/layout/app-layout';
+
 export function Component() {
-  return <h1>app-layout</h1>;
+  return <AppLayout />;
 }

@@ -1,4 +1,5 @@
-// Replaced by the feature that owns this route.
+import { ProfileView } from '@/features/profile/components/profile-view';
+
 export function Component() {
-  return <h1>profile</h1>;
+  return <ProfileView />;
 }

@@ -1,0 +1,20 @@
+import {
+  CreditCard,
+  LayoutDashboard,
+  Puzzle,
+  ShieldCheck,
+  ShoppingCart,
+  User,
+  type LucideIcon,
+} from 'lucide-react';
+import { paths } from '@/config/paths';
+
+/** The sidebar's items, in the spec's order (§2 Layout). */
+export const navItems: { label: string; to: string; icon: LucideIcon }[] = [
+  { label: 'Dashboard', to: paths.dashboard, icon: LayoutDashboard },
+  { label: 'Profile', to: paths.profile, icon: User },
+  { label: 'Plans', to: paths.plans, icon: CreditCard },
+  { label: 'Plugins', to: paths.plugins, icon: Puzzle },
+  { label: 'Orders', to: paths.orders, icon: ShoppingCart },
+  { label: 'Consents', to: paths.consents, icon: ShieldCheck },
+];

@@ -1,0 +1,23 @@
+import { ResendVerificationResponseSchema, authPaths } from '@portal/contract';
+import { api, errorMessage } from '@/lib/http';
+import { useSessionStore } from '@/lib/session-store';
+
+export type ResendResult = { success: boolean; message: string };
+
+/** A new code for the pending verification; needs its tempToken and e-mail (spec §5). */
+export async function resendVerification(): Promise<ResendResult> {
+  const { tempToken, pendingEmail } = useSessionStore.getState();
+  if (!tempToken || !pendingEmail) {
+    return { success: false, message: 'Email or temp token is missing' };
+  }
+  try {
+    await api.post(
+      authPaths.resendVerification,
+      { tempToken },
+      { schema: ResendVerificationResponseSchema },
+    );
+    return { success: true, message: 'Verification code resent!' };
+  } catch (error) {
+    return { success: false, message: errorMessage(error, 'Failed to resend code') };
+  }
+}

@@ -1,0 +1,303 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { REMEMBERED_LOGIN_KEY, type User } from '@portal/contract';
+import { useSessionStore } from '@/lib/session-store';
+import { renderWithProviders } from '@/test/render';
+import { LoginForm } from './login-form';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const user: User = {
+  _id: 'c1',
+  id: 'c1',
+  company_name: 'Acme Traders Pvt Ltd',
+  email: 'demo@acme.example',
+  mobile: '9876543210',
+  gstNo: '27AAPFU0939F1ZV',
+  category: 'Retail',
+  tally_serialno: '712345678',
+  tally_version: 'TallyPrime 5.1',
+  customer_type: 'Customer',
+  created_at: '2026-01-15T10:00:00.000Z',
+  plan: null,
+};
+
+const remembered = {
+  email: 'demo@acme.example',
+  mobile: '9876543210',
+  gstNo: '27AAPFU0939F1ZV',
+  tally_serialno: '712345678',
+  rememberMe: true,
+};
+
+function mockServer(routes: Record<string, (body: unknown) => Response>) {
+  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (url, init) => {
+    const handler = routes[String(url)];
+    if (!handler) throw new Error(`unexpected call to ${String(url)}`);
+    return handler(init?.body ? JSON.parse(String(init.body)) : undefined);
+  });
+}
+
+const bodyOf = (spy: ReturnType<typeof mockServer>, url: string) => {
+  const call = spy.mock.calls.find(([u]) => String(u) === url);
+  return call ? JSON.parse(String(call[1]?.body)) : undefined;
+};
+
+async function fillCredentials({ rememberMe = false } = {}) {
+  const u = userEvent.setup();
+  await u.type(screen.getByLabelText('Email'), 'demo@acme.example');
+  await u.type(screen.getByLabelText('Mobile Number'), '9876543210');
+  await u.type(screen.getByLabelText('GST Number'), '27AAPFU0939F1ZV');
+  await u.type(screen.getByLabelText('Tally Serial Number'), '712345678');
+  await u.type(screen.getByLabelText('Password'), 'Demo@12345');
+  if (rememberMe) await u.click(screen.getByLabelText('Remember me'));
+  return u;
+}
+
+afterEach(() => {
+  // restores only fetch: the console.error guard of the test setup must stay
+  if (vi.isMockFunction(globalThis.fetch)) vi.mocked(globalThis.fetch).mockRestore();
+  useSessionStore.getState().clearSession();
+});
+
+describe('LoginForm', () => {
+  it('shows every required-field message and sends nothing', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    await userEvent.click(screen.getByRole('button', { name: 'Secure Login' }));
+    for (const message of [
+      'Email is required',
+      'Mobile number is required',
+      'GST number is required',
+      'Tally serial number is required',
+      'Password is required',
+    ]) {
+      expect(await screen.findByText(message)).toBeInTheDocument();
+    }
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it("says 'Invalid email address' for an address without a domain", async () => {
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    await userEvent.type(screen.getByLabelText('Email'), 'demo@acme');
+    await userEvent.click(screen.getByRole('button', { name: 'Secure Login' }));
+    expect(await screen.findByText('Invalid email address')).toBeInTheDocument();
+  });
+
+  it('offers the fields the spec lists, a numeric serial, a password toggle and the reset link', async () => {
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    expect(screen.getByLabelText('Tally Serial Number')).toHaveAttribute('inputmode', 'numeric');
+    const password = screen.getByLabelText('Password');
+    expect(password).toHaveAttribute('type', 'password');
+    await userEvent.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password).toHaveAttribute('type', 'text');
+    expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
+      'href',
+      '/reset-password',
+    );
+  });
+
+  it("shows 'Signing in...' while the login call runs", async () => {
+    let answer: (r: Response) => void = () => {};
+    vi.spyOn(globalThis, 'fetch').mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    const u = await fillCredentials();
+    await u.click(screen.getByRole('button', { name: 'Secure Login' }));
+    expect(await screen.findByRole('button', { name: 'Signing in...' })).toBeDisabled();
+    answer(json(401, { success: false, message: 'Invalid credentials' }));
+    expect(await screen.findByText('Invalid credentials')).toBeInTheDocument();
+  });
+
+  it('shows the message of an answer without a tempToken, and Unexpected response without either', async () => {
+    const fetchSpy = mockServer({
+      '/api/auth/login': () => json(200, { success: true, message: 'Account locked' }),
+    });
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    const u = await fillCredentials();
+    await u.click(screen.getByRole('button', { name: 'Secure Login' }));
+    expect(await screen.findByText('Account locked')).toBeInTheDocument();
+
+    fetchSpy.mockImplementation(async () => json(200, { success: true }));
+    await u.click(screen.getByRole('button', { name: 'Secure Login' }));
+    expect(await screen.findByText('Unexpected response')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("falls back to 'Login failed' when the call fails without a message", async () => {
+    mockServer({ '/api/auth/login': () => new Response('', { status: 500 }) });
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    const u = await fillCredentials();
+    await u.click(screen.getByRole('button', { name: 'Secure Login' }));
+    expect(await screen.findByText('Login failed')).toBeInTheDocument();
+  });
+});
+
+describe('Remember me', () => {
+  const loginOk = () => json(200, { success: true, tempToken: 'temp-1', message: 'Code sent' });
+
+  it('saves the non-password fields on a successful login with the box ticked', async () => {
+    const fetchSpy = mockServer({ '/api/auth/login': loginOk });
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    const u = await fillCredentials({ rememberMe: true });
+    await u.click(screen.getByRole('button', { name: 'Secure Login' }));
+    await screen.findByRole('dialog', { name: 'Two-Factor Authentication' });
+    expect(JSON.parse(localStorage.getItem(REMEMBERED_LOGIN_KEY)!)).toEqual(remembered);
+    expect(localStorage.getItem(REMEMBERED_LOGIN_KEY)).not.toContain('Demo@12345');
+    expect(bodyOf(fetchSpy, '/api/auth/login')).toMatchObject({
+      ...remembered,
+      password: 'Demo@12345',
+    });
+  });
+
+  it('removes the saved entry on a successful login with the box unticked', async () => {
+    localStorage.setItem(REMEMBERED_LOGIN_KEY, JSON.stringify(remembered));
+    mockServer({ '/api/auth/login': loginOk });
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    const u = userEvent.setup();
+    await u.click(screen.getByLabelText('Remember me'));
+    await u.type(screen.getByLabelText('Password'), 'Demo@12345');
+    await u.click(screen.getByRole('button', { name: 'Secure Login' }));
+    await screen.findByRole('dialog', { name: 'Two-Factor Authentication' });
+    expect(localStorage.getItem(REMEMBERED_LOGIN_KEY)).toBeNull();
+  });
+
+  it('keeps the saved entry when the login fails', async () => {
+    localStorage.setItem(REMEMBERED_LOGIN_KEY, JSON.stringify(remembered));
+    mockServer({
+      '/api/auth/login': () => json(401, { success: false, message: 'Wrong details' }),
+    });
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    await userEvent.click(screen.getByLabelText('Remember me'));
+    await userEvent.type(screen.getByLabelText('Password'), 'wrong');
+    await userEvent.click(screen.getByRole('button', { name: 'Secure Login' }));
+    await screen.findByText('Wrong details');
+    expect(localStorage.getItem(REMEMBERED_LOGIN_KEY)).not.toBeNull();
+  });
+
+  it('pre-fills the form from the saved entry, never the password', () => {
+    localStorage.setItem(REMEMBERED_LOGIN_KEY, JSON.stringify(remembered));
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    expect(screen.getByLabelText('Email')).toHaveValue('demo@acme.example');
+    expect(screen.getByLabelText('Mobile Number')).toHaveValue('9876543210');
+    expect(screen.getByLabelText('GST Number')).toHaveValue('27AAPFU0939F1ZV');
+    expect(screen.getByLabelText('Tally Serial Number')).toHaveValue('712345678');
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(screen.getByLabelText('Remember me')).toBeChecked();
+  });
+
+  it('discards a corrupt saved entry silently, with a console error only', () => {
+    const consoleError = vi.mocked(console.error);
+    const failOnError = consoleError.getMockImplementation();
+    consoleError.mockImplementation(() => {});
+    try {
+      localStorage.setItem(REMEMBERED_LOGIN_KEY, '{"email": "demo@acme.exa');
+      renderWithProviders(<LoginForm />, { path: '/login' });
+      expect(screen.getByLabelText('Email')).toHaveValue('');
+      expect(screen.getByLabelText('Remember me')).not.toBeChecked();
+      expect(localStorage.getItem(REMEMBERED_LOGIN_KEY)).toBeNull();
+      expect(consoleError).toHaveBeenCalled();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    } finally {
+      consoleError.mockImplementation(failOnError!);
+    }
+  });
+});
+
+describe('TwoFactorDialog', () => {
+  async function openDialog(extra: Record<string, (body: unknown) => Response> = {}) {
+    const fetchSpy = mockServer({
+      '/api/auth/login': () =>
+        json(200, { success: true, tempToken: 'temp-1', message: 'Code sent' }),
+      ...extra,
+    });
+    const rendered = renderWithProviders(<LoginForm />, { path: '/login' });
+    const u = await fillCredentials();
+    await u.click(screen.getByRole('button', { name: 'Secure Login' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Two-Factor Authentication' });
+    return { ...rendered, u, dialog, fetchSpy };
+  }
+
+  it('shows the text and enables Verify & Login only at exactly six characters', async () => {
+    const { u, dialog } = await openDialog();
+    expect(
+      within(dialog).getByText(
+        "We've sent a verification code to your email. Please enter it below to complete your login.",
+      ),
+    ).toBeInTheDocument();
+    const input = within(dialog).getByLabelText('Verification code');
+    const verify = within(dialog).getByRole('button', { name: 'Verify & Login' });
+    expect(input).toHaveAttribute('maxlength', '6');
+    expect(verify).toBeDisabled();
+    await u.type(input, '12345');
+    expect(verify).toBeDisabled();
+    await u.type(input, '6');
+    expect(verify).toBeEnabled();
+    await u.type(input, '7');
+    expect(input).toHaveValue('123456');
+    await u.type(input, '{Backspace}');
+    expect(verify).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toBeInTheDocument();
+  });
+
+  it('stores the session and goes to /dashboard after a correct code', async () => {
+    const { u, dialog, router, fetchSpy } = await openDialog({
+      '/api/auth/verify-2fa': () =>
+        json(200, { success: true, message: 'Login successful!', token: 'access-1', user }),
+    });
+    await u.type(within(dialog).getByLabelText('Verification code'), '123456');
+    await u.click(within(dialog).getByRole('button', { name: 'Verify & Login' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(await screen.findByText('Login successful!')).toBeInTheDocument();
+    expect(bodyOf(fetchSpy, '/api/auth/verify-2fa')).toEqual({
+      tempToken: 'temp-1',
+      verificationCode: '123456',
+    });
+    expect(useSessionStore.getState()).toMatchObject({
+      token: 'access-1',
+      tempToken: null,
+      isAuthenticated: true,
+      user: { id: 'c1', email: 'demo@acme.example' },
+    });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("shows the server's message for a wrong code, or 'Verification failed'", async () => {
+    const { u, dialog, fetchSpy } = await openDialog({
+      '/api/auth/verify-2fa': () =>
+        json(400, { success: false, message: 'Invalid verification code' }),
+    });
+    await u.type(within(dialog).getByLabelText('Verification code'), '000000');
+    await u.click(within(dialog).getByRole('button', { name: 'Verify & Login' }));
+    expect(await within(dialog).findByText('Invalid verification code')).toBeInTheDocument();
+
+    fetchSpy.mockImplementation(async () => new Response('', { status: 502 }));
+    await u.click(within(dialog).getByRole('button', { name: 'Verify & Login' }));
+    expect(await within(dialog).findByText('Verification failed')).toBeInTheDocument();
+    expect(useSessionStore.getState().isAuthenticated).toBe(false);
+  });
+
+  it("resends the code: 'Verification code resent!' or the fallback 'Failed to resend code'", async () => {
+    const { u, dialog, fetchSpy } = await openDialog({
+      '/api/auth/resend-verification': () => json(200, { success: true, message: 'Sent' }),
+    });
+    await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));
+    expect(await within(dialog).findByText('Verification code resent!')).toBeInTheDocument();
+    expect(bodyOf(fetchSpy, '/api/auth/resend-verification')).toEqual({ tempToken: 'temp-1' });
+
+    fetchSpy.mockImplementation(async () => new Response('', { status: 500 }));
+    await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));
+    expect(await within(dialog).findByText('Failed to resend code')).toBeInTheDocument();
+  });
+
+  it("says 'Email or temp token is missing' without a call when the e-mail is gone", async () => {
+    const { u, dialog, fetchSpy } = await openDialog();
+    useSessionStore.setState({ pendingEmail: null });
+    const callsBefore = fetchSpy.mock.calls.length;
+    await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));
+    expect(await within(dialog).findByText('Email or temp token is missing')).toBeInTheDocument();
+    expect(fetchSpy.mock.calls.length).toBe(callsBefore);
+  });
+});

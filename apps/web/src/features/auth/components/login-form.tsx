@@ -1,0 +1,111 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { LoginRequestSchema } from '@portal/contract';
+import { paths } from '@/config/paths';
+import { Button } from '@/ui/button';
+import { Field } from '@/ui/field';
+import { login } from '../api/login';
+import {
+  forgetRememberedLogin,
+  readRememberedLogin,
+  saveRememberedLogin,
+} from '../utils/remembered-login';
+import { TwoFactorDialog } from './two-factor-dialog';
+
+const emptyForm = {
+  email: '',
+  mobile: '',
+  gstNo: '',
+  tally_serialno: '',
+  password: '',
+  rememberMe: false,
+};
+
+/** 'Welcome Back': the credentials step, then the two-factor modal (spec §2, §4, §5). */
+export function LoginForm() {
+  const [defaultValues] = useState(() => ({ ...emptyForm, ...readRememberedLogin() }));
+  const [verifying, setVerifying] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(LoginRequestSchema), defaultValues });
+
+  const onSubmit = handleSubmit(async (credentials) => {
+    const result = await login(credentials);
+    if (!result.success) {
+      toast.error(result.message);
+      return;
+    }
+    const { password: _password, rememberMe, ...remembered } = credentials;
+    if (rememberMe) saveRememberedLogin(remembered);
+    else forgetRememberedLogin();
+    setVerifying(true);
+  });
+
+  return (
+    <>
+      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="login-title">
+        <Field
+          label="Email"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <Field
+          label="Mobile Number"
+          type="tel"
+          autoComplete="tel"
+          error={errors.mobile?.message}
+          {...register('mobile')}
+        />
+        <Field
+          label="GST Number"
+          autoComplete="off"
+          autoCapitalize="characters"
+          error={errors.gstNo?.message}
+          {...register('gstNo')}
+        />
+        <Field
+          label="Tally Serial Number"
+          inputMode="numeric"
+          autoComplete="off"
+          error={errors.tally_serialno?.message}
+          {...register('tally_serialno')}
+        />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          revealable
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              className="h-4 w-4 rounded border-slate-400 accent-blue-700"
+              {...register('rememberMe')}
+            />
+            Remember me
+          </label>
+          <Link
+            to={paths.resetPassword}
+            className="text-sm font-medium text-blue-700 underline-offset-2 hover:underline"
+          >
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? 'Signing in...' : 'Secure Login'}
+        </Button>
+      </form>
+      <TwoFactorDialog open={verifying} onOpenChange={setVerifying} />
+    </>
+  );
+}

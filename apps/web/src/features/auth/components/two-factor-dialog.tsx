@@ -1,0 +1,117 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { VERIFICATION_CODE_LENGTH } from '@portal/contract';
+import { paths } from '@/config/paths';
+import { Button } from '@/ui/button';
+import { Dialog } from '@/ui/dialog';
+import { Field } from '@/ui/field';
+import { resendVerification } from '../api/resend-verification';
+import { verify2fa } from '../api/verify-2fa';
+
+type Notice = { tone: 'error' | 'success'; text: string } | null;
+
+/**
+ * The e-mailed-code step (spec §2 Two-factor modal). Messages raised while the modal is open
+ * are shown inside it, where a screen reader can still reach them.
+ */
+export function TwoFactorDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [code, setCode] = useState('');
+  const [notice, setNotice] = useState<Notice>(null);
+  const [busy, setBusy] = useState<'verify' | 'resend' | null>(null);
+
+  const close = (next: boolean) => {
+    if (!next) {
+      setCode('');
+      setNotice(null);
+    }
+    onOpenChange(next);
+  };
+
+  const onVerify = async (event: FormEvent) => {
+    event.preventDefault();
+    if (code.length !== VERIFICATION_CODE_LENGTH || busy) return;
+    setBusy('verify');
+    setNotice(null);
+    // a new session starts with no data cached from an earlier one
+    queryClient.clear();
+    const result = await verify2fa(code);
+    setBusy(null);
+    if (!result.success) {
+      setNotice({ tone: 'error', text: result.message });
+      return;
+    }
+    close(false);
+    toast.success('Login successful!', { position: 'top-center' });
+    navigate(paths.dashboard, { replace: true });
+  };
+
+  const onResend = async () => {
+    setBusy('resend');
+    setNotice(null);
+    const result = await resendVerification();
+    setBusy(null);
+    setNotice({ tone: result.success ? 'success' : 'error', text: result.message });
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Two-Factor Authentication"
+      description="We've sent a verification code to your email. Please enter it below to complete your login."
+    >
+      <form onSubmit={onVerify} noValidate className="space-y-4">
+        <Field
+          label="Verification code"
+          value={code}
+          onChange={(e) => setCode(e.target.value.slice(0, VERIFICATION_CODE_LENGTH))}
+          maxLength={VERIFICATION_CODE_LENGTH}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+          className="text-center font-mono text-lg tracking-[0.5em]"
+        />
+        <div aria-live="polite" aria-atomic="true">
+          {notice && (
+            <p
+              className={
+                notice.tone === 'error'
+                  ? 'rounded-md bg-red-50 px-3 py-2 text-sm text-red-800'
+                  : 'rounded-md bg-green-50 px-3 py-2 text-sm text-green-800'
+              }
+            >
+              {notice.text}
+            </p>
+          )}
+        </div>
+        <div className="flex flex-col gap-2 sm:flex-row-reverse">
+          <Button
+            type="submit"
+            className="flex-1"
+            disabled={code.length !== VERIFICATION_CODE_LENGTH || busy !== null}
+          >
+            Verify &amp; Login
+          </Button>
+          <Button
+            variant="secondary"
+            className="flex-1"
+            onClick={onResend}
+            disabled={busy !== null}
+          >
+            Resend Code
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,351 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SignJWT, decodeJwt } from 'jose';
+import type { Page } from '@playwright/test';
+import {
+  DEMO,
+  expect,
+  expectAccessible,
+  mailCount,
+  newestMail,
+  signIn,
+  test,
+  waitForCode,
+} from '../support/fixtures';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const SECRETS = path.resolve(import.meta.dirname, `../.data/${PORT}/secrets.json`);
+const REMEMBERED_LOGIN_KEY = 'remembered-login';
+
+const storedSession = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? 'null'));
+
+async function fillCredentials(page: Page) {
+  await page.getByLabel('Email').fill(DEMO.email);
+  await page.getByLabel('Mobile Number').fill(DEMO.mobile);
+  await page.getByLabel('GST Number').fill(DEMO.gstNo);
+  await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
+  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+}
+
+async function logoutFromSidebar(page: Page) {
+  await page
+    .getByRole('complementary', { name: 'Sidebar' })
+    .getByRole('button', { name: 'Logout' })
+    .click();
+  await page.waitForURL('**/login');
+}
+
+test.describe('sign-in', () => {
+  test('signs in with the demo account and the e-mailed code, and lands in the layout', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByText('256-bit SSL encryption')).toBeVisible();
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'Secure Login' }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    await expect(page.getByText('Password is required')).toBeVisible();
+
+    await fillCredentials(page);
+    const before = mailCount();
+    await page.getByRole('button', { name: 'Secure Login' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
+    await expect(dialog).toBeVisible();
+    await expect(
+      dialog.getByText(
+        "We've sent a verification code to your email. Please enter it below to complete your login.",
+      ),
+    ).toBeVisible();
+    const code = await waitForCode(before);
+    await expectAccessible(page);
+
+    const verify = dialog.getByRole('button', { name: 'Verify & Login' });
+    await dialog.getByLabel('Verification code').fill(code.slice(0, 5));
+    await expect(verify).toBeDisabled();
+    await dialog.getByLabel('Verification code').fill(code);
+    await expect(verify).toBeEnabled();
+    await verify.click();
+
+    await page.waitForURL('**/dashboard');
+    await expect(page.getByText('Login successful!')).toBeVisible();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const item of ['Dashboard', 'Profile', 'Plans', 'Plugins', 'Orders', 'Consents']) {
+      await expect(nav.getByRole('link', { name: item })).toBeVisible();
+    }
+    await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('searchbox', { name: 'Search' })).toBeVisible();
+    await expect(header.getByText(DEMO.companyName)).toBeVisible();
+    await expect(header.getByText('Customer', { exact: true })).toBeVisible();
+
+    const session = await storedSession(page);
+    expect(session.version).toBe(0);
+    expect(Object.keys(session.state).sort()).toEqual([
+      'isAuthenticated',
+      'rememberMe',
+      'token',
+      'user',
+    ]);
+    expect(session.state.user.email).toBe(DEMO.email);
+
+    // /login is for signed-out visitors only, and an unknown path goes to the dashboard
+    await page.goto('/login');
+    await page.waitForURL('**/dashboard');
+    await page.goto('/no-such-page');
+    await page.waitForURL('**/dashboard');
+  });
+
+  test('Remember me pre-fills the next visit, never with the password', async ({ page }) => {
+    await signIn(page, { rememberMe: true });
+    const saved = await page.evaluate(
+      (key) => JSON.parse(localStorage.getItem(key) ?? 'null'),
+      REMEMBERED_LOGIN_KEY,
+    );
+    expect(saved).toEqual({
+      email: DEMO.email,
+      mobile: DEMO.mobile,
+      gstNo: DEMO.gstNo,
+      tally_serialno: DEMO.tallySerialNo,
+      rememberMe: true,
+    });
+    await logoutFromSidebar(page);
+
+    await page.goto('/login');
+    await expect(page.getByLabel('Email')).toHaveValue(DEMO.email);
+    await expect(page.getByLabel('Mobile Number')).toHaveValue(DEMO.mobile);
+    await expect(page.getByLabel('GST Number')).toHaveValue(DEMO.gstNo);
+    await expect(page.getByLabel('Tally Serial Number')).toHaveValue(DEMO.tallySerialNo);
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Remember me')).toBeChecked();
+
+    // signing in with the box unticked forgets the entry
+    await page.getByLabel('Remember me').uncheck();
+    await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+    await page.getByRole('button', { name: 'Secure Login' }).click();
+    await expect(page.getByRole('dialog', { name: 'Two-Factor Authentication' })).toBeVisible();
+    expect(
+      await page.evaluate((key) => localStorage.getItem(key), REMEMBERED_LOGIN_KEY),
+    ).toBeNull();
+  });
+
+  test('a corrupt remembered entry is ignored with a console error only', async ({ page }) => {
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await page.goto('/login');
+    await page.evaluate(
+      (key) => localStorage.setItem(key, '{"email":"demo@acme.example","mob'),
+      REMEMBERED_LOGIN_KEY,
+    );
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Welcome Back' })).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveValue('');
+    await expect(page.getByLabel('Remember me')).not.toBeChecked();
+    expect(
+      await page.evaluate((key) => localStorage.getItem(key), REMEMBERED_LOGIN_KEY),
+    ).toBeNull();
+    expect(consoleErrors.some((text) => text.includes('remembered login'))).toBe(true);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+
+    // the screen still works
+    await fillCredentials(page);
+    await page.getByRole('button', { name: 'Secure Login' }).click();
+    await expect(page.getByRole('dialog', { name: 'Two-Factor Authentication' })).toBeVisible();
+  });
+
+  test('logout ends the session on the server and in the browser', async ({ page }) => {
+    await signIn(page);
+    const refreshCookie = (await page.context().cookies()).find((c) => c.name.includes('refresh'));
+    expect(refreshCookie).toBeDefined();
+    await logoutFromSidebar(page);
+    await expect(page.getByText('Logged out successfully')).toBeVisible();
+    const session = await storedSession(page);
+    expect(session.state).toEqual({
+      user: null,
+      token: null,
+      isAuthenticated: false,
+      rememberMe: false,
+    });
+    await page.goto('/dashboard');
+    await page.waitForURL('**/login');
+    // the refresh token was revoked on the server too: replayed, it buys nothing
+    const refresh = await page.request.post('/api/auth/refresh-token', {
+      headers: {
+        origin: `http://localhost:${PORT}`,
+        cookie: `${refreshCookie!.name}=${refreshCookie!.value}`,
+      },
+    });
+    expect(refresh.status()).toBe(401);
+  });
+
+  test('an expired access token is refreshed without the user noticing', async ({ page }) => {
+    await signIn(page);
+    const session = await storedSession(page);
+    const current: string = session.state.token;
+    const claims = decodeJwt(current);
+    const { jwt } = JSON.parse(readFileSync(SECRETS, 'utf8')) as { jwt: string };
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await new SignJWT({ sid: claims.sid, typ: claims.typ })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.sub!)
+      .setAudience(claims.aud!)
+      .setIssuer(claims.iss!)
+      .setIssuedAt(now - 20 * 60)
+      .setExpirationTime(now - 5 * 60)
+      .sign(new TextEncoder().encode(jwt));
+    expect(claims).toMatchObject({ typ: 'access', aud: 'customer-portal', iss: 'customer-portal' });
+
+    await page.evaluate((token) => {
+      const stored = JSON.parse(localStorage.getItem('auth-storage')!);
+      stored.state.token = token;
+      localStorage.setItem('auth-storage', JSON.stringify(stored));
+    }, expired);
+    await page.reload();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Profile' })
+      .click();
+    await page.waitForURL('**/profile');
+    await expect(page.getByRole('heading', { name: DEMO.companyName })).toBeVisible();
+    await expect(page.getByText('Since 20')).toBeVisible();
+    await expect(page.getByText('session has expired')).toHaveCount(0);
+
+    const renewed: string = (await storedSession(page)).state.token;
+    expect(renewed).not.toBe(expired);
+    expect(renewed).not.toBe(current);
+    expect(decodeJwt(renewed).exp!).toBeGreaterThan(now);
+  });
+});
+
+test.describe('layout and profile', () => {
+  test('the profile shows every field and passes an accessibility check', async ({ page }) => {
+    await signIn(page);
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Profile' })
+      .click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Profile Settings' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: DEMO.companyName })).toBeVisible();
+    const main = page.getByRole('main');
+    for (const [label, value] of [
+      ['Mobile Number', DEMO.mobile],
+      ['GST Number', DEMO.gstNo],
+      ['Category', 'Retail'],
+      ['Tally Serial No', DEMO.tallySerialNo],
+      ['Tally Version', 'TallyPrime 5.1'],
+    ]) {
+      await expect(main.locator('dt', { hasText: label }).locator('+ dd')).toHaveText(value!);
+    }
+    await expect(main.getByText('User ID')).toBeVisible();
+    await expect(main.getByText('Account Created')).toBeVisible();
+    await expectAccessible(page);
+
+    await main.getByRole('button', { name: 'Change Password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Password' });
+    await expect(dialog.getByText('Update your account password')).toBeVisible();
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Change Password' }).click();
+    await expect(dialog.getByText('Current password is required')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  });
+
+  test('under 1024 px the menu toggle opens the sidebar as a panel', async ({ page }) => {
+    await page.setViewportSize({ width: 800, height: 900 });
+    await signIn(page);
+    await expect(page.getByRole('complementary', { name: 'Sidebar' })).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const panel = page.getByRole('dialog', { name: 'Menu' });
+    await expect(panel.getByRole('link', { name: 'Consents' })).toBeVisible();
+    await expect(panel.getByText(DEMO.email)).toBeVisible();
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await panel.getByRole('link', { name: 'Profile' }).click();
+    await page.waitForURL('**/profile');
+    await expect(panel).toBeHidden();
+  });
+
+  test('logout from the profile says so with its own notice', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/profile');
+    await page.getByRole('main').getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    await expect(page.getByText('Logged out successfully!')).toBeVisible();
+  });
+});
+
+test.describe('password reset', () => {
+  // last: it changes the demo password, and puts it back through the Change Password modal
+  test('resets the password through the e-mailed link', async ({ page }) => {
+    const newPassword = 'Reset@67890';
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL('**/reset-password');
+    await expect(page.getByRole('heading', { name: 'Reset Password' })).toBeVisible();
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    const before = mailCount();
+    await page.getByLabel('Email Address').fill(DEMO.email);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByRole('main').getByText('Password reset email sent!')).toBeVisible();
+    await expect(page.getByLabel('Email Address')).toHaveValue('');
+    await page.waitForURL('**/login');
+
+    await expect.poll(mailCount).toBeGreaterThan(before);
+    const link = newestMail().match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/)?.[0];
+    expect(link).toBeTruthy();
+    await page.goto(link!);
+    await expect(page.getByRole('heading', { name: 'Set New Password' })).toBeVisible();
+    await expectAccessible(page);
+
+    await page.getByLabel('New Password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm Password', { exact: true }).fill('other');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
+    await page.getByLabel('New Password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm Password', { exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.waitForURL('**/login');
+    await expect(page.getByText('Password reset successfully!')).toBeVisible();
+
+    // the link works once
+    await page.goto(link!);
+    await page.getByLabel('New Password', { exact: true }).fill('Another@123');
+    await page.getByLabel('Confirm Password', { exact: true }).fill('Another@123');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText(/invalid|expired/i)).toBeVisible();
+
+    // the notice about the reset must not be taken for the sign-in code mail
+    await expect.poll(newestMail).toContain('Subject: Your password was changed');
+    await signIn(page, { password: newPassword });
+    await page.goto('/profile');
+    await page.getByRole('main').getByRole('button', { name: 'Change Password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Password' });
+    await dialog.getByLabel('Current Password', { exact: true }).fill('wrong-password');
+    await dialog.getByLabel('New Password', { exact: true }).fill(DEMO.password);
+    await dialog.getByLabel('Confirm New Password', { exact: true }).fill(DEMO.password);
+    await dialog.getByRole('button', { name: 'Change Password' }).click();
+    await expect(dialog.getByText('Current password is incorrect')).toBeVisible();
+    await dialog.getByLabel('Current Password', { exact: true }).fill(newPassword);
+    const mailsBeforeChange = mailCount();
+    await dialog.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.getByText('Password changed successfully!')).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    await expect.poll(mailCount).toBeGreaterThan(mailsBeforeChange);
+    await expect.poll(newestMail).toContain('Subject: Your password was changed');
+    await logoutFromSidebar(page);
+    await signIn(page);
+  });
+});
