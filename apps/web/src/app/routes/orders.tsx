@@ -1,4 +1,5 @@
-// Replaced by the feature that owns this route.
+import { OrdersScreen } from '@/features/orders/components/orders-screen';
+
 export function Component() {
-  return <h1>orders</h1>;
+  return <OrdersScreen />;
 }

@@ -1,4 +1,5 @@
-// Replaced by the feature that owns this route.
+import { PlansScreen } from '@/features/plans/components/plans-screen';
+
 export function Component() {
-  return <h1>plans</h1>;
+  return <PlansScreen />;
 }

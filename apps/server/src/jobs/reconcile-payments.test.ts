@@ -1,0 +1,99 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/app';
+import { authHeaders, createCustomer } from '../test/customers';
+import { orders } from '../modules/orders/schema';
+import { buyer, dropWebhooks } from '../modules/payments/test-support';
+import { reconcilePayments } from './reconcile-payments';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const statusOf = async (orderId: string) =>
+  (await t.deps.db.select({ s: orders.status }).from(orders).where(eq(orders.id, orderId)))[0]!.s;
+
+/** The customer pays, but neither the webhook nor the browser's return reaches the portal. */
+async function lostPayment(outcome: 'pay' | 'fail' = 'pay') {
+  const b = await buyer(t);
+  const orderId = await b.order();
+  const { checkoutPath } = await b.pay(orderId);
+  const restore = dropWebhooks(t);
+  await b.checkout(checkoutPath, outcome).finally(restore);
+  return { b, orderId };
+}
+
+describe('reconcilePayments', () => {
+  it('heals a webhook outage: paid and failed orders settle from the gateway', async () => {
+    const paid = await lostPayment('pay');
+    const failed = await lostPayment('fail');
+    expect(await statusOf(paid.orderId)).toBe('Pending');
+    expect(await statusOf(failed.orderId)).toBe('Pending');
+
+    const result = await reconcilePayments(t.deps);
+    expect(result.settled).toBeGreaterThanOrEqual(2);
+    expect(await statusOf(paid.orderId)).toBe('Completed');
+    expect(await statusOf(failed.orderId)).toBe('Failed');
+    const [order] = await paid.b.history();
+    expect(order!.receiptUrl).not.toBeNull();
+  });
+
+  it('leaves an order still on the checkout page Pending', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    await b.pay(orderId);
+    t.clock.advance(5 * 60 * 1000);
+    await reconcilePayments(t.deps);
+    expect(await statusOf(orderId)).toBe('Pending');
+  });
+
+  it('shares the work when several instances run at once, settling each order once', async () => {
+    const lost = [await lostPayment(), await lostPayment(), await lostPayment()];
+    t.clock.advance(5 * 60 * 1000);
+    const runs = await Promise.all([
+      reconcilePayments(t.deps),
+      reconcilePayments(t.deps),
+      reconcilePayments(t.deps),
+    ]);
+    expect(runs.reduce((n, r) => n + r.settled, 0)).toBe(3);
+    for (const { orderId } of lost) expect(await statusOf(orderId)).toBe('Completed');
+  });
+
+  it('looks back 48 hours, not further', async () => {
+    const { orderId } = await lostPayment();
+    t.clock.advance(49 * 60 * 60 * 1000);
+    await reconcilePayments(t.deps);
+    expect(await statusOf(orderId)).toBe('Pending');
+  });
+});
+
+describe('POST /api/orders/:id/check-status', () => {
+  it('settles one Pending order on demand', async () => {
+    const { b, orderId } = await lostPayment();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${orderId}/check-status`,
+      headers: b.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      success: true,
+      message: 'Payment status: Completed',
+      order: { _id: orderId, paymentStatus: 'Completed' },
+    });
+  });
+
+  it("answers 404 for another customer's order and changes nothing", async () => {
+    const { orderId } = await lostPayment();
+    const stranger = await createCustomer(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${orderId}/check-status`,
+      headers: await authHeaders(t, stranger.id),
+    });
+    expect(res.statusCode).toBe(404);
+    expect(await statusOf(orderId)).toBe('Pending');
+  });
+});

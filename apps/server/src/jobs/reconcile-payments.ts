@@ -1,0 +1,88 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../deps';
+import { checkOrderPayment } from '../modules/payments/service';
+import { orders } from '../modules/orders/schema';
+
+/** How far back reconciliation looks: a payment settles well within this. */
+export const RECONCILE_WINDOW_MS = 48 * 60 * 60 * 1000;
+/** An order claimed by one instance is left alone by the others for this long. */
+const CLAIM_LEASE_MS = 2 * 60 * 1000;
+
+/**
+ * Asks the gateway about orders whose state may differ from it (Pending, or Failed and still
+ * payable) and settles them, so that a lost webhook loses nothing. Each order is claimed with
+ * FOR UPDATE SKIP LOCKED and a lease, so instances running at once share the work.
+ */
+export async function reconcilePayments(
+  deps: AppDeps,
+  log?: FastifyBaseLogger,
+  { limit = 100 }: { limit?: number } = {},
+): Promise<{ checked: number; settled: number }> {
+  const now = deps.clock.now();
+  const since = new Date(now.getTime() - RECONCILE_WINDOW_MS).toISOString();
+  const leaseCutoff = new Date(now.getTime() - CLAIM_LEASE_MS).toISOString();
+  const claimed = await deps.db.transaction(async (tx) => {
+    const result = await tx.execute(sql`
+      UPDATE ${orders} SET checked_at = ${now.toISOString()}::timestamptz
+      WHERE id IN (
+        SELECT id FROM ${orders}
+        WHERE status IN ('Pending', 'Failed')
+          AND payment_link_id IS NOT NULL
+          AND created_at >= ${since}::timestamptz
+          AND (checked_at IS NULL OR checked_at < ${leaseCutoff}::timestamptz)
+        ORDER BY created_at
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id`);
+    return (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+  });
+  let settled = 0;
+  for (const id of claimed) {
+    try {
+      const [order] = await deps.db
+        .select()
+        .from(orders)
+        .where(sql`${orders.id} = ${id}`);
+      if (!order) continue;
+      const { changed } = await checkOrderPayment(deps, order, log);
+      if (changed) settled += 1;
+    } catch (error) {
+      log?.warn(
+        { orderId: id, err: (error as Error).message },
+        'reconciliation of an order failed',
+      );
+    }
+  }
+  if (settled > 0) log?.info({ checked: claimed.length, settled }, 'payments reconciled');
+  return { checked: claimed.length, settled };
+}
+
+/** Runs reconciliation every `minutes`; `stop()` waits for a run in progress. */
+export function startPaymentReconciliation(deps: AppDeps, log: FastifyBaseLogger, minutes: number) {
+  if (minutes <= 0) return { stop: async () => undefined };
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = reconcilePayments(deps, log)
+      .catch((error: unknown) => log.error({ err: error }, 'payment reconciliation failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, minutes * 60 * 1000);
+  timer.unref();
+  // a first pass soon after start settles what happened while the server was down
+  const first = setTimeout(tick, 10_000);
+  first.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearTimeout(first);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app';
+import { authHeaders, createCustomer } from '../../test/customers';
+import { retirePlan } from '../plans/service';
+import { buyer, totalRupees } from '../payments/test-support';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('POST /api/orders', () => {
+  it('creates a Pending order when the amount is the plan total to the paisa', async () => {
+    const b = await buyer(t, { amountPaise: 333 });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: b.headers,
+      payload: { planId: b.plan.id, amount: 4.1 },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      success: true,
+      order: {
+        planId: { _id: b.plan.id, planName: 'Professional' },
+        amount: 4.1,
+        formattedAmount: '₹4.10',
+        paymentStatus: 'Pending',
+        receiptUrl: null,
+      },
+    });
+  });
+
+  it('refuses an amount a paisa off, with the right total in the message', async () => {
+    const b = await buyer(t);
+    for (const amount of [
+      totalRupees(b.plan.amountPaise) - 0.01,
+      totalRupees(b.plan.amountPaise) + 0.01,
+      4999,
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        headers: b.headers,
+        payload: { planId: b.plan.id, amount },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({
+        success: false,
+        message: "Amount does not match the plan's price. The total for Professional is ₹6,148.77.",
+      });
+    }
+    expect(await b.history()).toEqual([]);
+  });
+
+  it('refuses unknown and retired plans, fractions of a paisa and junk with a 4xx', async () => {
+    const b = await buyer(t);
+    const cases: [unknown, number, string][] = [
+      [{ planId: randomUUID(), amount: 10 }, 404, 'Plan not found'],
+      [{ planId: 'not-an-id', amount: 10 }, 404, 'Plan not found'],
+      [
+        { planId: b.plan.id, amount: 6148.775 },
+        400,
+        'amount: Amount must be in rupees with at most two decimals',
+      ],
+      [{ planId: b.plan.id, amount: '6148.77' }, 400, 'amount'],
+      [{ planId: b.plan.id }, 400, 'amount'],
+      [{ amount: 10 }, 400, 'planId'],
+    ];
+    for (const [payload, status, message] of cases) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        headers: b.headers,
+        payload: payload as object,
+      });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(status);
+      expect(res.json().success).toBe(false);
+      expect(res.json().message).toContain(message);
+    }
+    await retirePlan(t.deps.db, t.clock, b.plan.id);
+    const retired = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: b.headers,
+      payload: { planId: b.plan.id, amount: totalRupees(b.plan.amountPaise) },
+    });
+    expect(retired.statusCode).toBe(409);
+    expect(retired.json().message).toBe('This plan is no longer offered');
+  });
+
+  it('needs a signed-in customer', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      payload: { planId: 'x', amount: 1 },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/orders/history', () => {
+  it("lists only the customer's own orders, newest first, and a retired plan's orders keep working", async () => {
+    const a = await buyer(t);
+    const other = await buyer(t);
+    const first = await a.order();
+    t.clock.advance(1000);
+    const second = await a.order();
+    const theirs = await other.order();
+    await retirePlan(t.deps.db, t.clock, a.plan.id);
+
+    const list = await a.history();
+    expect(list.map((o) => o._id)).toEqual([second, first]);
+    expect(list.map((o) => o._id)).not.toContain(theirs);
+    expect(list[0]!.planId.planName).toBe('Professional');
+    const { checkoutPath } = await a.pay(first);
+    await a.checkout(checkoutPath, 'pay');
+    expect((await a.history()).find((o) => o._id === first)?.paymentStatus).toBe('Completed');
+  });
+});
+
+describe('POST /api/create-payment', () => {
+  it("refuses another customer's order, a wrong amount and blank customer fields", async () => {
+    const a = await buyer(t);
+    const orderId = await a.order();
+    const stranger = await createCustomer(t);
+    const base = {
+      order_id: orderId,
+      amount: totalRupees(a.plan.amountPaise),
+      customer_name: 'Acme',
+      customer_email: 'a@example.test',
+      customer_phone: '9876543210',
+      planType: 'Single',
+    };
+    const cases: [Record<string, string>, object, number, string][] = [
+      [await authHeaders(t, stranger.id), base, 404, 'Order not found'],
+      [
+        a.headers,
+        { ...base, amount: 1 },
+        422,
+        'Amount does not match the order. The total is ₹6,148.77.',
+      ],
+      [a.headers, { ...base, customer_name: '  ' }, 400, 'Customer name is required'],
+      [a.headers, { ...base, order_id: 'nope' }, 404, 'Order not found'],
+    ];
+    for (const [headers, payload, status, message] of cases) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/create-payment',
+        headers,
+        payload,
+      });
+      expect(res.statusCode).toBe(status);
+      expect(res.json().message).toContain(message);
+    }
+  });
+});
+
+describe('GET /api/orders/:id/receipt', () => {
+  it("opens only by an unexpired, untampered link made for the order's customer", async () => {
+    const a = await buyer(t);
+    const orderId = await a.order();
+    const { checkoutPath } = await a.pay(orderId);
+    await a.checkout(checkoutPath, 'pay');
+    const url = (await a.history())[0]!.receiptUrl!;
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+
+    const stranger = await createCustomer(t);
+    const forged = url.replace(/sub=[^&]+/, `sub=${stranger.id}`);
+    expect((await t.app.inject({ method: 'GET', url: forged })).statusCode).toBe(403);
+    const unsigned = `/api/orders/${orderId}/receipt`;
+    expect((await t.app.inject({ method: 'GET', url: unsigned })).statusCode).toBe(403);
+    // a link the stranger got for their own account cannot open someone else's receipt
+    const strangersLink = t.deps.signedLinks.sign(
+      `/api/orders/${orderId}/receipt`,
+      stranger.id,
+      600,
+    );
+    const res = await t.app.inject({ method: 'GET', url: strangersLink });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe('Receipt not available for this order.');
+
+    t.clock.advance(11 * 60 * 1000);
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(410);
+  });
+});

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import {
+  CheckStatusResponseSchema,
+  CreateOrderRequestSchema,
+  CreateOrderResponseSchema,
+  ErrorResponseSchema,
+  OrderHistoryResponseSchema,
+  orderPaths,
+} from '@portal/contract';
+import type { App } from '../../lib/types';
+import { checkOrderPayment } from '../payments/service';
+import { createOrder, findOwnOrder, listOrders, orderView } from './service';
+
+export async function orderRoutes(app: App) {
+  const errors = {
+    400: ErrorResponseSchema,
+    401: ErrorResponseSchema,
+    404: ErrorResponseSchema,
+    409: ErrorResponseSchema,
+    422: ErrorResponseSchema,
+    502: ErrorResponseSchema,
+  };
+
+  app.post(
+    orderPaths.create,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['orders'],
+        summary: 'Creates a Pending order for a plan on offer',
+        security: [{ bearer: [] }],
+        body: CreateOrderRequestSchema,
+        response: { 201: CreateOrderResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const order = await createOrder(app.deps, request.auth.customerId, request.body);
+      return reply.code(201).send({ success: true as const, message: 'Order created', order });
+    },
+  );
+
+  app.get(
+    orderPaths.history,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['orders'],
+        summary: "The signed-in customer's orders, newest first",
+        security: [{ bearer: [] }],
+        response: { 200: OrderHistoryResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      orders: await listOrders(app.deps, request.auth.customerId),
+    }),
+  );
+
+  app.post(
+    orderPaths.checkStatus,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['orders'],
+        summary: 'Asks the payment gateway about an order and settles it',
+        security: [{ bearer: [] }],
+        params: z.object({ id: z.string().max(100) }),
+        response: { 200: CheckStatusResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { customerId } = request.auth;
+      const order = await findOwnOrder(app.deps.db, customerId, request.params.id);
+      await checkOrderPayment(app.deps, order, request.log);
+      const view = await orderView(app.deps, customerId, order.id);
+      return {
+        success: true as const,
+        message: `Payment status: ${view.paymentStatus}`,
+        order: view,
+      };
+    },
+  );
+}

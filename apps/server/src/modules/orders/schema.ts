@@ -1,0 +1,41 @@
+import { bigint, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { customers } from '../users/schema';
+import { plans } from '../plans/schema';
+
+/** An order for a plan; amounts in paise, fixed when the order is created. */
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    customerId: uuid()
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    planId: uuid()
+      .notNull()
+      .references(() => plans.id),
+    basePaise: bigint({ mode: 'number' }).notNull(),
+    gstPaise: bigint({ mode: 'number' }).notNull(),
+    handlingPaise: bigint({ mode: 'number' }).notNull(),
+    totalPaise: bigint({ mode: 'number' }).notNull(),
+    /** Pending, Completed, Failed or Refunded (contract PaymentStatus). */
+    status: text().notNull().default('Pending'),
+    /** The gateway's payment link, once payment was initiated. */
+    paymentLinkId: text().unique(),
+    paymentUrl: text(),
+    /** The gateway's id of the payment that settled the order. */
+    gatewayPaymentId: text(),
+    customerName: text(),
+    customerEmail: text(),
+    customerPhone: text(),
+    paidAt: timestamp({ withTimezone: true }),
+    /** Last time reconciliation asked the gateway; also its lease between instances. */
+    checkedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('orders_customer_created_idx').on(t.customerId, t.createdAt),
+    index('orders_status_created_idx').on(t.status, t.createdAt),
+  ],
+);
+export type OrderRow = typeof orders.$inferSelect;

@@ -1,0 +1,407 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  paymentPaths,
+  rupeesToPaise,
+  type CreatePaymentRequest,
+  type PaymentCallbackQuery,
+} from '@portal/contract';
+import type { Transaction } from '../../db/client';
+import type { AppDeps } from '../../deps';
+import type { PaymentLink } from '../../adapters/payment-gateway';
+import { AppError } from '../../lib/errors';
+import { recordActivity } from '../activity/record';
+import { activatePlan, endPlanOfOrder } from '../plans/activation';
+import { plans } from '../plans/schema';
+import { isUuid } from '../plans/service';
+import { findOwnOrder, formatPaise } from '../orders/service';
+import { orders, type OrderRow } from '../orders/schema';
+import { issueReceipt } from '../receipts/service';
+import { customers } from '../users/schema';
+import { paymentEvents } from './schema';
+
+/** How long a payment link stays payable. */
+const LINK_LIFETIME_SECONDS = 24 * 60 * 60;
+
+/** What the gateway says happened to an order's payment. */
+export type Observation =
+  | { kind: 'paid'; paymentId: string | null }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'refunded'; refundId: string };
+
+/** Starts (or resumes) the payment of a Pending order and answers the checkout URL. */
+export async function createPayment(
+  deps: AppDeps,
+  customerId: string,
+  input: CreatePaymentRequest,
+): Promise<string> {
+  const { db, config, clock, payments } = deps;
+  const order = await findOwnOrder(db, customerId, input.order_id);
+  if (order.status === 'Completed' || order.status === 'Refunded') {
+    throw new AppError('CONFLICT', 'This order is already paid');
+  }
+  if (order.status !== 'Pending') {
+    throw new AppError('CONFLICT', 'This order can no longer be paid. Please create a new order.');
+  }
+  if (rupeesToPaise(input.amount) !== order.totalPaise) {
+    throw new AppError(
+      'UNPROCESSABLE',
+      `Amount does not match the order. The total is ${formatPaise(order.totalPaise)}.`,
+    );
+  }
+  if (order.paymentUrl) return order.paymentUrl;
+
+  const [plan] = await db.select().from(plans).where(eq(plans.id, order.planId));
+  let link: PaymentLink;
+  try {
+    link = await payments.gateway.createPaymentLink({
+      referenceId: order.id,
+      amountPaise: order.totalPaise,
+      description: `${plan?.planName ?? 'Plan'} plan, order ${order.id.slice(-6)}`,
+      customer: {
+        name: input.customer_name,
+        email: input.customer_email,
+        contact: input.customer_phone,
+      },
+      callbackUrl: `${config.PUBLIC_URL}${paymentPaths.callback}`,
+      expireBy: Math.floor(clock.now().getTime() / 1000) + LINK_LIFETIME_SECONDS,
+      notes: { order_id: order.id },
+    });
+  } catch (error) {
+    // a concurrent request may have created the link (the gateway refuses a second reference)
+    const again = await findOwnOrder(db, customerId, order.id);
+    if (again.paymentUrl) return again.paymentUrl;
+    throw new AppError('BAD_GATEWAY', 'Payment initiation failed', (error as Error).message);
+  }
+  const [updated] = await db
+    .update(orders)
+    .set({
+      paymentLinkId: link.id,
+      paymentUrl: link.short_url,
+      customerName: input.customer_name,
+      customerEmail: input.customer_email,
+      customerPhone: input.customer_phone,
+      updatedAt: clock.now(),
+    })
+    .where(eq(orders.id, order.id))
+    .returning();
+  return updated!.paymentUrl!;
+}
+
+const MONOTONIC_RANK: Record<string, number> = { Pending: 0, Failed: 1, Completed: 2, Refunded: 3 };
+
+/**
+ * Applies what the gateway said, inside `tx`, with the order's row locked: the same observation
+ * applied twice (or concurrently) changes the order once, and a paid order never moves back.
+ */
+export async function settleInTransaction(
+  tx: Transaction,
+  deps: Pick<AppDeps, 'clock' | 'files' | 'config'>,
+  orderId: string,
+  seen: Observation,
+): Promise<{ changed: boolean; status: string }> {
+  const { clock } = deps;
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+  if (!order) throw new AppError('NOT_FOUND', 'Order not found');
+  const target =
+    seen.kind === 'paid' ? 'Completed' : seen.kind === 'failed' ? 'Failed' : 'Refunded';
+  // a refund only follows a payment; everything else only moves forward
+  const allowed =
+    seen.kind === 'refunded'
+      ? order.status === 'Completed'
+      : MONOTONIC_RANK[target]! > MONOTONIC_RANK[order.status]!;
+  if (!allowed) return { changed: false, status: order.status };
+
+  const now = clock.now();
+  const [plan] = await tx.select().from(plans).where(eq(plans.id, order.planId));
+  const planName = plan?.planName ?? 'plan';
+  const details = { orderId: order.id, planId: order.planId };
+
+  if (seen.kind === 'paid') {
+    await tx
+      .update(orders)
+      .set({ status: 'Completed', gatewayPaymentId: seen.paymentId, paidAt: now, updatedAt: now })
+      .where(eq(orders.id, order.id));
+    const period = await activatePlan(tx, {
+      customerId: order.customerId,
+      planId: order.planId,
+      orderId: order.id,
+      durationDays: plan!.durationDays,
+      now,
+    });
+    const [customer] = await tx.select().from(customers).where(eq(customers.id, order.customerId));
+    await issueReceipt(tx, deps, {
+      invoiceDate: now,
+      orderId: order.id,
+      paymentId: seen.paymentId,
+      customer: {
+        companyName: customer!.companyName,
+        gstin: customer!.gstNo,
+        // the account holds no postal address; the GSTIN's state is the place of supply
+        address: 'As registered under the GSTIN above',
+        email: customer!.email,
+      },
+      plan: {
+        name: planName,
+        type: plan!.planType,
+        durationDays: plan!.durationDays,
+        companies: plan!.noOfCompany,
+      },
+      period: { start: period.startsAt, end: period.endsAt },
+      basePaise: order.basePaise,
+      gstPaise: order.gstPaise,
+      handlingPaise: order.handlingPaise,
+      totalPaise: order.totalPaise,
+    });
+    await recordActivity(tx, clock, {
+      customerId: order.customerId,
+      type: 'payment_completed',
+      title: 'Payment completed',
+      description: `Payment of ${formatPaise(order.totalPaise)} for the ${planName} plan`,
+      status: 'success',
+      details,
+    });
+    await recordActivity(tx, clock, {
+      customerId: order.customerId,
+      type: 'plan_activated',
+      title: 'Plan activated',
+      description: `${planName} plan active until ${period.endsAt.toLocaleDateString('en-IN', { timeZone: 'Asia/Kolkata' })}`,
+      status: 'success',
+      details,
+    });
+  } else if (seen.kind === 'failed') {
+    await tx
+      .update(orders)
+      .set({ status: 'Failed', updatedAt: now })
+      .where(eq(orders.id, order.id));
+    await recordActivity(tx, clock, {
+      customerId: order.customerId,
+      type: 'payment_failed',
+      title: 'Payment failed',
+      description: `Payment for the ${planName} plan did not go through`,
+      status: 'failed',
+      details,
+    });
+  } else {
+    await tx
+      .update(orders)
+      .set({ status: 'Refunded', updatedAt: now })
+      .where(eq(orders.id, order.id));
+    await endPlanOfOrder(tx, order.id, now);
+    await recordActivity(tx, clock, {
+      customerId: order.customerId,
+      type: 'payment_refunded',
+      title: 'Payment refunded',
+      description: `${formatPaise(order.totalPaise)} for the ${planName} plan was refunded`,
+      status: 'failed',
+      details: { ...details, refundId: seen.refundId },
+    });
+  }
+  return { changed: true, status: target };
+}
+
+export function settleOrder(deps: AppDeps, orderId: string, seen: Observation) {
+  return deps.db.transaction((tx) => settleInTransaction(tx, deps, orderId, seen));
+}
+
+/** What a payment link's state means for its order; null while it can still be paid. */
+export function observationOfLink(link: PaymentLink): Observation | null {
+  if (link.status === 'paid') {
+    const captured = link.payments?.find((p) => p.status === 'captured');
+    return { kind: 'paid', paymentId: captured?.payment_id ?? null };
+  }
+  if (link.status === 'cancelled' || link.status === 'expired') {
+    return { kind: 'failed', reason: `payment link ${link.status}` };
+  }
+  return null;
+}
+
+/** Asks the gateway about one order and settles it; the source of truth is the gateway. */
+export async function checkOrderPayment(
+  deps: AppDeps,
+  order: OrderRow,
+  log?: FastifyBaseLogger,
+): Promise<{ changed: boolean; status: string }> {
+  if (!order.paymentLinkId) return { changed: false, status: order.status };
+  let link: PaymentLink;
+  try {
+    link = await deps.payments.gateway.fetchPaymentLink(order.paymentLinkId);
+  } catch (error) {
+    log?.warn({ orderId: order.id, err: (error as Error).message }, 'payment status check failed');
+    throw new AppError('BAD_GATEWAY', 'Could not reach the payment gateway. Please try again.');
+  }
+  if (link.reference_id !== order.id) {
+    log?.warn({ orderId: order.id, linkId: link.id }, 'payment link names another order');
+    return { changed: false, status: order.status };
+  }
+  const seen = observationOfLink(link);
+  if (!seen) return { changed: false, status: order.status };
+  return settleOrder(deps, order.id, seen);
+}
+
+async function orderOfLink(deps: AppDeps, linkId: string, referenceId: string) {
+  if (!isUuid(referenceId)) return null;
+  const [order] = await deps.db.select().from(orders).where(eq(orders.id, referenceId));
+  return order && order.paymentLinkId === linkId ? order : null;
+}
+
+/**
+ * The browser's return from checkout: signature first, then the state is confirmed by asking
+ * the gateway (the query alone is never trusted). Unknown or mis-signed callbacks change nothing.
+ */
+export async function handleCallback(
+  deps: AppDeps,
+  query: PaymentCallbackQuery,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const params = {
+    paymentLinkId: query.razorpay_payment_link_id ?? '',
+    referenceId: query.razorpay_payment_link_reference_id ?? '',
+    status: query.razorpay_payment_link_status ?? '',
+    paymentId: query.razorpay_payment_id ?? '',
+    signature: query.razorpay_signature ?? '',
+  };
+  if (!params.paymentLinkId || !params.referenceId || !params.signature) {
+    log.warn('payment callback without its parameters refused');
+    throw new AppError('BAD_REQUEST', 'Payment callback is incomplete');
+  }
+  if (!deps.payments.gateway.verifyCallback(params)) {
+    log.warn(
+      { paymentLinkId: params.paymentLinkId },
+      'payment callback with a bad signature refused',
+    );
+    throw new AppError('FORBIDDEN', 'Payment callback signature is not valid');
+  }
+  const order = await orderOfLink(deps, params.paymentLinkId, params.referenceId);
+  if (!order) {
+    log.warn(
+      { paymentLinkId: params.paymentLinkId },
+      'payment callback for an unknown order refused',
+    );
+    throw new AppError('NOT_FOUND', 'Order not found');
+  }
+  try {
+    await checkOrderPayment(deps, order, log);
+  } catch (error) {
+    // the reconciliation job settles it later; the customer still gets back to the portal
+    if (!(error instanceof AppError)) throw error;
+  }
+}
+
+interface WebhookBody {
+  event?: string;
+  payload?: {
+    payment_link?: { entity?: { id?: string; reference_id?: string; status?: string } };
+    payment?: {
+      entity?: { id?: string; status?: string; notes?: Record<string, string> | unknown[] };
+    };
+    refund?: { entity?: { id?: string; payment_id?: string; amount?: number } };
+  };
+}
+
+export type WebhookOutcome = {
+  result: 'applied' | 'duplicate' | 'unchanged' | 'ignored';
+  orderId?: string;
+};
+
+/** Resolves a webhook's order and what it says; null when the event is not about orders. */
+async function readWebhook(
+  deps: AppDeps,
+  body: WebhookBody,
+): Promise<{ order: OrderRow | null; seen: Observation } | null> {
+  const event = body.event ?? '';
+  const link = body.payload?.payment_link?.entity;
+  const payment = body.payload?.payment?.entity;
+  const refund = body.payload?.refund?.entity;
+
+  if (
+    event === 'payment_link.paid' ||
+    event === 'payment_link.expired' ||
+    event === 'payment_link.cancelled'
+  ) {
+    const order =
+      link?.id && link.reference_id ? await orderOfLink(deps, link.id, link.reference_id) : null;
+    const seen: Observation =
+      event === 'payment_link.paid'
+        ? { kind: 'paid', paymentId: payment?.id ?? null }
+        : { kind: 'failed', reason: event };
+    return { order, seen };
+  }
+  if (event === 'payment.failed') {
+    const notes = payment?.notes && !Array.isArray(payment.notes) ? payment.notes : {};
+    const orderId = notes.order_id ?? link?.reference_id ?? '';
+    let order: OrderRow | null = null;
+    if (isUuid(orderId)) {
+      [order = null] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
+    }
+    return { order, seen: { kind: 'failed', reason: 'payment failed' } };
+  }
+  if (event === 'refund.processed' || event === 'payment.refunded') {
+    const paymentId = refund?.payment_id ?? payment?.id;
+    let order: OrderRow | null = null;
+    if (paymentId) {
+      [order = null] = await deps.db
+        .select()
+        .from(orders)
+        .where(eq(orders.gatewayPaymentId, paymentId));
+    }
+    // a partial refund leaves the order paid
+    if (order && refund?.amount !== undefined && refund.amount < order.totalPaise) {
+      return null;
+    }
+    return { order, seen: { kind: 'refunded', refundId: refund?.id ?? paymentId ?? '' } };
+  }
+  return null;
+}
+
+/**
+ * A gateway webhook: signed with the webhook secret over the raw body, deduplicated by its event
+ * id, written and applied in one transaction before the answer.
+ */
+export async function handleWebhook(
+  deps: AppDeps,
+  rawBody: Buffer,
+  headers: { signature?: string; eventId?: string },
+  log: FastifyBaseLogger,
+): Promise<WebhookOutcome> {
+  if (!deps.payments.gateway.verifyWebhook(rawBody, headers.signature)) {
+    log.warn('payment webhook with a bad or missing signature refused');
+    throw new AppError('UNAUTHORIZED', 'Webhook signature is not valid');
+  }
+  const eventId = headers.eventId?.trim();
+  if (!eventId || eventId.length > 100) {
+    log.warn('payment webhook without an event id refused');
+    throw new AppError('BAD_REQUEST', 'Webhook event id is missing');
+  }
+  let body: WebhookBody;
+  try {
+    body = JSON.parse(rawBody.toString('utf8')) as WebhookBody;
+  } catch {
+    throw new AppError('BAD_REQUEST', 'Request body is not valid JSON');
+  }
+  const read = await readWebhook(deps, body);
+  if (read && !read.order) {
+    log.warn({ eventId, event: body.event }, 'payment webhook for an unknown order refused');
+    throw new AppError('NOT_FOUND', 'Order not found');
+  }
+  return deps.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(paymentEvents)
+      .values({
+        eventId,
+        event: body.event ?? 'unknown',
+        orderId: read?.order?.id ?? null,
+        payload: body,
+        receivedAt: deps.clock.now(),
+      })
+      .onConflictDoNothing()
+      .returning({ eventId: paymentEvents.eventId });
+    if (inserted.length === 0) return { result: 'duplicate' as const, orderId: read?.order?.id };
+    if (!read?.order) return { result: 'ignored' as const };
+    const { changed } = await settleInTransaction(tx, deps, read.order.id, read.seen);
+    return {
+      result: changed ? ('applied' as const) : ('unchanged' as const),
+      orderId: read.order.id,
+    };
+  });
+}

@@ -1,0 +1,171 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderAmount } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { buyer } from '../payments/test-support';
+import { numberInWords, rupeesInWords } from './amount-in-words';
+import { financialYearOf, splitGst } from './gst';
+import { renderInvoicePdf, type InvoiceData } from './invoice-pdf';
+import { receipts } from './schema';
+
+const standardFontDataUrl = `${path.join(
+  path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')),
+  'standard_fonts',
+)}/`;
+
+/** The text of every page, lines joined by spaces. */
+async function pdfText(data: Buffer): Promise<string> {
+  const doc = await getDocument({ data: new Uint8Array(data), standardFontDataUrl }).promise;
+  const pages: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  await doc.destroy();
+  return pages.join('\n').replace(/\s+/g, ' ');
+}
+
+const amounts = orderAmount(4_999_00);
+const base: InvoiceData = {
+  invoiceNumber: 'INV/2026-27/000042',
+  invoiceDate: new Date('2026-06-01T10:00:00Z'),
+  orderId: '0b6f7a1e-0000-4000-8000-000000000001',
+  paymentId: 'pay_ABC123',
+  supplier: {
+    name: 'Ledgerline Software Services Pvt Ltd',
+    address: 'Bengaluru, Karnataka',
+    gstin: '29AAGCL1234M1Z5',
+  },
+  customer: {
+    companyName: 'Acme Traders Pvt Ltd',
+    gstin: '27AAPFU0939F1ZV',
+    address: 'Pune',
+    email: 'demo@acme.example',
+  },
+  sacCode: '997331',
+  plan: { name: 'Professional', type: 'Single', durationDays: 365, companies: 1 },
+  period: { start: new Date('2026-06-01T10:00:00Z'), end: new Date('2027-06-01T10:00:00Z') },
+  ...amounts,
+};
+
+describe('the GST tax invoice PDF', () => {
+  it('carries supplier, customer, number, SAC, plan, period, amounts and words (IGST)', async () => {
+    const text = await pdfText(await renderInvoicePdf(base));
+    for (const expected of [
+      'TAX INVOICE',
+      'Ledgerline Software Services Pvt Ltd',
+      'GSTIN: 29AAGCL1234M1Z5',
+      'Invoice No: INV/2026-27/000042',
+      'Invoice Date: 1/6/2026',
+      'Acme Traders Pvt Ltd',
+      'GSTIN: 27AAPFU0939F1ZV',
+      'Place of Supply: Maharashtra (27)',
+      'SAC: 997331',
+      'Professional plan (Single, 1 Company, 365 days)',
+      'Service period: 1/6/2026 to 1/6/2027',
+      'Taxable value',
+      'INR 4,999.00',
+      'IGST @ 18%',
+      'INR 899.82',
+      'Internet Handling Charges @ 5%',
+      'INR 249.95',
+      'INR 6,148.77',
+      'Rupees Six Thousand One Hundred Forty-Eight and Seventy-Seven Paise Only',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(text).not.toContain('CGST');
+  });
+
+  it('splits GST into CGST and SGST within one state', async () => {
+    const text = await pdfText(
+      await renderInvoicePdf({ ...base, customer: { ...base.customer, gstin: '29ABCDE1234F1Z5' } }),
+    );
+    expect(text).toContain('CGST @ 9% INR 449.91');
+    expect(text).toContain('SGST @ 9% INR 449.91');
+    expect(text).not.toContain('IGST');
+  });
+});
+
+describe('GST rules', () => {
+  it('splits odd paise so that the halves add up', () => {
+    expect(splitGst(101, '27A', '27B')).toEqual({
+      kind: 'CGST+SGST',
+      cgstPaise: 51,
+      sgstPaise: 50,
+      igstPaise: 0,
+    });
+    expect(splitGst(101, '29A', '27B')).toEqual({
+      kind: 'IGST',
+      cgstPaise: 0,
+      sgstPaise: 0,
+      igstPaise: 101,
+    });
+  });
+
+  it('counts financial years from 1 April in IST', () => {
+    expect(financialYearOf(new Date('2026-03-31T18:29:59Z'))).toBe('2025-26');
+    expect(financialYearOf(new Date('2026-03-31T18:30:00Z'))).toBe('2026-27');
+    expect(financialYearOf(new Date('2099-12-31T00:00:00Z'))).toBe('2099-00');
+  });
+});
+
+describe('amounts in words', () => {
+  it('uses Indian numbering', () => {
+    expect(numberInWords(0)).toBe('Zero');
+    expect(numberInWords(15)).toBe('Fifteen');
+    expect(numberInWords(1_00_000)).toBe('One Lakh');
+    expect(numberInWords(12_34_56_789)).toBe(
+      'Twelve Crore Thirty-Four Lakh Fifty-Six Thousand Seven Hundred Eighty-Nine',
+    );
+    expect(numberInWords(1_00_00_00_000)).toBe('One Hundred Crore');
+    expect(rupeesInWords(1_23_000_00)).toBe('Rupees One Lakh Twenty-Three Thousand Only');
+    expect(rupeesInWords(5)).toBe('Rupees Zero and Five Paise Only');
+  });
+});
+
+describe('invoice numbering', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  async function buy() {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const { checkoutPath } = await b.pay(orderId);
+    await b.checkout(checkoutPath, 'pay');
+    const [row] = await t.deps.db.select().from(receipts).where(eq(receipts.orderId, orderId));
+    return {
+      b,
+      orderId,
+      invoiceNumber: row!.invoiceNumber,
+      url: (await b.history())[0]!.receiptUrl!,
+    };
+  }
+
+  it('runs 1, 2, 3 within a financial year and starts again in the next', async () => {
+    t.clock.set(new Date('2027-03-31T12:00:00Z'));
+    expect((await buy()).invoiceNumber).toBe('INV/2026-27/000001');
+    expect((await buy()).invoiceNumber).toBe('INV/2026-27/000002');
+    t.clock.set(new Date('2027-04-01T06:00:00Z'));
+    expect((await buy()).invoiceNumber).toBe('INV/2027-28/000001');
+  });
+
+  it("prints the buyer's company and GSTIN in the receipt served by the link", async () => {
+    t.clock.set(new Date('2027-05-01T06:00:00Z'));
+    const { b, url, invoiceNumber } = await buy();
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.headers['content-disposition']).toContain(
+      `${invoiceNumber.replaceAll('/', '-')}.pdf`,
+    );
+    const text = await pdfText(res.rawPayload);
+    expect(text).toContain(b.customer.companyName);
+    expect(text).toContain(`GSTIN: ${b.customer.gstNo}`);
+    expect(text).toContain(`Invoice No: ${invoiceNumber}`);
+  });
+});

@@ -1,0 +1,257 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { PackageOpen } from 'lucide-react';
+import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, type Plan } from '@portal/contract';
+import { usePlans } from '@/features/plans/api/get-plans';
+import { cn } from '@/lib/cn';
+import { ApiError, errorMessage } from '@/lib/http';
+import { formatInr } from '@/lib/format';
+import { useSessionStore } from '@/lib/session-store';
+import { Button } from '@/ui/button';
+import { Card, CardBody, CardHeader } from '@/ui/card';
+import { EmptyState } from '@/ui/empty-state';
+import { Field } from '@/ui/field';
+import { Skeleton } from '@/ui/spinner';
+import { useCreateOrder } from '../api/create-order';
+import { useCreatePayment } from '../api/create-payment';
+import { goToPayment } from './go-to-payment';
+import { orderSubmitError, planAmounts, type OrderForm } from './order-rules';
+
+function PlanOption({
+  plan,
+  checked,
+  onSelect,
+}: {
+  plan: Plan;
+  checked: boolean;
+  onSelect(): void;
+}) {
+  const amounts = planAmounts(plan);
+  const companies = `${plan.noOfCompany} ${plan.noOfCompany === 1 ? 'Company' : 'Companies'}`;
+  return (
+    <label
+      className={cn(
+        'block cursor-pointer rounded-lg border-2 bg-white p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-blue-600',
+        checked ? 'border-blue-700 bg-blue-50' : 'border-slate-200 hover:border-slate-300',
+      )}
+    >
+      <input
+        type="radio"
+        name="planId"
+        value={plan._id}
+        checked={checked}
+        onChange={onSelect}
+        className="sr-only"
+      />
+      <span className="flex items-start justify-between gap-2">
+        <span className="font-semibold text-slate-900">{plan.planName}</span>
+        <span className="text-xs font-medium text-slate-600">{plan.planType}</span>
+      </span>
+      <span className="mt-1 block text-sm text-slate-600">
+        {plan.duration} days · {companies}
+      </span>
+      <span className="mt-2 block text-sm text-slate-800">Base: {formatInr(amounts.base)}</span>
+      <span className="block text-xs text-slate-600">
+        + GST {GST_RATE_PERCENT}% + Internet Handling Charges {HANDLING_RATE_PERCENT}%
+      </span>
+      <span className="mt-1 block font-semibold text-slate-900">
+        Total: {formatInr(amounts.total)}
+      </span>
+    </label>
+  );
+}
+
+/** Spec §2 Orders screen, Create Order tab. */
+/** An answer of `{ success: false }` (spec §8 'Order creation failed'). */
+const refusedBody = (body: unknown) => (body as { success?: unknown } | null)?.success === false;
+
+export function CreateOrderForm({
+  selectedPlanId,
+  onSelectPlan,
+}: {
+  selectedPlanId: string | null;
+  onSelectPlan(planId: string): void;
+}) {
+  const user = useSessionStore((s) => s.user);
+  const { data: plans, isPending, isError } = usePlans();
+  const createOrder = useCreateOrder();
+  const createPayment = useCreatePayment();
+  const [form, setForm] = useState({
+    customerName: user?.company_name ?? '',
+    email: user?.email ?? '',
+    phone: user?.mobile ?? '',
+  });
+  const [errors, setErrors] = useState<Partial<Record<keyof OrderForm, string>>>({});
+  const [processing, setProcessing] = useState(false);
+
+  const plan = plans?.find((p) => p._id === selectedPlanId) ?? null;
+  const amounts = plan ? planAmounts(plan) : null;
+
+  const change = (field: 'customerName' | 'email' | 'phone') => (value: string) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const problem = orderSubmitError({ planId: plan?._id ?? null, ...form });
+    if (problem) {
+      setErrors({ [problem.field]: problem.message });
+      toast.error(problem.message);
+      return;
+    }
+    setErrors({});
+    setProcessing(true);
+    let orderId: string;
+    try {
+      const created = await createOrder.mutateAsync({ planId: plan!._id, amount: amounts!.total });
+      if (!created.success) throw new Error('Order creation failed');
+      orderId = created.order._id;
+    } catch (error) {
+      const refused = error instanceof ApiError && refusedBody(error.body);
+      toast.error(
+        errorMessage(error, refused ? 'Order creation failed' : 'Failed to create order'),
+      );
+      setProcessing(false);
+      return;
+    }
+    try {
+      const payment = await createPayment.mutateAsync({
+        order_id: orderId,
+        amount: amounts!.total,
+        customer_name: form.customerName.trim(),
+        customer_email: form.email.trim(),
+        customer_phone: form.phone.trim(),
+        planType: plan!.planType,
+      });
+      goToPayment(payment.paymentUrl);
+    } catch (error) {
+      toast.error(errorMessage(error, 'Payment initiation failed'));
+      setProcessing(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate={false} className="grid gap-6 lg:grid-cols-3">
+      <div className="space-y-6 lg:col-span-2">
+        <Card>
+          <CardHeader title="Select a Plan" />
+          <CardBody>
+            {isError ? (
+              <p role="alert" className="text-sm text-red-700">
+                Failed to load plans
+              </p>
+            ) : isPending ? (
+              <div className="grid gap-4 sm:grid-cols-2">
+                <Skeleton className="h-36" />
+                <Skeleton className="h-36" />
+              </div>
+            ) : plans.length === 0 ? (
+              <EmptyState
+                icon={<PackageOpen className="h-10 w-10" />}
+                title="No plans available at the moment."
+              />
+            ) : (
+              <fieldset>
+                <legend className="sr-only">Plan</legend>
+                <div className="grid gap-4 sm:grid-cols-2">
+                  {plans.map((p) => (
+                    <PlanOption
+                      key={p._id}
+                      plan={p}
+                      checked={p._id === selectedPlanId}
+                      onSelect={() => {
+                        onSelectPlan(p._id);
+                        setErrors((e) => ({ ...e, planId: undefined }));
+                      }}
+                    />
+                  ))}
+                </div>
+                {errors.planId && (
+                  <p role="alert" className="mt-2 text-sm text-red-700">
+                    {errors.planId}
+                  </p>
+                )}
+              </fieldset>
+            )}
+          </CardBody>
+        </Card>
+
+        <Card>
+          <CardHeader title="Customer Information" />
+          <CardBody className="grid gap-4 sm:grid-cols-2">
+            <Field
+              label="Company Name"
+              name="customerName"
+              autoComplete="organization"
+              value={form.customerName}
+              onChange={(e) => change('customerName')(e.target.value)}
+              error={errors.customerName}
+            />
+            <Field
+              label="Email Address"
+              name="email"
+              type="email"
+              autoComplete="email"
+              value={form.email}
+              onChange={(e) => change('email')(e.target.value)}
+              error={errors.email}
+            />
+            <Field
+              label="Phone Number"
+              name="phone"
+              type="tel"
+              autoComplete="tel"
+              value={form.phone}
+              onChange={(e) => change('phone')(e.target.value)}
+              error={errors.phone}
+            />
+            <Field
+              label="Amount"
+              name="amount"
+              readOnly
+              value={amounts ? formatInr(amounts.total) : ''}
+            />
+          </CardBody>
+        </Card>
+      </div>
+
+      <Card className="h-fit">
+        <CardHeader title="Order Summary" />
+        <CardBody>
+          {plan && amounts ? (
+            <dl className="space-y-2 text-sm">
+              <div className="flex justify-between gap-4">
+                <dt className="text-slate-600">Plan</dt>
+                <dd className="font-medium text-slate-900">{plan.planName}</dd>
+              </div>
+              <div className="flex justify-between gap-4">
+                <dt className="text-slate-600">Base Amount</dt>
+                <dd>{formatInr(amounts.base)}</dd>
+              </div>
+              <div className="flex justify-between gap-4">
+                <dt className="text-slate-600">GST {GST_RATE_PERCENT}%</dt>
+                <dd>{formatInr(amounts.gst)}</dd>
+              </div>
+              <div className="flex justify-between gap-4">
+                <dt className="text-slate-600">
+                  Internet Handling Charges {HANDLING_RATE_PERCENT}%
+                </dt>
+                <dd>{formatInr(amounts.handling)}</dd>
+              </div>
+              <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold">
+                <dt>Total</dt>
+                <dd>{formatInr(amounts.total)}</dd>
+              </div>
+            </dl>
+          ) : (
+            <p className="text-sm text-slate-600">Select a plan to see the order summary.</p>
+          )}
+          <Button type="submit" className="mt-6 w-full" disabled={!plan || processing}>
+            {processing ? 'Processing...' : 'Proceed to Payment'}
+          </Button>
+        </CardBody>
+      </Card>
+    </form>
+  );
+}

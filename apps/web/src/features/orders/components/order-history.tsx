@@ -1,0 +1,133 @@
+import { FileText, RefreshCw, ShoppingBag } from 'lucide-react';
+import { toast } from 'sonner';
+import type { Order } from '@portal/contract';
+import { cn } from '@/lib/cn';
+import { errorMessage } from '@/lib/http';
+import { formatDate } from '@/lib/format';
+import { Button } from '@/ui/button';
+import { Card } from '@/ui/card';
+import { EmptyState } from '@/ui/empty-state';
+import { Skeleton } from '@/ui/spinner';
+import { Table, Td, Th } from '@/ui/table';
+import { useCheckPaymentStatus } from '../api/check-payment-status';
+import { useOrderHistory } from '../api/get-order-history';
+import { PaymentStatusBadge } from './payment-status-badge';
+
+const columns = ['Order ID', 'Plan', 'Amount', 'Order Date', 'Payment Status', 'Receipt'];
+
+export const receiptAvailable = (order: Order) =>
+  order.paymentStatus === 'Completed' && Boolean(order.receiptUrl);
+
+function openReceipt(order: Order) {
+  if (!receiptAvailable(order)) {
+    toast.error('Receipt not available for this order.');
+    return;
+  }
+  // a signed link: the new tab carries no bearer token
+  window.open(order.receiptUrl!, '_blank', 'noopener,noreferrer');
+  toast.success('Downloading receipt...');
+}
+
+function CheckStatusButton({ order }: { order: Order }) {
+  const check = useCheckPaymentStatus();
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      disabled={check.isPending}
+      onClick={() =>
+        check.mutate(order._id, {
+          onSuccess: (result) => toast.success(result.message),
+          onError: (error) => toast.error(errorMessage(error, 'Failed to check payment status')),
+        })
+      }
+    >
+      <RefreshCw className={cn('h-4 w-4', check.isPending && 'animate-spin')} aria-hidden="true" />
+      {check.isPending ? 'Checking...' : 'Check payment status'}
+    </Button>
+  );
+}
+
+/** Spec §2 Orders screen, Order History tab. */
+export function OrderHistory() {
+  const { data: orders, isPending, isError } = useOrderHistory();
+
+  if (isError) {
+    return (
+      <Card>
+        <p role="alert" className="px-5 py-8 text-center text-sm text-red-700">
+          Failed to load order history
+        </p>
+      </Card>
+    );
+  }
+  if (!isPending && orders.length === 0) {
+    return (
+      <Card>
+        <EmptyState
+          icon={<ShoppingBag className="h-10 w-10" />}
+          title="No Orders Yet"
+          description="Start by creating your first order!"
+        />
+      </Card>
+    );
+  }
+  return (
+    <Card>
+      <Table aria-busy={isPending}>
+        <caption className="sr-only">Order history</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <Th key={column}>{column}</Th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {isPending
+            ? [0, 1].map((row) => (
+                <tr key={row}>
+                  {columns.map((column) => (
+                    <Td key={column}>
+                      <Skeleton className="h-5 w-20" />
+                    </Td>
+                  ))}
+                </tr>
+              ))
+            : orders.map((order) => {
+                const available = receiptAvailable(order);
+                return (
+                  <tr key={order._id}>
+                    <Td className="font-mono text-xs" title={order._id}>
+                      #{order._id.slice(-6).toUpperCase()}
+                    </Td>
+                    <Td>{order.planId.planName}</Td>
+                    <Td>{order.formattedAmount}</Td>
+                    <Td>{formatDate(order.orderDate)}</Td>
+                    <Td>
+                      <div className="flex flex-wrap items-center gap-2">
+                        <PaymentStatusBadge status={order.paymentStatus} />
+                        {order.paymentStatus === 'Pending' && <CheckStatusButton order={order} />}
+                      </div>
+                    </Td>
+                    <Td>
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        aria-disabled={!available}
+                        aria-label={`Receipt for order ${order._id.slice(-6).toUpperCase()}`}
+                        className={cn(!available && 'cursor-not-allowed text-slate-500')}
+                        onClick={() => openReceipt(order)}
+                      >
+                        <FileText className="h-4 w-4" aria-hidden="true" />
+                        Receipt
+                      </Button>
+                    </Td>
+                  </tr>
+                );
+              })}
+        </tbody>
+      </Table>
+    </Card>
+  );
+}

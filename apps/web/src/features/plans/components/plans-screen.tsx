@@ -1,0 +1,212 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { Check, LayoutGrid, PackageOpen, Table2 } from 'lucide-react';
+import type { Plan } from '@portal/contract';
+import { paths } from '@/config/paths';
+import { cn } from '@/lib/cn';
+import { errorMessage } from '@/lib/http';
+import { formatDate, formatInr, formatInrWhole } from '@/lib/format';
+import { Button } from '@/ui/button';
+import { Card } from '@/ui/card';
+import { EmptyState } from '@/ui/empty-state';
+import { PageTitle } from '@/ui/page-title';
+import { Skeleton } from '@/ui/spinner';
+import { Table, Td, Th } from '@/ui/table';
+import { usePlans } from '../api/get-plans';
+import { PlanTypeBadge, companiesLabel } from './plan-type-badge';
+
+type View = 'card' | 'table';
+
+function ViewToggle({ view, onChange }: { view: View; onChange(view: View): void }) {
+  const option = (value: View, label: string, Icon: typeof LayoutGrid) => (
+    <Button
+      variant={view === value ? 'primary' : 'secondary'}
+      size="sm"
+      aria-pressed={view === value}
+      onClick={() => onChange(value)}
+    >
+      <Icon className="h-4 w-4" aria-hidden="true" />
+      {label}
+    </Button>
+  );
+  return (
+    <div role="group" aria-label="Plan view" className="flex gap-2">
+      {option('card', 'Card View', LayoutGrid)}
+      {option('table', 'Table View', Table2)}
+    </div>
+  );
+}
+
+function PlanCard({
+  plan,
+  busy,
+  onPurchase,
+}: {
+  plan: Plan;
+  busy: boolean;
+  onPurchase(plan: Plan): void;
+}) {
+  const features = [
+    companiesLabel(plan.noOfCompany),
+    `Valid for ${plan.duration} days`,
+    '24/7 Customer Support',
+    'Advanced Analytics',
+    ...(plan.planType === 'Multi' ? ['Multi-company Management'] : []),
+  ];
+  return (
+    <Card className="flex flex-col p-6">
+      <div>
+        <PlanTypeBadge type={plan.planType} />
+      </div>
+      <h2 className="mt-3 text-xl font-semibold text-slate-900">{plan.planName}</h2>
+      <p className="mt-2">
+        <span className="text-3xl font-bold text-slate-900">{formatInr(plan.amount)}</span>
+        <span className="text-sm text-slate-600"> / {plan.duration} days</span>
+      </p>
+      <ul className="mt-4 flex-1 space-y-2 text-sm text-slate-700">
+        {features.map((feature) => (
+          <li key={feature} className="flex items-center gap-2">
+            <Check className="h-4 w-4 shrink-0 text-green-700" aria-hidden="true" />
+            {feature}
+          </li>
+        ))}
+      </ul>
+      <Button
+        className="mt-6 w-full"
+        disabled={busy}
+        aria-label={`Purchase Plan ${plan.planName}`}
+        onClick={() => onPurchase(plan)}
+      >
+        {busy ? 'Processing...' : 'Purchase Plan'}
+      </Button>
+    </Card>
+  );
+}
+
+const columns = ['Plan Details', 'Type', 'Companies', 'Duration', 'Price', 'Created', 'Action'];
+
+function PlansTable({
+  plans,
+  busyId,
+  onPurchase,
+}: {
+  plans: Plan[];
+  busyId: string | null;
+  onPurchase(plan: Plan): void;
+}) {
+  return (
+    <Table>
+      <caption className="sr-only">Plans</caption>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <Th key={column}>{column}</Th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {plans.map((plan) => (
+          <tr key={plan._id}>
+            <Td>
+              <p className="font-medium">{plan.planName}</p>
+              <p className="text-xs text-slate-600">ID: {plan._id.slice(-6)}</p>
+            </Td>
+            <Td>
+              <PlanTypeBadge type={plan.planType} />
+            </Td>
+            <Td>{companiesLabel(plan.noOfCompany)}</Td>
+            <Td>{plan.duration} days</Td>
+            <Td>{formatInrWhole(plan.amount)}</Td>
+            <Td>{formatDate(plan.createdDate)}</Td>
+            <Td>
+              <Button
+                size="sm"
+                disabled={busyId === plan._id}
+                aria-label={`Purchase Plan ${plan.planName}`}
+                onClick={() => onPurchase(plan)}
+              >
+                {busyId === plan._id ? 'Processing...' : 'Purchase Plan'}
+              </Button>
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/** Spec §2 Plans screen. */
+export function PlansScreen() {
+  const navigate = useNavigate();
+  const { data: plans, isPending, isError, error } = usePlans();
+  const [view, setView] = useState<View>('card');
+  const [busyId, setBusyId] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (isError) toast.error(errorMessage(error, 'Failed to fetch plans'));
+  }, [isError, error]);
+
+  const purchase = (plan: Plan) => {
+    setBusyId(plan._id);
+    try {
+      toast.success(`Redirecting to order ${plan.planName} plan...`);
+      void navigate(paths.ordersForPlan(plan._id));
+    } catch {
+      toast.error('Failed to navigate to order page');
+      setBusyId(null);
+    }
+  };
+
+  let content;
+  if (isError) {
+    content = (
+      <Card>
+        <p role="alert" className="px-5 py-8 text-center text-sm text-red-700">
+          Failed to load plans
+        </p>
+      </Card>
+    );
+  } else if (isPending) {
+    content = (
+      <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3" aria-busy="true">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-80" />
+        ))}
+      </div>
+    );
+  } else if (view === 'card') {
+    content =
+      plans.length === 0 ? (
+        <Card>
+          <EmptyState
+            icon={<PackageOpen className="h-10 w-10" />}
+            title="No plans available at the moment."
+          />
+        </Card>
+      ) : (
+        <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
+          {plans.map((plan) => (
+            <PlanCard key={plan._id} plan={plan} busy={busyId === plan._id} onPurchase={purchase} />
+          ))}
+        </div>
+      );
+  } else {
+    content = (
+      <Card className={cn(plans.length === 0 && 'py-2')}>
+        {plans.length === 0 ? (
+          <EmptyState icon={<PackageOpen className="h-10 w-10" />} title="No plans available" />
+        ) : (
+          <PlansTable plans={plans} busyId={busyId} onPurchase={purchase} />
+        )}
+      </Card>
+    );
+  }
+
+  return (
+    <div>
+      <PageTitle action={<ViewToggle view={view} onChange={setView} />}>Choose Your Plan</PageTitle>
+      {content}
+    </div>
+  );
+}

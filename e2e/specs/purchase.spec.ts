@@ -1,0 +1,111 @@
+import type { Page, Response } from '@playwright/test';
+import { expect, expectAccessible, signIn, test } from '../support/fixtures';
+
+/** Orders the plan from the Plans screen and lands on the sandbox checkout page. */
+async function orderPlan(page: Page, planName: string) {
+  await page.goto('/plans');
+  await page.getByRole('button', { name: `Purchase Plan ${planName}` }).click();
+  await expect(page.getByText(`Redirecting to order ${planName} plan...`)).toBeVisible();
+  await page.waitForURL(/\/orders\?planId=/);
+  await expect(page.getByText(`${planName} plan selected!`)).toBeVisible();
+  await expect(page.getByText('Plan pre-selected from Plans page')).toBeVisible();
+  await expect(page.getByRole('radio', { name: new RegExp(planName) })).toBeChecked();
+  await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
+}
+
+test.describe('buying a plan', () => {
+  test('pays on the sandbox gateway, sees Completed and opens the receipt PDF', async ({
+    page,
+    context,
+  }) => {
+    await signIn(page);
+    // a plan bought while another is active starts when that one ends (other specs may buy one)
+    await page.goto('/profile');
+    const planBefore = page
+      .locator('section')
+      .filter({ has: page.getByRole('heading', { name: 'Current Plan' }) });
+    await expect(planBefore).toBeVisible();
+    const hadPlan = (await planBefore.getByText('No active plan found.').count()) === 0;
+    const currentPlanAfter = hadPlan
+      ? ((await planBefore.locator('dt:text-is("Plan Name") + dd').textContent()) ?? '')
+      : 'Professional';
+
+    await page.goto('/plans');
+    await expect(page.getByRole('heading', { name: 'Choose Your Plan' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Professional' })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Table View' }).click();
+    await expect(page.getByRole('columnheader', { name: 'Plan Details' })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Card View' }).click();
+
+    await page.getByRole('button', { name: 'Purchase Plan Professional' }).click();
+    await page.waitForURL(/\/orders\?planId=/);
+    await expect(page.getByText('Professional plan selected!')).toBeVisible();
+    await expect(page.getByText('Plan pre-selected from Plans page')).toBeVisible();
+    await expect(page.getByLabel('Company Name')).toHaveValue('Acme Traders Pvt Ltd');
+    await expect(page.getByLabel('Amount')).toHaveValue('₹6,148.77');
+    await expect(page.getByText('GST 18%', { exact: true })).toBeVisible();
+    await expect(page.getByText('Internet Handling Charges 5%', { exact: true })).toBeVisible();
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+    await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
+    await expect(page.getByText('Ledgerline Software Services Pvt Ltd')).toBeVisible();
+    await expect(page.getByText('₹6,148.77').first()).toBeVisible();
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(/\/orders\?tab=history/);
+    const row = page.getByRole('row').filter({ hasText: 'Professional' }).first();
+    await expect(row).toContainText('Completed');
+    await expect(row).toContainText('₹6,148.77');
+    await expectAccessible(page);
+
+    const responses: Response[] = [];
+    context.on('response', (response) => {
+      if (response.url().includes('/receipt?')) responses.push(response);
+    });
+    const opened = context.waitForEvent('page');
+    await row.getByRole('button', { name: /Receipt/ }).click();
+    await expect(page.getByText('Downloading receipt...')).toBeVisible();
+    await opened;
+    await expect.poll(() => responses.length).toBeGreaterThan(0);
+    expect(responses[0]!.status()).toBe(200);
+    expect(responses[0]!.headers()['content-type']).toBe('application/pdf');
+
+    // the purchased plan is now the current plan on the profile and the dashboard
+    await page.goto('/profile');
+    await expect(planBefore.getByText(currentPlanAfter, { exact: true })).toBeVisible();
+    await page.goto('/dashboard');
+    await expect(page.getByText(currentPlanAfter, { exact: true }).first()).toBeVisible();
+    await expect(page.getByText('No active plan found.')).toHaveCount(0);
+  });
+
+  test('a failed payment shows Failed without a receipt', async ({ page }) => {
+    await signIn(page);
+    await orderPlan(page, 'Starter');
+    await page.getByRole('button', { name: 'Fail payment' }).click();
+    await page.waitForURL(/\/orders\?tab=history/);
+    const row = page.getByRole('row').filter({ hasText: 'Starter' }).first();
+    await expect(row).toContainText('Failed');
+    // the button is aria-disabled, not disabled: it stays reachable and explains itself
+    const receipt = row.getByRole('button', { name: /Receipt/ });
+    await expect(receipt).toHaveAttribute('aria-disabled', 'true');
+    await receipt.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Receipt not available for this order.')).toBeVisible();
+  });
+
+  test('the create tab without a chosen plan passes the accessibility check', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/orders');
+    await expect(page.getByRole('tab', { name: 'Create Order' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeDisabled();
+    await expectAccessible(page);
+  });
+});

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+export const orderPaths = {
+  create: '/api/orders',
+  history: '/api/orders/history',
+  checkStatus: '/api/orders/:id/check-status',
+  receipt: '/api/orders/:id/receipt',
+} as const;
+
+export const checkStatusPath = (orderId: string) =>
+  `/api/orders/${encodeURIComponent(orderId)}/check-status`;
+export const receiptPath = (orderId: string) =>
+  `/api/orders/${encodeURIComponent(orderId)}/receipt`;
+
+/** Spec §4 order paymentStatus. */
+export const PaymentStatusSchema = z.enum(['Pending', 'Completed', 'Failed', 'Refunded']);
+export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
+
+/**
+ * `amount` is the order total in rupees (base + 18 % + 5 %), at most two decimals, as the
+ * order form shows it. The server converts it to paise and compares it exactly with the total
+ * it computes from the plan.
+ */
+export const RupeesAmountSchema = z
+  .number({ error: 'Amount is required' })
+  .positive('Amount must be greater than zero')
+  .max(1e11, 'Amount is too large')
+  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
+    message: 'Amount must be in rupees with at most two decimals',
+  });
+
+export const CreateOrderRequestSchema = z.object({
+  planId: z.string({ error: 'planId is required' }).trim().min(1, 'planId is required').max(100),
+  amount: RupeesAmountSchema,
+});
+export type CreateOrderRequest = z.infer<typeof CreateOrderRequestSchema>;
+
+/** Spec §3 Order; `amount` is the total in rupees, `planId` is populated with the plan name. */
+export const OrderSchema = z.object({
+  _id: z.string(),
+  planId: z.object({ _id: z.string(), planName: z.string() }),
+  amount: z.number(),
+  formattedAmount: z.string(),
+  orderDate: z.string(),
+  paymentStatus: PaymentStatusSchema,
+  /** A short-lived signed link to the receipt PDF; only for a Completed order. */
+  receiptUrl: z.string().nullable(),
+});
+export type Order = z.infer<typeof OrderSchema>;
+
+export const CreateOrderResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  order: OrderSchema,
+});
+export type CreateOrderResponse = z.infer<typeof CreateOrderResponseSchema>;
+
+/** `GET /api/orders/history`: the signed-in customer's orders, newest first. */
+export const OrderHistoryResponseSchema = z.object({
+  success: z.literal(true),
+  orders: z.array(OrderSchema),
+});
+export type OrderHistoryResponse = z.infer<typeof OrderHistoryResponseSchema>;
+
+/** `POST /api/orders/:id/check-status`: asks the gateway and settles the order. */
+export const CheckStatusResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  order: OrderSchema,
+});
+export type CheckStatusResponse = z.infer<typeof CheckStatusResponseSchema>;
+
+/** The receipt link's query (a signed link, see ARCHITECTURE: Files and downloads). */
+export const SignedLinkQuerySchema = z.object({
+  expires: z.string().max(20).optional(),
+  sub: z.string().max(100).optional(),
+  sig: z.string().max(200).optional(),
+});
