@@ -1,4 +1,5 @@
-// Replaced by the feature that owns this route.
+import { ConsentsScreen } from '@/features/consents/components/consents-screen';
+
 export function Component() {
-  return <h1>consents</h1>;
+  return <ConsentsScreen />;
 }

@@ -1,0 +1,267 @@
+import type { ConsentStatus } from '@portal/contract';
+import { ConfigError, type Config } from '../config';
+import { createEncryption, type Encryption } from '../lib/encryption';
+import { loadOrCreateLocalSecrets } from '../lib/secrets';
+import { SANDBOX_BANK_PREFIX, type SandboxBankOptions } from '../sandbox/bank/routes';
+import {
+  CONSENT_ACCESS_TOKEN_HEADER,
+  ConsentResponseSchema,
+  type ConsentResponse,
+} from '../sandbox/bank/wire';
+
+export type ProviderStatus = ConsentResponse['Data']['Status'];
+
+export interface ProviderTokens {
+  accessToken: string;
+  accessTokenExpiresAt: Date;
+  refreshToken: string;
+  refreshTokenExpiresAt: Date;
+}
+
+/** A consent as the bank describes it, in the portal's types. */
+export interface ProviderConsent {
+  consentId: string;
+  status: ProviderStatus;
+  statusUpdatedAt: Date;
+  createdAt: Date;
+  permissions: string[];
+  expiresAt: Date | null;
+  tokens: ProviderTokens | null;
+}
+
+/**
+ * Why a provider call failed. `unreachable` and `invalid_response` say nothing about the
+ * consent, so callers change nothing; `not_found` means the bank does not know it.
+ */
+export type ConsentProviderErrorKind = 'unreachable' | 'invalid_response' | 'refused' | 'not_found';
+
+export class ConsentProviderError extends Error {
+  constructor(
+    readonly kind: ConsentProviderErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** One bank-consent contract: Open Banking's account-access-consents. */
+export interface ConsentProvider {
+  createConsent(input: { permissions: string[]; expiresAt?: Date }): Promise<ProviderConsent>;
+  /** Sends the access token held for the consent along, when there is one. */
+  getConsent(consentId: string, held?: { accessToken?: string | null }): Promise<ProviderConsent>;
+  /** Revokes at the bank; a consent the bank no longer knows counts as revoked. */
+  revokeConsent(consentId: string): Promise<void>;
+}
+
+/** The portal's status for what the bank says (docs/decisions/010-consent-status-mapping.md). */
+export function mapProviderStatus(
+  consent: Pick<ProviderConsent, 'status' | 'expiresAt'>,
+  now: Date,
+): ConsentStatus {
+  const lapsed = consent.expiresAt !== null && consent.expiresAt.getTime() <= now.getTime();
+  switch (consent.status) {
+    case 'AwaitingAuthorisation':
+      return lapsed ? 'Expired' : 'Pending';
+    case 'Authorised':
+      return lapsed ? 'Expired' : 'Approved';
+    case 'Rejected':
+      return 'Rejected';
+    case 'Revoked':
+      return 'Expired';
+  }
+}
+
+export interface HttpConsentProviderOptions {
+  /** For example https://bank.example/open-banking/v3.1/aisp, without the trailing slash. */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+function fromWire(body: ConsentResponse): ProviderConsent {
+  const data = body.Data;
+  return {
+    consentId: data.ConsentId,
+    status: data.Status,
+    statusUpdatedAt: new Date(data.StatusUpdateDateTime),
+    createdAt: new Date(data.CreationDateTime),
+    permissions: data.Permissions,
+    expiresAt: data.ExpirationDateTime ? new Date(data.ExpirationDateTime) : null,
+    tokens: data.Tokens
+      ? {
+          accessToken: data.Tokens.AccessToken,
+          accessTokenExpiresAt: new Date(data.Tokens.AccessTokenExpirationDateTime),
+          refreshToken: data.Tokens.RefreshToken,
+          refreshTokenExpiresAt: new Date(data.Tokens.RefreshTokenExpirationDateTime),
+        }
+      : null,
+  };
+}
+
+/** Speaks the contract over HTTP; the sandbox bank and a real provider differ only in config. */
+export function createHttpConsentProvider(options: HttpConsentProviderOptions): ConsentProvider {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const basic = Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64');
+  const base = options.baseUrl.replace(/\/+$/, '');
+
+  async function call(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    extra: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: unknown }> {
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${path}`, {
+        method,
+        headers: {
+          accept: 'application/json',
+          authorization: `Basic ${basic}`,
+          'x-fapi-interaction-id': crypto.randomUUID(),
+          ...(extra.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...extra.headers,
+        },
+        body: extra.body === undefined ? undefined : JSON.stringify(extra.body),
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'error',
+      });
+    } catch {
+      throw new ConsentProviderError('unreachable', 'The bank could not be reached');
+    }
+    const text = await response.text().catch(() => '');
+    let body: unknown = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+    }
+    return { status: response.status, body };
+  }
+
+  function failure(status: number): ConsentProviderError {
+    if (status === 404)
+      return new ConsentProviderError('not_found', 'The bank does not know this consent');
+    if (status >= 500 || status === 429) {
+      return new ConsentProviderError('unreachable', `The bank is not available (HTTP ${status})`);
+    }
+    return new ConsentProviderError('refused', `The bank refused the request (HTTP ${status})`);
+  }
+
+  function parseConsent(body: unknown): ProviderConsent {
+    const parsed = ConsentResponseSchema.safeParse(body);
+    if (!parsed.success) {
+      throw new ConsentProviderError(
+        'invalid_response',
+        'The bank sent an answer that could not be read',
+      );
+    }
+    return fromWire(parsed.data);
+  }
+
+  const consentPath = (consentId: string) =>
+    `/account-access-consents/${encodeURIComponent(consentId)}`;
+
+  return {
+    async createConsent({ permissions, expiresAt }) {
+      const { status, body } = await call('POST', '/account-access-consents', {
+        body: {
+          Data: {
+            Permissions: permissions,
+            ...(expiresAt ? { ExpirationDateTime: expiresAt.toISOString() } : {}),
+          },
+          Risk: {},
+        },
+      });
+      if (status !== 201 && status !== 200) throw failure(status);
+      const consent = parseConsent(body);
+      if (consent.status !== 'AwaitingAuthorisation') {
+        throw new ConsentProviderError(
+          'invalid_response',
+          'The bank created the consent in an unexpected state',
+        );
+      }
+      return consent;
+    },
+    async getConsent(consentId, held) {
+      const { status, body } = await call('GET', consentPath(consentId), {
+        headers: held?.accessToken ? { [CONSENT_ACCESS_TOKEN_HEADER]: held.accessToken } : {},
+      });
+      if (status !== 200) throw failure(status);
+      const consent = parseConsent(body);
+      if (consent.consentId !== consentId) {
+        throw new ConsentProviderError(
+          'invalid_response',
+          'The bank answered about another consent',
+        );
+      }
+      return consent;
+    },
+    async revokeConsent(consentId) {
+      const { status } = await call('DELETE', consentPath(consentId));
+      if (status === 204 || status === 200 || status === 404) return;
+      throw failure(status);
+    },
+  };
+}
+
+export interface ConsentDeps {
+  encryption: Encryption;
+  provider: ConsentProvider;
+  /** The credentials the built-in sandbox bank accepts; null when a real provider is configured. */
+  sandboxBank: SandboxBankOptions | null;
+}
+
+const SANDBOX_CLIENT_ID = 'customer-portal';
+
+/**
+ * Builds the provider from configuration: with no CONSENT_PROVIDER_URL, the sandbox bank in
+ * this same server, with credentials kept beside the data like the other local secrets.
+ */
+export async function createConsentDeps(
+  config: Config,
+  options: { fetch?: typeof fetch } = {},
+): Promise<ConsentDeps> {
+  if (config.NODE_ENV === 'production' && !config.DATA_ENCRYPTION_KEY) {
+    throw new ConfigError('Invalid configuration: DATA_ENCRYPTION_KEY is required in production');
+  }
+  const local = await loadOrCreateLocalSecrets(config.DATA_DIR, [
+    'dataEncryption',
+    'sandboxBankClientSecret',
+  ] as const);
+  const encryption = createEncryption(config.DATA_ENCRYPTION_KEY ?? local.dataEncryption);
+
+  if (config.CONSENT_PROVIDER_URL) {
+    if (!config.CONSENT_PROVIDER_CLIENT_ID || !config.CONSENT_PROVIDER_CLIENT_SECRET) {
+      throw new ConfigError(
+        'Invalid configuration: CONSENT_PROVIDER_CLIENT_ID and CONSENT_PROVIDER_CLIENT_SECRET are required with CONSENT_PROVIDER_URL',
+      );
+    }
+    return {
+      encryption,
+      sandboxBank: null,
+      provider: createHttpConsentProvider({
+        baseUrl: config.CONSENT_PROVIDER_URL,
+        fetch: options.fetch,
+        clientId: config.CONSENT_PROVIDER_CLIENT_ID,
+        clientSecret: config.CONSENT_PROVIDER_CLIENT_SECRET,
+        timeoutMs: config.CONSENT_PROVIDER_TIMEOUT_MS,
+      }),
+    };
+  }
+  const sandboxBank = { clientId: SANDBOX_CLIENT_ID, clientSecret: local.sandboxBankClientSecret };
+  const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? 'localhost' : config.HOST;
+  return {
+    encryption,
+    sandboxBank,
+    provider: createHttpConsentProvider({
+      fetch: options.fetch,
+      baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}${SANDBOX_BANK_PREFIX}`,
+      ...sandboxBank,
+      timeoutMs: config.CONSENT_PROVIDER_TIMEOUT_MS,
+    }),
+  };
+}

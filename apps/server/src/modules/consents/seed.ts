@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../../deps';
+import { mapProviderStatus } from '../../adapters/consent-provider';
+import {
+  authoriseBankConsent,
+  createBankConsent,
+  rejectBankConsent,
+  revokeBankConsent,
+} from '../../sandbox/bank/service';
+import { partners } from '../partners/schema';
+import { hashApiKey, newApiKey } from '../partners/service';
+import { consents } from './schema';
+import { tokenAad } from './service';
+
+const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+
+const DEMO_PARTNERS = [
+  { partnerId: 'PTN-TALLYLINK', name: 'TallyLink Bank Connector' },
+  { partnerId: 'PTN-LEDGERSYNC', name: 'LedgerSync Plugin' },
+  { partnerId: 'PTN-GSTRECON', name: 'GST Reconciler' },
+  { partnerId: 'PTN-CASHFLOW', name: 'CashFlow Insights' },
+] as const;
+
+const PERMISSION_SETS = [
+  ['ReadAccountsBasic', 'ReadBalances'],
+  ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail'],
+  [
+    'ReadAccountsBasic',
+    'ReadAccountsDetail',
+    'ReadBalances',
+    'ReadTransactionsDetail',
+    'ReadStatementsDetail',
+  ],
+  ['ReadTransactionsBasic'],
+  ['ReadAccountsDetail', 'ReadBalances', 'ReadBeneficiariesDetail', 'ReadDirectDebits'],
+];
+
+type Plan = 'Pending' | 'Approved' | 'Rejected' | 'ExpiredLapsed' | 'ExpiredRevoked';
+
+/** 28 consents over all four statuses; Pending ones are real requests the sandbox can decide. */
+const PLANS: Plan[] = [
+  'Pending',
+  'Approved',
+  'Rejected',
+  'Pending',
+  'ExpiredLapsed',
+  'Approved',
+  'Pending',
+  'Rejected',
+  'Approved',
+  'ExpiredRevoked',
+  'Pending',
+  'Approved',
+  'Rejected',
+  'Pending',
+  'ExpiredLapsed',
+  'Approved',
+  'Pending',
+  'Rejected',
+  'Approved',
+  'ExpiredRevoked',
+  'Pending',
+  'Approved',
+  'Rejected',
+  'ExpiredLapsed',
+  'Approved',
+  'Pending',
+  'Rejected',
+  'ExpiredRevoked',
+];
+
+const SAMPLE_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+);
+
+/**
+ * Demo consents for the demo customer, each backed by a real record at the sandbox bank, so that
+ * refreshing and deleting them behave as they would for new ones.
+ */
+export async function seedDemoConsents(deps: AppDeps, customerId: string) {
+  const { db, clock, files } = deps;
+  const { sandboxBank, encryption } = deps.consents;
+  if (!sandboxBank) return;
+  const now = clock.now();
+
+  const partnerRows = [];
+  for (const partner of DEMO_PARTNERS) {
+    // keys nobody knows: an operator makes usable ones with partners:create
+    const [row] = await db
+      .insert(partners)
+      .values({
+        ...partner,
+        apiKeyHash: hashApiKey(newApiKey()),
+        apiKeyPrefix: 'ptk_seeded',
+        createdAt: new Date(now.getTime() - 120 * DAY),
+      })
+      .returning();
+    partnerRows.push(row!);
+  }
+
+  for (const [i, plan] of PLANS.entries()) {
+    const ageDays = plan === 'Pending' ? 1 + i * 0.4 : 5 + i * 2.5;
+    const createdAt = new Date(now.getTime() - ageDays * DAY - i * HOUR);
+    const lifetime = plan === 'ExpiredLapsed' ? 3 * DAY : 180 * DAY;
+    const bank = await createBankConsent(db, clock, {
+      clientId: sandboxBank.clientId,
+      permissions: PERMISSION_SETS[i % PERMISSION_SETS.length]!,
+      expirationDateTime: new Date(createdAt.getTime() + lifetime),
+      createdAt,
+    });
+    const decidedAt = new Date(createdAt.getTime() + 2 * HOUR);
+    let final = bank;
+    if (plan === 'Approved' || plan === 'ExpiredLapsed' || plan === 'ExpiredRevoked') {
+      final = await authoriseBankConsent(db, clock, bank.consentId, { at: decidedAt });
+    } else if (plan === 'Rejected') {
+      final = await rejectBankConsent(db, clock, bank.consentId, { at: decidedAt });
+    }
+    if (plan === 'ExpiredRevoked') {
+      await revokeBankConsent(db, clock, bank.consentId, {
+        at: new Date(decidedAt.getTime() + 2 * DAY),
+      });
+      final = {
+        ...final,
+        status: 'Revoked',
+        statusUpdateDateTime: new Date(decidedAt.getTime() + 2 * DAY),
+        accessToken: null,
+        refreshToken: null,
+        accessTokenExpiresAt: null,
+        refreshTokenExpiresAt: null,
+      };
+    }
+
+    const id = randomUUID();
+    const documentKey = i % 3 === 0 ? `consents/${id}/document.pdf` : null;
+    if (documentKey) await files.put(documentKey, SAMPLE_PDF);
+    const partner = partnerRows[i % partnerRows.length]!;
+    await db.insert(consents).values({
+      id,
+      customerId,
+      partnerRef: partner.id,
+      consentId: final.consentId,
+      status: mapProviderStatus(
+        { status: final.status as 'Authorised', expiresAt: final.expirationDateTime },
+        now,
+      ),
+      providerStatus: final.status,
+      permissions: final.permissions,
+      netBankingUserId: plan === 'Pending' ? null : `ACMETRD${String(4100 + i)}`,
+      documentKey,
+      accessTokenEnc: final.accessToken
+        ? encryption.encrypt(final.accessToken, tokenAad(id, 'access'))
+        : null,
+      accessTokenExpiresAt: final.accessTokenExpiresAt,
+      refreshTokenEnc: final.refreshToken
+        ? encryption.encrypt(final.refreshToken, tokenAad(id, 'refresh'))
+        : null,
+      refreshTokenExpiresAt: final.refreshTokenExpiresAt,
+      expiresAt: final.expirationDateTime,
+      providerCreatedAt: final.creationDateTime,
+      providerStatusUpdatedAt: final.statusUpdateDateTime,
+      createdAt,
+      updatedAt: final.statusUpdateDateTime,
+    });
+  }
+}

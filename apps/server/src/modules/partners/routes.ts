@@ -1,0 +1,69 @@
+import {
+  ErrorResponseSchema,
+  PARTNER_DOCUMENT_MAX_BYTES,
+  PartnerConsentParamsSchema,
+  PartnerConsentRequestSchema,
+  PartnerConsentResponseSchema,
+  partnerPaths,
+} from '@portal/contract';
+import type { App } from '../../lib/types';
+import { getPartnerConsent, requestConsent } from '../consents/service';
+import { createPartnerAuthenticate } from './authenticate';
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+};
+
+/** The API partners' software calls with its key; customers never reach it. */
+export async function partnerRoutes(app: App) {
+  app.decorateRequest('partner', null as never);
+  const preHandler = createPartnerAuthenticate(app);
+  const security = [{ partnerKey: [] }];
+
+  app.post(
+    partnerPaths.consents,
+    {
+      preHandler,
+      // room for a base64 document at its size limit
+      bodyLimit: Math.ceil((PARTNER_DOCUMENT_MAX_BYTES * 4) / 3) + 64 * 1024,
+      schema: {
+        tags: ['partner'],
+        summary: 'Asks the customer’s bank for a consent; it is stored Pending',
+        security,
+        body: PartnerConsentRequestSchema,
+        response: {
+          200: PartnerConsentResponseSchema,
+          201: PartnerConsentResponseSchema,
+          ...errors,
+          413: ErrorResponseSchema,
+          415: ErrorResponseSchema,
+          502: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { consent, created } = await requestConsent(app.deps, request.partner, request.body);
+      return reply.code(created ? 201 : 200).send({ success: true as const, data: consent });
+    },
+  );
+
+  app.get(
+    partnerPaths.consent,
+    {
+      preHandler,
+      schema: {
+        tags: ['partner'],
+        summary: 'The status of one of this partner’s consents',
+        security,
+        params: PartnerConsentParamsSchema,
+        response: { 200: PartnerConsentResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getPartnerConsent(app.deps, request.partner, request.params.consentId),
+    }),
+  );
+}

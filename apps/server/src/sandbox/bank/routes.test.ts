@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
+import { createTestPartner, requestTestConsent } from '../../modules/consents/testing';
+import { createBankConsent, findBankConsent } from './service';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+describe('the sandbox bank page', () => {
+  it('lists pending requests with authorise and reject forms, and no script', async () => {
+    const customer = await createCustomer(t);
+    const { apiKey } = await createTestPartner(t);
+    const consent = await requestTestConsent(t, apiKey, customer.id);
+    const res = await t.app.inject({ method: 'GET', url: '/sandbox/bank' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.body).toContain(consent.consentId);
+    expect(res.body).toContain(`/sandbox/bank/consents/${consent.consentId}/authorise`);
+    expect(res.body).not.toMatch(/<script|on(click|submit|load)=/i);
+  });
+
+  it('authorises from the form and says so on the page it returns to', async () => {
+    const customer = await createCustomer(t);
+    const { apiKey } = await createTestPartner(t);
+    const consent = await requestTestConsent(t, apiKey, customer.id);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/bank/consents/${consent.consentId}/authorise`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(303);
+    const page = await t.app.inject({ method: 'GET', url: res.headers.location! });
+    expect(page.body).toContain(`Consent ${consent.consentId} authorised.`);
+    expect((await findBankConsent(t.deps.db, consent.consentId))!.status).toBe('Authorised');
+
+    // deciding twice changes nothing
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/bank/consents/${consent.consentId}/reject`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(again.headers.location).toContain('result=decided');
+    expect((await findBankConsent(t.deps.db, consent.consentId))!.status).toBe('Authorised');
+  });
+
+  it('escapes what it shows', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/sandbox/bank?result=missing&consent=%3Cimg%20src%3Dx%3E',
+    });
+    expect(res.body).toContain('&lt;img src=x&gt;');
+    expect(res.body).not.toContain('<img src=x>');
+  });
+
+  it('will not authorise a request past its expiry time', async () => {
+    const bank = await createBankConsent(t.deps.db, t.clock, {
+      clientId: t.deps.consents.sandboxBank!.clientId,
+      permissions: ['ReadBalances'],
+      expirationDateTime: new Date(t.clock.now().getTime() + 60_000),
+    });
+    t.clock.advance(60_000);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/bank/consents/${bank.consentId}/authorise`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(res.headers.location).toContain('result=decided');
+    expect((await findBankConsent(t.deps.db, bank.consentId))!.status).toBe(
+      'AwaitingAuthorisation',
+    );
+  });
+});
+
+describe('the sandbox bank API', () => {
+  it('refuses calls without the client credentials', async () => {
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/bank/account-access-consents',
+      payload: { Data: { Permissions: ['ReadBalances'] } },
+    });
+    expect(none.statusCode).toBe(401);
+    const wrong = await t.app.inject({
+      method: 'GET',
+      url: '/sandbox/bank/account-access-consents/x',
+      headers: { authorization: basic('customer-portal', 'wrong') },
+    });
+    expect(wrong.statusCode).toBe(401);
+  });
+
+  it('answers a malformed request with 400 in its own error format', async () => {
+    const { clientId, clientSecret } = t.deps.consents.sandboxBank!;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/bank/account-access-consents',
+      headers: { authorization: basic(clientId, clientSecret) },
+      payload: { Data: { Permissions: [] } },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ Code: '400 BadRequest' });
+  });
+});

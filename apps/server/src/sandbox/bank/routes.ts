@@ -1,0 +1,199 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../../lib/types';
+import { renderSandboxBankPage } from './page';
+import {
+  authoriseBankConsent,
+  createBankConsent,
+  findBankConsent,
+  listBankConsents,
+  rejectBankConsent,
+  revokeBankConsent,
+  SandboxBankError,
+} from './service';
+import type { SandboxBankConsent } from './schema';
+import { CONSENT_ACCESS_TOKEN_HEADER, CreateConsentBodySchema, type ConsentResponse } from './wire';
+
+export const SANDBOX_BANK_PREFIX = '/sandbox/bank';
+
+/** The client credentials the sandbox bank accepts. */
+export interface SandboxBankOptions {
+  clientId: string;
+  clientSecret: string;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
+
+function bankError(reply: FastifyReply, status: number, message: string) {
+  const code = { 400: 'BadRequest', 401: 'Unauthorized', 404: 'NotFound', 409: 'Conflict' }[status];
+  return reply.code(status).send({
+    Code: `${status} ${code ?? 'Error'}`,
+    Message: message,
+    Errors: [{ ErrorCode: `UK.OBIE.${code ?? 'Error'}`, Message: message }],
+  });
+}
+
+function toWire(row: SandboxBankConsent, selfUrl: string): ConsentResponse {
+  const tokens =
+    row.status === 'Authorised' &&
+    row.accessToken &&
+    row.accessTokenExpiresAt &&
+    row.refreshToken &&
+    row.refreshTokenExpiresAt
+      ? {
+          AccessToken: row.accessToken,
+          AccessTokenExpirationDateTime: row.accessTokenExpiresAt.toISOString(),
+          RefreshToken: row.refreshToken,
+          RefreshTokenExpirationDateTime: row.refreshTokenExpiresAt.toISOString(),
+        }
+      : null;
+  return {
+    Data: {
+      ConsentId: row.consentId,
+      Status: row.status as ConsentResponse['Data']['Status'],
+      StatusUpdateDateTime: row.statusUpdateDateTime.toISOString(),
+      CreationDateTime: row.creationDateTime.toISOString(),
+      Permissions: row.permissions,
+      ExpirationDateTime: row.expirationDateTime.toISOString(),
+      Tokens: tokens,
+    },
+    Risk: {},
+    Links: { Self: selfUrl },
+    Meta: {},
+  };
+}
+
+/**
+ * A bank that speaks the account-access-consents contract, inside the portal's own server,
+ * so the whole product runs with no outside account. Mounted only when the portal uses it.
+ */
+export function sandboxBankRoutes(options: SandboxBankOptions) {
+  return async function plugin(app: App) {
+    const { db, clock } = app.deps;
+
+    // the sandbox page posts plain HTML forms
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 4096 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+
+    /** Client credentials by HTTP Basic authentication, as a bank's API gateway would ask. */
+    function authenticateClient(request: FastifyRequest): string | null {
+      const match = request.headers.authorization?.match(/^Basic\s+(\S+)$/i);
+      if (!match) return null;
+      const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon < 0) return null;
+      const id = decoded.slice(0, colon);
+      const secret = decoded.slice(colon + 1);
+      const ok = sameSecret(id, options.clientId) && sameSecret(secret, options.clientSecret);
+      return ok ? id : null;
+    }
+
+    const selfUrl = (consentId: string) =>
+      `${SANDBOX_BANK_PREFIX}/account-access-consents/${encodeURIComponent(consentId)}`;
+
+    const hidden = { schema: { hide: true } };
+
+    app.post('/account-access-consents', hidden, async (request, reply) => {
+      const clientId = authenticateClient(request);
+      if (!clientId) return bankError(reply, 401, 'Client authentication failed');
+      const parsed = CreateConsentBodySchema.safeParse(request.body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        return bankError(reply, 400, `${issue.path.join('.')}: ${issue.message}`);
+      }
+      const expiry = parsed.data.Data.ExpirationDateTime;
+      try {
+        const row = await createBankConsent(db, clock, {
+          clientId,
+          permissions: parsed.data.Data.Permissions,
+          expirationDateTime: expiry ? new Date(expiry) : undefined,
+        });
+        return reply.code(201).send(toWire(row, selfUrl(row.consentId)));
+      } catch (error) {
+        if (error instanceof SandboxBankError) return bankError(reply, error.status, error.message);
+        throw error;
+      }
+    });
+
+    app.get<{ Params: { consentId: string } }>(
+      '/account-access-consents/:consentId',
+      hidden,
+      async (request, reply) => {
+        const clientId = authenticateClient(request);
+        if (!clientId) return bankError(reply, 401, 'Client authentication failed');
+        const row = await findBankConsent(db, request.params.consentId);
+        if (!row || row.clientId !== clientId) {
+          return bankError(reply, 404, 'Consent not found');
+        }
+        const heldToken = request.headers[CONSENT_ACCESS_TOKEN_HEADER];
+        if (
+          typeof heldToken === 'string' &&
+          row.accessToken &&
+          !sameSecret(heldToken, row.accessToken)
+        ) {
+          return bankError(reply, 401, 'The access token does not belong to this consent');
+        }
+        return reply.send(toWire(row, selfUrl(row.consentId)));
+      },
+    );
+
+    app.delete<{ Params: { consentId: string } }>(
+      '/account-access-consents/:consentId',
+      hidden,
+      async (request, reply) => {
+        const clientId = authenticateClient(request);
+        if (!clientId) return bankError(reply, 401, 'Client authentication failed');
+        const row = await findBankConsent(db, request.params.consentId);
+        if (!row || row.clientId !== clientId) {
+          return bankError(reply, 404, 'Consent not found');
+        }
+        await revokeBankConsent(db, clock, row.consentId);
+        return reply.code(204).send();
+      },
+    );
+
+    // The customer's side of the bank: a page to decide on pending consents.
+    app.get<{ Querystring: { result?: string; consent?: string } }>(
+      '/',
+      hidden,
+      async (request, reply) => {
+        const rows = await listBankConsents(db);
+        const { result, consent } = request.query;
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(
+            renderSandboxBankPage(rows, clock.now(), {
+              result: typeof result === 'string' ? result : undefined,
+              consent: typeof consent === 'string' ? consent : undefined,
+            }),
+          );
+      },
+    );
+
+    for (const decision of ['authorise', 'reject'] as const) {
+      app.post<{ Params: { consentId: string } }>(
+        `/consents/:consentId/${decision}`,
+        hidden,
+        async (request, reply) => {
+          const { consentId } = request.params;
+          let result: string;
+          try {
+            if (decision === 'authorise') await authoriseBankConsent(db, clock, consentId);
+            else await rejectBankConsent(db, clock, consentId);
+            result = decision === 'authorise' ? 'authorised' : 'rejected';
+          } catch (error) {
+            if (!(error instanceof SandboxBankError)) throw error;
+            result = error.status === 404 ? 'missing' : 'decided';
+          }
+          const query = new URLSearchParams({ result, consent: consentId });
+          return reply.redirect(`${SANDBOX_BANK_PREFIX}?${query}`, 303);
+        },
+      );
+    }
+  };
+}

@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ConsentStatusResponseSchema, consentPaths } from '@portal/contract';
+import { api } from '@/lib/http';
+
+/** Only the consent id: the server asks the bank with the tokens it holds. */
+export const refreshConsentStatus = async (consentId: string) =>
+  (await api.post(consentPaths.getStatus, { consentId }, { schema: ConsentStatusResponseSchema }))
+    .data;
+
+export function useRefreshConsentStatus() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: refreshConsentStatus,
+    // spec §4: refreshing a status re-queries the provider and then reloads the list
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['consents'] }),
+  });
+}

@@ -1,0 +1,357 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import type { Consent, User } from '@portal/contract';
+import { useSessionStore } from '@/lib/session-store';
+import { renderWithProviders } from '@/test/render';
+import { ConsentsScreen } from './consents-screen';
+
+const user: User = {
+  _id: 'user-1',
+  id: 'user-1',
+  company_name: 'Acme Traders Pvt Ltd',
+  email: 'demo@acme.example',
+  mobile: '9876543210',
+  gstNo: '27AAPFU0939F1ZV',
+  category: null,
+  tally_serialno: '712345678',
+  tally_version: null,
+  customer_type: 'Customer',
+  created_at: '2026-01-01T00:00:00.000Z',
+  plan: null,
+};
+
+const ACCESS = `sbk_at_${'A'.repeat(70)}`;
+
+const consent = (n: number, over: Partial<Consent> = {}): Consent => ({
+  _id: `id-${n}`,
+  consentId: `sbk-intent-${String(n).padStart(3, '0')}`,
+  consentStatus: 'Pending',
+  partnerName: n % 2 ? 'LedgerSync Plugin' : 'GST Reconciler',
+  partnerId: n % 2 ? 'PTN-LEDGERSYNC' : 'PTN-GSTRECON',
+  documentUploaded: n % 3 === 0 ? 'Y' : 'N',
+  apiList: ['ReadAccountsBasic', 'ReadBalances', 'ReadTransactionsDetail', 'ReadStatementsDetail'],
+  netBankingUserId: 'ACMETRD4101',
+  accessToken: ACCESS,
+  accessTokenExpiresAt: '2026-06-02T10:00:00.000Z',
+  refreshToken: `sbk_rt_${'R'.repeat(70)}`,
+  refreshTokenExpiresAt: '2026-09-01T10:00:00.000Z',
+  createdAt: '2026-05-20T10:00:00.000Z',
+  consentCreationDate: '2026-05-20T10:00:00.000Z',
+  lastUpdated: '2026-05-21T10:00:00.000Z',
+  ...over,
+});
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+interface Server {
+  all: Consent[];
+  pages: Record<string, { data: Consent[]; total_pages: number }>;
+  refreshed?: Consent;
+  failRefresh?: boolean;
+  failDelete?: boolean;
+  failList?: boolean;
+}
+
+let fetchSpy: MockInstance<typeof fetch>;
+const calls = () =>
+  fetchSpy.mock.calls.map(([url, init]) => ({
+    url: String(url),
+    method: (init as RequestInit | undefined)?.method ?? 'GET',
+    body: (init as RequestInit | undefined)?.body,
+  }));
+
+function serve(server: Server) {
+  fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    if (url.pathname === '/api/user-consents/user/user-1')
+      return json({ success: true, data: server.all });
+    if (url.pathname === '/api/user-consents' && method === 'GET') {
+      if (server.failList) return json({ success: false, message: 'Database is down' }, 500);
+      const key = `${url.searchParams.get('page')}:${url.searchParams.get('consentStatus') ?? ''}`;
+      const page = server.pages[key] ?? { data: [], total_pages: 0 };
+      return json({
+        success: true,
+        data: page.data,
+        pagination: { total: server.all.length, page: 1, limit: 10, total_pages: page.total_pages },
+      });
+    }
+    if (url.pathname === '/api/consent/getstatus') {
+      if (server.failRefresh)
+        return json({ success: false, message: 'The bank could not be reached.' }, 502);
+      return json({ success: true, message: 'Consent status refreshed', data: server.refreshed });
+    }
+    if (url.pathname.startsWith('/api/user-consents/') && method === 'DELETE') {
+      if (server.failDelete)
+        return json({ success: false, message: 'The bank could not be reached.' }, 502);
+      return json({ success: true, message: 'Consent deleted successfully' });
+    }
+    return json({ success: false, message: 'unexpected call' }, 404);
+  });
+}
+
+beforeEach(() => {
+  useSessionStore.setState({
+    user: { ...user, id: 'user-1' },
+    token: 'tok',
+    isAuthenticated: true,
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  useSessionStore.getState().clearSession();
+});
+
+const tenOnPageOne = Array.from({ length: 10 }, (_, i) => consent(i + 1));
+
+describe('ConsentsScreen', () => {
+  it('shows the title, the five count tiles and the rows, with the first two APIs and "+N more"', async () => {
+    const all = [
+      ...tenOnPageOne,
+      consent(11, { consentStatus: 'Approved' }),
+      consent(12, { consentStatus: 'Rejected' }),
+      consent(13, { consentStatus: 'Expired' }),
+    ];
+    serve({ all, pages: { '1:': { data: tenOnPageOne, total_pages: 2 } } });
+    renderWithProviders(<ConsentsScreen />);
+    expect(screen.getByRole('heading', { name: 'Consent Management' })).toBeInTheDocument();
+    const tiles = screen.getByLabelText('Consent counts');
+    await waitFor(() => expect(within(tiles).getByText('13')).toBeInTheDocument());
+    for (const [label, n] of [
+      ['Total', '13'],
+      ['Pending', '10'],
+      ['Approved', '1'],
+      ['Rejected', '1'],
+      ['Expired', '1'],
+    ]) {
+      expect(within(tiles).getByText(label!).nextElementSibling).toHaveTextContent(n!);
+    }
+    const row = (await screen.findByText('sbk-intent-001')).closest('tr')!;
+    expect(within(row).getByText('ReadAccountsBasic')).toBeInTheDocument();
+    expect(within(row).getByText('ReadBalances')).toBeInTheDocument();
+    expect(within(row).queryByText('ReadTransactionsDetail')).not.toBeInTheDocument();
+    expect(within(row).getByText('+2 more')).toBeInTheDocument();
+    expect(within(row).getByText('LedgerSync Plugin')).toBeInTheDocument();
+    expect(within(row).getByText('PTN-LEDGERSYNC')).toBeInTheDocument();
+    expect(
+      within(row).getByRole('button', { name: 'View details of consent sbk-intent-001' }),
+    ).toBeEnabled();
+    expect(
+      within(row).getByRole('button', { name: 'Refresh status of consent sbk-intent-001' }),
+    ).toBeEnabled();
+    expect(
+      within(row).getByRole('button', { name: 'Delete consent sbk-intent-001' }),
+    ).toBeEnabled();
+    for (const header of ['Consent Details', 'Partner', 'Status', 'APIs', 'Created']) {
+      expect(screen.getByRole('columnheader', { name: header })).toBeInTheDocument();
+    }
+    // the userId sent is the signed-in customer's
+    expect(calls().some((c) => c.url.includes('userId=user-1') && c.url.includes('limit=10'))).toBe(
+      true,
+    );
+  });
+
+  it('searches the current page by partner name, consent ID and partner ID', async () => {
+    serve({ all: tenOnPageOne, pages: { '1:': { data: tenOnPageOne, total_pages: 1 } } });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />);
+    await screen.findByText('sbk-intent-001');
+    const search = screen.getByRole('searchbox', { name: 'Search consents' });
+    await u.type(search, 'gst recon');
+    expect(screen.queryByText('sbk-intent-001')).not.toBeInTheDocument();
+    expect(screen.getByText('sbk-intent-002')).toBeInTheDocument();
+    await u.clear(search);
+    await u.type(search, 'INTENT-007');
+    expect(screen.getAllByRole('row')).toHaveLength(2);
+    await u.clear(search);
+    await u.type(search, 'ptn-ledgersync');
+    expect(screen.getAllByRole('row')).toHaveLength(6);
+    await u.type(search, 'zzz');
+    expect(screen.getByText('No consents found')).toBeInTheDocument();
+    expect(screen.getByText('Create your first consent to get started')).toBeInTheDocument();
+    // searching asks the server nothing
+    expect(calls().filter((c) => c.url.startsWith('/api/user-consents?'))).toHaveLength(1);
+  });
+
+  it('pages with Previous and Next and "Page X of Y"', async () => {
+    const second = [consent(11), consent(12)];
+    serve({
+      all: [...tenOnPageOne, ...second],
+      pages: {
+        '1:': { data: tenOnPageOne, total_pages: 2 },
+        '2:': { data: second, total_pages: 2 },
+      },
+    });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />);
+    expect(await screen.findByText('Page 1 of 2')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await u.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('sbk-intent-011')).toBeInTheDocument();
+    expect(screen.getByText('Page 2 of 2')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(calls().some((c) => c.url.includes('page=2'))).toBe(true);
+  });
+
+  it('hides the pagination when there is only one page', async () => {
+    serve({ all: tenOnPageOne, pages: { '1:': { data: tenOnPageOne, total_pages: 1 } } });
+    renderWithProviders(<ConsentsScreen />);
+    await screen.findByText('sbk-intent-001');
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Next' })).not.toBeInTheDocument();
+  });
+
+  it('filters by status on the server and starts again at page 1', async () => {
+    const approved = [consent(20, { consentStatus: 'Approved' })];
+    const second = [consent(11)];
+    serve({
+      all: [...tenOnPageOne, ...second, ...approved],
+      pages: {
+        '1:': { data: tenOnPageOne, total_pages: 2 },
+        '2:': { data: second, total_pages: 2 },
+        '1:Approved': { data: approved, total_pages: 1 },
+      },
+    });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />);
+    await screen.findByText('Page 1 of 2');
+    await u.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('sbk-intent-011');
+    const filter = screen.getByRole('combobox', { name: 'Filter by status' });
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All Status', 'Pending', 'Approved', 'Rejected', 'Expired']);
+    await u.selectOptions(filter, 'Approved');
+    expect(await screen.findByText('sbk-intent-020')).toBeInTheDocument();
+    expect(screen.queryByText('Page 1 of 2')).not.toBeInTheDocument();
+    expect(
+      calls().some((c) => c.url.includes('page=1') && c.url.includes('consentStatus=Approved')),
+    ).toBe(true);
+  });
+
+  it('shows the empty state when there are no consents', async () => {
+    serve({ all: [], pages: {} });
+    renderWithProviders(<ConsentsScreen />);
+    expect(await screen.findByText('No consents found')).toBeInTheDocument();
+    expect(screen.getByText('Create your first consent to get started')).toBeInTheDocument();
+  });
+
+  it("says 'Failed to fetch consents' when the list cannot be loaded", async () => {
+    serve({ all: [], pages: {}, failList: true });
+    renderWithProviders(<ConsentsScreen />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch consents');
+    await waitFor(() =>
+      expect(screen.getAllByText('Failed to fetch consents').length).toBeGreaterThan(1),
+    );
+  });
+
+  it('refreshes a status with only the consent id, then reloads the list', async () => {
+    serve({
+      all: tenOnPageOne,
+      pages: { '1:': { data: tenOnPageOne, total_pages: 1 } },
+      refreshed: consent(1, { consentStatus: 'Approved' }),
+    });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />);
+    await u.click(
+      await screen.findByRole('button', { name: 'Refresh status of consent sbk-intent-001' }),
+    );
+    expect(await screen.findByText('Consent status refreshed!')).toBeInTheDocument();
+    const post = calls().find((c) => c.url === '/api/consent/getstatus')!;
+    expect(JSON.parse(String(post.body))).toEqual({ consentId: 'sbk-intent-001' });
+    await waitFor(() =>
+      expect(calls().filter((c) => c.url.startsWith('/api/user-consents?'))).toHaveLength(2),
+    );
+  });
+
+  it("says 'Failed to refresh consent status' when the bank cannot be asked", async () => {
+    serve({
+      all: tenOnPageOne,
+      pages: { '1:': { data: tenOnPageOne, total_pages: 1 } },
+      failRefresh: true,
+    });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />);
+    await u.click(
+      await screen.findByRole('button', { name: 'Refresh status of consent sbk-intent-001' }),
+    );
+    expect(await screen.findByText('Failed to refresh consent status')).toBeInTheDocument();
+    expect(screen.getByText('The bank could not be reached.')).toBeInTheDocument();
+  });
+
+  it('deletes only after the confirmation, and Cancel deletes nothing', async () => {
+    serve({ all: tenOnPageOne, pages: { '1:': { data: tenOnPageOne, total_pages: 1 } } });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />);
+    await u.click(await screen.findByRole('button', { name: 'Delete consent sbk-intent-001' }));
+    let dialog = screen.getByRole('dialog', { name: 'Delete Consent' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to delete this consent? This action cannot be undone.',
+    );
+    await u.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls().some((c) => c.method === 'DELETE')).toBe(false);
+
+    await u.click(screen.getByRole('button', { name: 'Delete consent sbk-intent-001' }));
+    dialog = screen.getByRole('dialog', { name: 'Delete Consent' });
+    await u.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Consent deleted successfully!')).toBeInTheDocument();
+    const del = calls().find((c) => c.method === 'DELETE')!;
+    expect(del.url).toBe('/api/user-consents/id-1');
+  });
+
+  it("says 'Failed to delete consent' when the delete fails", async () => {
+    serve({
+      all: tenOnPageOne,
+      pages: { '1:': { data: tenOnPageOne, total_pages: 1 } },
+      failDelete: true,
+    });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />);
+    await u.click(await screen.findByRole('button', { name: 'Delete consent sbk-intent-001' }));
+    await u.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Failed to delete consent')).toBeInTheDocument();
+  });
+
+  it('shows every item in the details dialog, tokens cut to 50 characters, and copies them', async () => {
+    serve({ all: tenOnPageOne, pages: { '1:': { data: tenOnPageOne, total_pages: 1 } } });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />);
+    await u.click(
+      await screen.findByRole('button', { name: 'View details of consent sbk-intent-006' }),
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Consent Details' });
+    for (const text of [
+      'GST Reconciler',
+      'PTN-GSTRECON',
+      'Uploaded',
+      'ReadStatementsDetail',
+      'ACMETRD4101',
+      'Created',
+      'Consent Date',
+    ]) {
+      expect(within(dialog).getAllByText(text).length).toBeGreaterThan(0);
+    }
+    expect(within(dialog).getAllByText('Last Updated')).toHaveLength(2);
+    expect(within(dialog).getByText(`${ACCESS.slice(0, 50)}...`)).toBeInTheDocument();
+    expect(within(dialog).queryByText(ACCESS)).not.toBeInTheDocument();
+
+    await u.click(within(dialog).getByRole('button', { name: 'Copy Access Token' }));
+    expect(await screen.findByText('Access Token copied to clipboard!')).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(ACCESS);
+    await u.click(within(dialog).getByRole('button', { name: 'Copy Partner ID' }));
+    expect(await screen.findByText('Partner ID copied to clipboard!')).toBeInTheDocument();
+    await u.click(within(dialog).getByRole('button', { name: 'Copy Net Banking User ID' }));
+    expect(await navigator.clipboard.readText()).toBe('ACMETRD4101');
+    await u.click(within(dialog).getByRole('button', { name: 'Copy Refresh Token' }));
+    expect(await screen.findByText('Refresh Token copied to clipboard!')).toBeInTheDocument();
+
+    expect(within(dialog).getByRole('button', { name: 'Refresh Status' })).toBeEnabled();
+    await u.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});

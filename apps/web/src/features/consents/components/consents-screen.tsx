@@ -1,0 +1,320 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Eye, FileCheck2, FileX2, RefreshCw, Search, ShieldCheck, Trash2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { CONSENT_STATUSES, type Consent, type ConsentStatus } from '@portal/contract';
+import { errorMessage } from '@/lib/http';
+import { formatDate } from '@/lib/format';
+import { useSessionStore } from '@/lib/session-store';
+import { Badge } from '@/ui/badge';
+import { Button } from '@/ui/button';
+import { Card } from '@/ui/card';
+import { EmptyState } from '@/ui/empty-state';
+import { PageTitle } from '@/ui/page-title';
+import { Skeleton } from '@/ui/spinner';
+import { Table, Td, Th } from '@/ui/table';
+import { useConsents } from '../api/get-consents';
+import { useUserConsents } from '../api/get-user-consents';
+import { useDeleteConsent } from '../api/delete-consent';
+import { useRefreshConsentStatus } from '../api/refresh-consent-status';
+import { ConsentDetailsDialog } from './consent-details-dialog';
+import { countConsents, searchConsents, summariseApis, type ConsentCounts } from './consent-rules';
+import { ConsentStatusBadge } from './consent-status-badge';
+import { DeleteConsentDialog } from './delete-consent-dialog';
+
+const TILES: { key: keyof ConsentCounts; className: string }[] = [
+  { key: 'Total', className: 'text-slate-900' },
+  { key: 'Pending', className: 'text-amber-800' },
+  { key: 'Approved', className: 'text-green-800' },
+  { key: 'Rejected', className: 'text-red-800' },
+  { key: 'Expired', className: 'text-slate-700' },
+];
+
+const COLUMNS = ['Consent Details', 'Partner', 'Status', 'APIs', 'Created', 'Actions'];
+
+function CountTiles({ consents }: { consents: Consent[] | undefined }) {
+  const counts = consents ? countConsents(consents) : null;
+  return (
+    <dl
+      className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5"
+      aria-label="Consent counts"
+    >
+      {TILES.map(({ key, className }) => (
+        <div key={key} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+          <dt className="text-sm font-medium text-slate-600">{key}</dt>
+          <dd className={`mt-1 text-2xl font-bold ${className}`}>
+            {counts ? counts[key] : <Skeleton className="h-8 w-10" />}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Spec §2 Consents screen. */
+export function ConsentsScreen() {
+  const userId = useSessionStore((s) => s.user?.id ?? '');
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<ConsentStatus | ''>('');
+  const [search, setSearch] = useState('');
+  const [details, setDetails] = useState<Consent | null>(null);
+  const [toDelete, setToDelete] = useState<Consent | null>(null);
+
+  const all = useUserConsents(userId);
+  const list = useConsents({ userId, page, consentStatus: status || undefined });
+  const refresh = useRefreshConsentStatus();
+  const remove = useDeleteConsent();
+
+  const fetchFailed = all.isError || list.isError;
+  useEffect(() => {
+    if (fetchFailed) toast.error('Failed to fetch consents', { id: 'consents-fetch' });
+  }, [fetchFailed]);
+
+  const totalPages = list.data?.pagination.total_pages ?? 0;
+  const rows = searchConsents(list.data?.data ?? [], search);
+
+  function refreshStatus(consent: Consent) {
+    refresh.mutate(consent.consentId, {
+      onSuccess: (updated) => {
+        toast.success('Consent status refreshed!');
+        setDetails((open) => (open?._id === updated._id ? updated : open));
+      },
+      onError: (error) =>
+        toast.error('Failed to refresh consent status', {
+          description: errorMessage(error, '') || undefined,
+        }),
+    });
+  }
+
+  function confirmDelete() {
+    if (!toDelete) return;
+    remove.mutate(toDelete._id, {
+      onSuccess: () => {
+        toast.success('Consent deleted successfully!');
+        // the last one on a later page: show the page before, which still exists
+        if (page > 1 && list.data?.data.length === 1) setPage(page - 1);
+        setToDelete(null);
+        setDetails(null);
+      },
+      onError: (error) => {
+        toast.error('Failed to delete consent', {
+          description: errorMessage(error, '') || undefined,
+        });
+        setToDelete(null);
+      },
+    });
+  }
+
+  const reload = () => void queryClient.invalidateQueries({ queryKey: ['consents'] });
+  const refreshingId = refresh.isPending ? refresh.variables : null;
+  const loading = list.isPending;
+
+  return (
+    <div>
+      <PageTitle>Consent Management</PageTitle>
+      <CountTiles consents={all.data} />
+
+      <Card>
+        <div className="flex flex-col gap-3 border-b border-slate-100 px-5 py-4 md:flex-row md:items-center">
+          <div className="relative flex-1">
+            <Search
+              className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500"
+              aria-hidden="true"
+            />
+            <input
+              type="search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              aria-label="Search consents"
+              placeholder="Search by partner name, consent ID or partner ID"
+              className="block h-10 w-full rounded-md border border-slate-300 bg-white pl-9 pr-3 text-sm text-slate-900 placeholder:text-slate-500 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
+            />
+          </div>
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as ConsentStatus | '');
+              setPage(1);
+            }}
+            aria-label="Filter by status"
+            className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
+          >
+            <option value="">All Status</option>
+            {CONSENT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+          <Button variant="secondary" onClick={reload} disabled={list.isFetching}>
+            <RefreshCw
+              className={list.isFetching ? 'h-4 w-4 animate-spin' : 'h-4 w-4'}
+              aria-hidden="true"
+            />
+            Refresh
+          </Button>
+        </div>
+
+        {list.isError ? (
+          <p role="alert" className="px-5 py-8 text-center text-sm text-red-700">
+            Failed to fetch consents
+          </p>
+        ) : !loading && rows.length === 0 ? (
+          <EmptyState
+            icon={<ShieldCheck className="h-10 w-10" />}
+            title="No consents found"
+            description="Create your first consent to get started"
+          />
+        ) : (
+          <Table aria-busy={list.isFetching} className="min-w-[56rem]">
+            <caption className="sr-only">Consents</caption>
+            <thead>
+              <tr>
+                {COLUMNS.map((c) => (
+                  <Th key={c}>{c === 'Actions' ? <span className="sr-only">Actions</span> : c}</Th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {loading
+                ? [0, 1, 2].map((r) => (
+                    <tr key={r}>
+                      {COLUMNS.map((c) => (
+                        <Td key={c}>
+                          <Skeleton className="h-5 w-24" />
+                        </Td>
+                      ))}
+                    </tr>
+                  ))
+                : rows.map((consent) => {
+                    const apis = summariseApis(consent.apiList);
+                    const busy = refreshingId === consent.consentId;
+                    return (
+                      <tr key={consent._id}>
+                        <Td>
+                          <p className="max-w-[13rem] break-all font-mono text-xs font-medium text-slate-900">
+                            {consent.consentId}
+                          </p>
+                          <p className="mt-1 flex items-center gap-1 text-xs text-slate-600">
+                            {consent.documentUploaded === 'Y' ? (
+                              <>
+                                <FileCheck2
+                                  className="h-3.5 w-3.5 text-green-700"
+                                  aria-hidden="true"
+                                />
+                                Document uploaded
+                              </>
+                            ) : (
+                              <>
+                                <FileX2 className="h-3.5 w-3.5" aria-hidden="true" />
+                                No document
+                              </>
+                            )}
+                          </p>
+                        </Td>
+                        <Td>
+                          <p className="font-medium">{consent.partnerName}</p>
+                          <p className="mt-1 font-mono text-xs text-slate-600">
+                            {consent.partnerId}
+                          </p>
+                        </Td>
+                        <Td>
+                          <ConsentStatusBadge status={consent.consentStatus} />
+                        </Td>
+                        <Td>
+                          <div className="flex max-w-[17rem] flex-wrap items-center gap-1">
+                            {apis.shown.map((name) => (
+                              <Badge key={name} tone="blue">
+                                {name}
+                              </Badge>
+                            ))}
+                            {apis.more > 0 && (
+                              <span className="text-xs text-slate-600">+{apis.more} more</span>
+                            )}
+                          </div>
+                        </Td>
+                        <Td>{formatDate(consent.createdAt)}</Td>
+                        <Td>
+                          <div className="flex items-center gap-1">
+                            <Button
+                              variant="ghost"
+                              size="icon"
+                              onClick={() => setDetails(consent)}
+                              aria-label={`View details of consent ${consent.consentId}`}
+                            >
+                              <Eye className="h-4 w-4" aria-hidden="true" />
+                            </Button>
+                            <Button
+                              variant="ghost"
+                              size="icon"
+                              onClick={() => refreshStatus(consent)}
+                              disabled={busy}
+                              aria-label={`Refresh status of consent ${consent.consentId}`}
+                            >
+                              <RefreshCw
+                                className={busy ? 'h-4 w-4 animate-spin' : 'h-4 w-4'}
+                                aria-hidden="true"
+                              />
+                            </Button>
+                            <Button
+                              variant="ghost"
+                              size="icon"
+                              className="text-red-700 hover:bg-red-50"
+                              onClick={() => setToDelete(consent)}
+                              aria-label={`Delete consent ${consent.consentId}`}
+                            >
+                              <Trash2 className="h-4 w-4" aria-hidden="true" />
+                            </Button>
+                          </div>
+                        </Td>
+                      </tr>
+                    );
+                  })}
+            </tbody>
+          </Table>
+        )}
+
+        {totalPages > 1 && (
+          <nav
+            aria-label="Pagination"
+            className="flex items-center justify-between gap-4 border-t border-slate-100 px-5 py-3"
+          >
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => setPage((p) => p - 1)}
+              disabled={page <= 1}
+            >
+              Previous
+            </Button>
+            <p className="text-sm text-slate-700" aria-live="polite">
+              Page {page} of {totalPages}
+            </p>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => setPage((p) => p + 1)}
+              disabled={page >= totalPages}
+            >
+              Next
+            </Button>
+          </nav>
+        )}
+      </Card>
+
+      <ConsentDetailsDialog
+        consent={details}
+        onClose={() => setDetails(null)}
+        onRefresh={refreshStatus}
+        refreshing={refresh.isPending}
+      />
+      <DeleteConsentDialog
+        open={toDelete !== null}
+        onCancel={() => setToDelete(null)}
+        onConfirm={confirmDelete}
+        deleting={remove.isPending}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+import type { Page } from '@playwright/test';
+import { expect, expectAccessible, signIn, test } from '../support/fixtures';
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+const rows = (page: Page) => page.locator('tbody tr');
+const tile = (page: Page, label: string) =>
+  page
+    .getByLabel('Consent counts')
+    .locator('div', { has: page.getByText(label, { exact: true }) })
+    .locator('dd');
+
+async function openConsents(page: Page) {
+  await signIn(page);
+  await page.goto('/consents');
+  await expect(page.getByRole('heading', { name: 'Consent Management' })).toBeVisible();
+  await expect(
+    rows(page)
+      .first()
+      .getByRole('button', { name: /View details/ }),
+  ).toBeVisible();
+}
+
+/** The consent IDs of the rows shown. */
+async function shownIds(page: Page): Promise<string[]> {
+  return rows(page).locator('td:first-child p.font-mono').allTextContents();
+}
+
+test('shows the seeded consents with counts, filters, searches and pages', async ({ page }) => {
+  await openConsents(page);
+  await expect(tile(page, 'Total')).toHaveText(/^\d+$/);
+  const total = Number(await tile(page, 'Total').textContent());
+  expect(total).toBeGreaterThanOrEqual(25);
+  for (const label of ['Pending', 'Approved', 'Rejected', 'Expired']) {
+    expect(Number(await tile(page, label).textContent())).toBeGreaterThan(0);
+  }
+  await expect(rows(page)).toHaveCount(10);
+  await expect(page.getByText(`Page 1 of ${Math.ceil(total / 10)}`)).toBeVisible();
+  await expectAccessible(page);
+
+  // paginate
+  const firstPage = await shownIds(page);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByText(`Page 2 of ${Math.ceil(total / 10)}`)).toBeVisible();
+  await expect.poll(() => shownIds(page)).not.toEqual(firstPage);
+  const secondPage = await shownIds(page);
+  expect(secondPage.filter((id) => firstPage.includes(id))).toEqual([]);
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(page.getByText(`Page 1 of ${Math.ceil(total / 10)}`)).toBeVisible();
+  await expect.poll(() => shownIds(page)).toEqual(firstPage);
+
+  // filter
+  const rejected = Number(await tile(page, 'Rejected').textContent());
+  await page.getByLabel('Filter by status').selectOption('Rejected');
+  await expect(rows(page)).toHaveCount(Math.min(rejected, 10));
+  for (const row of await rows(page).all()) {
+    await expect(row.getByText('Rejected', { exact: true })).toBeVisible();
+  }
+  if (rejected <= 10)
+    await expect(page.getByRole('navigation', { name: 'Pagination' })).toHaveCount(0);
+  await page.getByLabel('Filter by status').selectOption('All Status');
+  await expect(rows(page)).toHaveCount(10);
+
+  // search the current page
+  const search = page.getByRole('searchbox', { name: 'Search consents' });
+  await search.fill('GST Reconciler');
+  const matching = await rows(page).count();
+  expect(matching).toBeGreaterThan(0);
+  expect(matching).toBeLessThan(10);
+  for (const row of await rows(page).all()) await expect(row).toContainText('GST Reconciler');
+  await search.fill(firstPage[3]!);
+  await expect(rows(page)).toHaveCount(1);
+  await search.fill('no-such-consent');
+  await expect(page.getByText('No consents found')).toBeVisible();
+  await expect(page.getByText('Create your first consent to get started')).toBeVisible();
+});
+
+test('shows the details of a consent and copies its ids and tokens', async ({ page }) => {
+  await openConsents(page);
+  await page.getByLabel('Filter by status').selectOption('Approved');
+  await expect(rows(page).first().getByText('Approved', { exact: true })).toBeVisible();
+  const [consentId] = await shownIds(page);
+  await page.getByRole('button', { name: `View details of consent ${consentId}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Consent Details' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText(consentId!)).toBeVisible();
+  for (const text of [
+    'Partner ID',
+    'Document Status',
+    'Authorized APIs',
+    'Net Banking User ID',
+    'Access Token',
+    'Refresh Token',
+    'Consent Date',
+  ]) {
+    await expect(dialog.getByText(text, { exact: true }).first()).toBeVisible();
+  }
+  const shownToken = await dialog.locator('code').first().textContent();
+  expect(shownToken).toMatch(/^sbk_at_.{43}\.\.\.$/);
+  await expectAccessible(page);
+
+  await dialog.getByRole('button', { name: 'Copy Access Token' }).click();
+  await expect(page.getByText('Access Token copied to clipboard!')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied.startsWith(shownToken!.slice(0, 50))).toBe(true);
+  expect(copied.length).toBeGreaterThan(50);
+
+  await dialog.getByRole('button', { name: 'Copy Partner ID' }).click();
+  await expect(page.getByText('Partner ID copied to clipboard!')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^PTN-/);
+  await dialog.getByRole('button', { name: 'Copy Net Banking User ID' }).click();
+  await expect(page.getByText('Net Banking User ID copied to clipboard!')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Copy Refresh Token' }).click();
+  await expect(page.getByText('Refresh Token copied to clipboard!')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^sbk_rt_/);
+
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await expect(dialog).toHaveCount(0);
+});
+
+test('refreshes a pending consent after the sandbox bank authorised it', async ({
+  page,
+  context,
+}) => {
+  await openConsents(page);
+  await page.getByLabel('Filter by status').selectOption('Pending');
+  await expect(rows(page).first().getByText('Pending', { exact: true })).toBeVisible();
+  const [consentId] = await shownIds(page);
+
+  const bank = await context.newPage();
+  await bank.goto('/sandbox/bank');
+  await expect(
+    bank.getByRole('heading', { name: 'Account access consent requests' }),
+  ).toBeVisible();
+  await expectAccessible(bank);
+  await bank.getByRole('button', { name: `Authorise ${consentId}` }).click();
+  await expect(bank.getByRole('status')).toContainText(`Consent ${consentId} authorised.`);
+  await bank.close();
+
+  // still Pending in the portal until the customer refreshes it
+  await page.reload();
+  await page.getByLabel('Filter by status').selectOption('Pending');
+  const row = rows(page).filter({ hasText: consentId! });
+  await expect(row.getByText('Pending', { exact: true })).toBeVisible();
+  await row.getByRole('button', { name: `Refresh status of consent ${consentId}` }).click();
+  await expect(page.getByText('Consent status refreshed!')).toBeVisible();
+  // it has left the Pending list; under Approved it is there
+  await expect(rows(page).filter({ hasText: consentId! })).toHaveCount(0);
+  await page.getByLabel('Filter by status').selectOption('Approved');
+  await expect(
+    rows(page).filter({ hasText: consentId! }).getByText('Approved', { exact: true }),
+  ).toBeVisible();
+});
+
+test('deletes a consent after the confirmation, and it stays gone after a reload', async ({
+  page,
+}) => {
+  await openConsents(page);
+  const total = Number(await tile(page, 'Total').textContent());
+  const [consentId] = await shownIds(page);
+  await page.getByRole('button', { name: `Delete consent ${consentId}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete Consent' });
+  await expect(dialog).toContainText(
+    'Are you sure you want to delete this consent? This action cannot be undone.',
+  );
+  await expectAccessible(page);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(rows(page).filter({ hasText: consentId! })).toHaveCount(1);
+
+  await page.getByRole('button', { name: `Delete consent ${consentId}` }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Consent deleted successfully!')).toBeVisible();
+  await expect(rows(page).filter({ hasText: consentId! })).toHaveCount(0);
+  await expect(tile(page, 'Total')).toHaveText(String(total - 1));
+
+  await page.reload();
+  await expect(rows(page).first()).toBeVisible();
+  expect(await shownIds(page)).not.toContain(consentId);
+  await expect(tile(page, 'Total')).toHaveText(String(total - 1));
+});

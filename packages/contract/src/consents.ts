@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { CONSENTS_PAGE_SIZE } from './constants';
+
+export const consentPaths = {
+  /** Every consent of a customer (the screen's count tiles). */
+  allForUser: '/api/user-consents/user/:userId',
+  /** One page, optionally of one status. */
+  list: '/api/user-consents',
+  /** Asks the provider again and stores its answer. */
+  getStatus: '/api/consent/getstatus',
+  /** Revokes at the provider, then removes. */
+  remove: '/api/user-consents/:id',
+} as const;
+
+export const userConsentsPath = (userId: string) =>
+  `/api/user-consents/user/${encodeURIComponent(userId)}`;
+export const userConsentPath = (id: string) => `/api/user-consents/${encodeURIComponent(id)}`;
+
+/** Spec §4: the four consent states the portal knows. */
+export const CONSENT_STATUSES = ['Pending', 'Approved', 'Rejected', 'Expired'] as const;
+export const ConsentStatusSchema = z.enum(CONSENT_STATUSES);
+export type ConsentStatus = z.infer<typeof ConsentStatusSchema>;
+
+/** A consent as the customer sees it (spec §3 Consent). Dates are ISO 8601 strings. */
+export const ConsentSchema = z.object({
+  _id: z.string(),
+  consentId: z.string(),
+  consentStatus: ConsentStatusSchema,
+  partnerName: z.string(),
+  partnerId: z.string(),
+  /** 'Y' when the partner uploaded a document with the request. */
+  documentUploaded: z.enum(['Y', 'N']),
+  apiList: z.array(z.string()),
+  netBankingUserId: z.string().nullable(),
+  accessToken: z.string().nullable(),
+  accessTokenExpiresAt: z.string().nullable(),
+  refreshToken: z.string().nullable(),
+  refreshTokenExpiresAt: z.string().nullable(),
+  createdAt: z.string(),
+  /** When the bank created the consent. */
+  consentCreationDate: z.string().nullable(),
+  lastUpdated: z.string(),
+});
+export type Consent = z.infer<typeof ConsentSchema>;
+
+export const UserIdParamsSchema = z.object({ userId: z.string().min(1).max(100) });
+
+export const UserConsentsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(ConsentSchema),
+});
+export type UserConsentsResponse = z.infer<typeof UserConsentsResponseSchema>;
+
+const positiveInt = (fallback: number, max: number) =>
+  z.coerce.number().int().min(1).max(max).default(fallback);
+
+export const ConsentListQuerySchema = z.object({
+  page: positiveInt(1, 100_000),
+  limit: positiveInt(CONSENTS_PAGE_SIZE, 100),
+  userId: z.string({ error: 'userId is required' }).min(1, 'userId is required').max(100),
+  consentStatus: ConsentStatusSchema.optional(),
+});
+export type ConsentListQuery = z.input<typeof ConsentListQuerySchema>;
+
+export const PaginationSchema = z.object({
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  total_pages: z.number().int(),
+});
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+export const ConsentListResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(ConsentSchema),
+  pagination: PaginationSchema,
+});
+export type ConsentListResponse = z.infer<typeof ConsentListResponseSchema>;
+
+/** Only the consent id: the server uses the tokens it holds (ARCHITECTURE, spec §7 defect). */
+export const ConsentStatusRequestSchema = z.object({
+  consentId: z.string({ error: 'consentId is required' }).trim().min(1).max(200),
+});
+export type ConsentStatusRequest = z.infer<typeof ConsentStatusRequestSchema>;
+
+export const ConsentStatusResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: ConsentSchema,
+});
+export type ConsentStatusResponse = z.infer<typeof ConsentStatusResponseSchema>;
+
+export const DeleteConsentResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+export type DeleteConsentResponse = z.infer<typeof DeleteConsentResponseSchema>;
