@@ -11,6 +11,7 @@ export const ActivityEventTypeSchema = z.enum([
   'payment_failed',
   'payment_refunded',
   'plan_activated',
+  'plan_ending',
   'consent_requested',
   'consent_approved',
   'consent_rejected',
@@ -23,3 +24,66 @@ export type ActivityEventType = z.infer<typeof ActivityEventTypeSchema>;
 /** The look of an activity item (spec §3 Activity item). */
 export const ActivityStatusSchema = z.enum(['success', 'pending', 'failed']);
 export type ActivityStatus = z.infer<typeof ActivityStatusSchema>;
+
+/** The kinds of spec §3 Activity item; the feed's type filter works on them. */
+export const ActivityKindSchema = z.enum(['consent', 'order', 'profile']);
+export type ActivityKind = z.infer<typeof ActivityKindSchema>;
+
+const KIND_BY_TYPE: Record<ActivityEventType, ActivityKind> = {
+  signin: 'profile',
+  signin_failed: 'profile',
+  password_changed: 'profile',
+  password_reset: 'profile',
+  order_created: 'order',
+  payment_completed: 'order',
+  payment_failed: 'order',
+  payment_refunded: 'order',
+  plan_activated: 'order',
+  plan_ending: 'order',
+  consent_requested: 'consent',
+  consent_approved: 'consent',
+  consent_rejected: 'consent',
+  consent_expired: 'consent',
+  consent_refreshed: 'consent',
+  consent_deleted: 'consent',
+};
+
+export const activityKindOf = (type: ActivityEventType): ActivityKind => KIND_BY_TYPE[type];
+
+export const activityTypesOfKind = (kind: ActivityKind): ActivityEventType[] =>
+  ActivityEventTypeSchema.options.filter((type) => KIND_BY_TYPE[type] === kind);
+
+export const activityPaths = {
+  feed: '/api/activity',
+} as const;
+
+export const ACTIVITY_PAGE_SIZE = 20;
+export const ACTIVITY_MAX_PAGE_SIZE = 100;
+
+export const ActivityFeedQuerySchema = z.object({
+  /** Opaque: the nextCursor of the previous page. */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(ACTIVITY_MAX_PAGE_SIZE).default(ACTIVITY_PAGE_SIZE),
+  type: ActivityKindSchema.optional(),
+});
+export type ActivityFeedQuery = z.input<typeof ActivityFeedQuerySchema>;
+
+/** One recorded event as the feed and the bell show it. */
+export const ActivityEventSchema = z.object({
+  _id: z.string(),
+  type: ActivityEventTypeSchema,
+  kind: ActivityKindSchema,
+  title: z.string(),
+  description: z.string(),
+  status: ActivityStatusSchema,
+  createdAt: z.string(),
+});
+export type ActivityEvent = z.infer<typeof ActivityEventSchema>;
+
+export const ActivityFeedResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(ActivityEventSchema),
+  /** Null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type ActivityFeedResponse = z.infer<typeof ActivityFeedResponseSchema>;

@@ -1,4 +1,5 @@
-// Replaced by the feature that owns this route.
+import { ActivityFeed } from '@/features/activity/components/activity-feed';
+
 export function Component() {
-  return <h1>activity</h1>;
+  return <ActivityFeed />;
 }

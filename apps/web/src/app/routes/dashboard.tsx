@@ -1,4 +1,5 @@
-// Replaced by the feature that owns this route.
+import { Dashboard } from '@/features/dashboard/components/dashboard';
+
 export function Component() {
-  return <h1>dashboard</h1>;
+  return <Dashboard />;
 }

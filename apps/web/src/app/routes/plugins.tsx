@@ -1,4 +1,5 @@
-// Replaced by the feature that owns this route.
+import { PluginsList } from '@/features/plugins/components/plugins-list';
+
 export function Component() {
-  return <h1>plugins</h1>;
+  return <PluginsList />;
 }

@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../lib/errors';
+import { listAllPlugins, retirePlugin, uploadPlugin } from '../modules/plugins/service';
+import { CliError, parseOptions, requireOption, type CliCommand } from './command';
+
+const formatSize = (bytes: number) => `${new Intl.NumberFormat('en-IN').format(bytes)} B`;
+
+/** Service refusals are the operator's to fix: one line, not a stack trace. */
+async function asCli<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+export const pluginCommands: Record<string, CliCommand> = {
+  'plugins:upload': {
+    summary:
+      'Publish an installer: --platform Windows --version 2.4.1 --file ./setup.exe [--name file-name]',
+    async run(args, deps) {
+      const values = parseOptions(args, {
+        platform: { type: 'string' },
+        version: { type: 'string' },
+        file: { type: 'string' },
+        name: { type: 'string' },
+      });
+      const platform = requireOption(values, 'platform');
+      const version = requireOption(values, 'version');
+      const file = requireOption(values, 'file');
+      let data: Buffer;
+      try {
+        data = await readFile(file);
+      } catch {
+        throw new CliError(`cannot read ${file}`);
+      }
+      const fileName = values.name?.trim() || path.basename(file);
+      const { plugin, created } = await asCli(() =>
+        uploadPlugin(deps, { platform, version, fileName, data }),
+      );
+      console.log(
+        `${created ? 'Published' : 'Already published'}: ${plugin.platform} ${plugin.version} ` +
+          `${plugin.fileName} (${formatSize(plugin.size)})\n  id:      ${plugin.id}\n  sha256:  ${plugin.sha256}`,
+      );
+    },
+  },
+  'plugins:list': {
+    summary: 'List installers, retired ones included',
+    async run(args, deps) {
+      parseOptions(args, {});
+      const rows = await listAllPlugins(deps.db);
+      if (rows.length === 0) return console.log('No plugins.');
+      for (const row of rows) {
+        console.log(
+          [
+            row.id,
+            row.platform,
+            row.version,
+            row.fileName,
+            formatSize(row.size),
+            row.sha256,
+            row.retiredAt ? `retired ${row.retiredAt.toISOString()}` : 'live',
+          ].join('  '),
+        );
+      }
+    },
+  },
+  'plugins:retire': {
+    summary: 'Stop offering an installer: --id <plugin id>',
+    async run(args, deps) {
+      const values = parseOptions(args, { id: { type: 'string' } });
+      const id = requireOption(values, 'id');
+      const row = await asCli(() => retirePlugin(deps.db, deps.clock, id));
+      console.log(`Retired: ${row.platform} ${row.version} ${row.fileName}`);
+    },
+  },
+};

@@ -1,0 +1,91 @@
+import {
+  ActivityFeedQuerySchema,
+  ActivityFeedResponseSchema,
+  ErrorResponseSchema,
+  MarkNotificationsSeenRequestSchema,
+  MarkNotificationsSeenResponseSchema,
+  NotificationsResponseSchema,
+  activityPaths,
+  notificationPaths,
+} from '@portal/contract';
+import type { App } from '../../lib/types';
+import { currentPlanOf } from '../plans/current-plan';
+import { listActivity, listNotifications, markNotificationsSeen, notePlanEnding } from './service';
+
+export async function activityRoutes(app: App) {
+  const { db, clock } = app.deps;
+
+  app.get(
+    activityPaths.feed,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['activity'],
+        summary: "The signed-in customer's events, newest first, a page at a time",
+        security: [{ bearer: [] }],
+        querystring: ActivityFeedQuerySchema,
+        response: {
+          200: ActivityFeedResponseSchema,
+          400: ErrorResponseSchema,
+          401: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await listActivity(db, request.auth.customerId, request.query)),
+    }),
+  );
+
+  app.get(
+    notificationPaths.list,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['activity'],
+        summary: 'The bell: latest notifications and how many are unseen',
+        security: [{ bearer: [] }],
+        response: { 200: NotificationsResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => {
+      const { customerId } = request.auth;
+      // the plan's end is a matter of time, not of a change: it is noted when the bell looks
+      const plan = await currentPlanOf(db, customerId, clock.now());
+      await notePlanEnding(
+        db,
+        clock,
+        customerId,
+        plan && { ref: plan.endDate, planName: plan.planName, endDate: new Date(plan.endDate) },
+      );
+      return { success: true as const, ...(await listNotifications(db, customerId)) };
+    },
+  );
+
+  app.post(
+    notificationPaths.seen,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['activity'],
+        summary: 'Marks the notifications shown as seen',
+        security: [{ bearer: [] }],
+        body: MarkNotificationsSeenRequestSchema,
+        response: {
+          200: MarkNotificationsSeenResponseSchema,
+          400: ErrorResponseSchema,
+          401: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await markNotificationsSeen(
+        db,
+        clock,
+        request.auth.customerId,
+        new Date(request.body.upTo),
+      )),
+    }),
+  );
+}

@@ -1,0 +1,341 @@
+import {
+  ArrowRight,
+  CreditCard,
+  FileCheck2,
+  Layers,
+  ShieldCheck,
+  UserRound,
+  type LucideIcon,
+} from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { DashboardActivityItem, DashboardCounters, User } from '@portal/contract';
+import { paths } from '@/config/paths';
+import { formatDate, formatNumber } from '@/lib/format';
+import { ActivityRow } from '@/ui/activity-row';
+import { Card, CardBody, CardHeader } from '@/ui/card';
+import { Skeleton } from '@/ui/spinner';
+
+export interface DashboardViewProps {
+  /** The signed-in customer's profile; undefined while loading or when it failed. */
+  user?: User | null;
+  /** Company name known from the session, so the heading does not wait for the profile. */
+  sessionCompanyName?: string;
+  counters: DashboardCounters;
+  recentOrders: readonly DashboardActivityItem[];
+  recentActivity: readonly DashboardActivityItem[];
+  isLoading: boolean;
+  isError: boolean;
+}
+
+const linkStyle =
+  'rounded text-sm font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
+
+function ViewAll({ to, what }: { to: string; what: string }) {
+  return (
+    <Link to={to} className={linkStyle}>
+      View All<span className="sr-only"> {what}</span>
+    </Link>
+  );
+}
+
+/** A value that keeps its line height while loading, so nothing jumps when it arrives. */
+function Value({
+  loading,
+  children,
+  width = 'w-16',
+}: {
+  loading: boolean;
+  children: ReactNode;
+  width?: string;
+}) {
+  return loading ? (
+    <span className="inline-flex h-[1lh] items-center" aria-hidden="true">
+      <span className={`block h-[0.8lh] animate-pulse rounded bg-slate-200 ${width}`} />
+    </span>
+  ) : (
+    <>{children}</>
+  );
+}
+
+function StatCard({
+  to,
+  label,
+  value,
+  detail,
+  icon: Icon,
+  tone,
+  loading,
+}: {
+  to: string;
+  label: string;
+  value: string;
+  detail: string;
+  icon: LucideIcon;
+  tone: string;
+  loading: boolean;
+}) {
+  return (
+    <Link
+      to={to}
+      className="group block rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition-shadow hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <div>
+          <p className="text-sm font-medium text-slate-600">{label}</p>
+          <p className="mt-1 text-3xl font-bold text-slate-900">
+            <Value loading={loading}>{value}</Value>
+          </p>
+          <p className="mt-1 text-sm text-slate-600">
+            <Value loading={loading} width="w-24">
+              {detail}
+            </Value>
+          </p>
+        </div>
+        <span className={`rounded-lg p-2.5 ${tone}`} aria-hidden="true">
+          <Icon className="h-5 w-5" />
+        </span>
+      </div>
+    </Link>
+  );
+}
+
+function Details({ rows, loading }: { rows: [string, ReactNode][]; loading: boolean }) {
+  return (
+    <dl className="divide-y divide-slate-100">
+      {rows.map(([term, value]) => (
+        <div key={term} className="flex items-center justify-between gap-4 py-2.5 text-sm">
+          <dt className="text-slate-600">{term}</dt>
+          <dd className="text-right font-medium text-slate-900">
+            <Value loading={loading} width="w-32">
+              {value}
+            </Value>
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function ActivityList({
+  items,
+  loading,
+  empty,
+  label,
+}: {
+  items: readonly DashboardActivityItem[];
+  loading: boolean;
+  empty: string;
+  label: string;
+}) {
+  if (loading) {
+    return (
+      <div aria-hidden="true">
+        {[0, 1].map((i) => (
+          <div key={i} className="flex items-start gap-3 py-3">
+            <Skeleton className="h-9 w-9 rounded-full" />
+            <div className="flex-1 space-y-2">
+              <Skeleton className="h-4 w-1/2" />
+              <Skeleton className="h-4 w-3/4" />
+            </div>
+          </div>
+        ))}
+      </div>
+    );
+  }
+  if (items.length === 0) return <p className="py-6 text-center text-sm text-slate-600">{empty}</p>;
+  return (
+    <ul className="divide-y divide-slate-100" aria-label={label}>
+      {items.map((item) => (
+        <li key={item.id}>
+          <ActivityRow
+            kind={item.type}
+            title={item.title}
+            description={item.description}
+            date={formatDate(item.date)}
+            status={item.status}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const quickActions = [
+  { to: paths.consents, title: 'View Consents', text: 'Manage API permissions', icon: ShieldCheck },
+  { to: paths.plans, title: 'Browse Plans', text: 'Explore available options', icon: Layers },
+  { to: paths.profile, title: 'Update Profile', text: 'Manage account details', icon: UserRound },
+];
+
+/** Spec §2 Dashboard, from data already loaded and derived. */
+export function DashboardView({
+  user,
+  sessionCompanyName,
+  counters,
+  recentOrders,
+  recentActivity,
+  isLoading,
+  isError,
+}: DashboardViewProps) {
+  const companyName = user?.company_name || sessionCompanyName || 'User';
+  const na = (value: string | null | undefined) => (value ? value : 'N/A');
+  const plan = user?.plan ?? null;
+  const count = (n: number) => formatNumber(n);
+
+  return (
+    <div className="space-y-6" aria-busy={isLoading}>
+      <h1 className="text-2xl font-bold text-slate-900">Welcome back, {companyName}!</h1>
+      {isLoading && (
+        <span role="status" className="sr-only">
+          Loading dashboard
+        </span>
+      )}
+      {isError && (
+        <p
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+        >
+          Failed to load dashboard data.
+        </p>
+      )}
+
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard
+          to={paths.consents}
+          label="Total Consents"
+          value={count(counters.totalConsents)}
+          detail={`${count(counters.activeConsents)} active`}
+          icon={FileCheck2}
+          tone="bg-blue-50 text-blue-700"
+          loading={isLoading}
+        />
+        <StatCard
+          to={paths.consents}
+          label="Active Consents"
+          value={count(counters.activeConsents)}
+          detail={`${count(counters.pendingConsents)} pending`}
+          icon={ShieldCheck}
+          tone="bg-green-50 text-green-700"
+          loading={isLoading}
+        />
+        <StatCard
+          to={paths.orders}
+          label="Total Orders"
+          value={count(counters.totalOrders)}
+          detail={`${count(counters.completedOrders)} completed`}
+          icon={CreditCard}
+          tone="bg-purple-50 text-purple-700"
+          loading={isLoading}
+        />
+        <StatCard
+          to={paths.plans}
+          label="Available Plans"
+          value={counters.totalPlans === null ? 'N/A' : count(counters.totalPlans)}
+          detail="View All"
+          icon={Layers}
+          tone="bg-amber-50 text-amber-800"
+          loading={isLoading}
+        />
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader title="Account Overview" />
+          <CardBody>
+            <Details
+              loading={isLoading}
+              rows={[
+                ['Company', na(user?.company_name)],
+                ['Customer Type', na(user?.customer_type)],
+                ['GST Number', na(user?.gstNo)],
+                ['Tally Version', na(user?.tally_version)],
+              ]}
+            />
+          </CardBody>
+        </Card>
+
+        <Card>
+          <CardHeader title="Your Current Plan" />
+          <CardBody>
+            {isLoading || plan ? (
+              <Details
+                loading={isLoading}
+                rows={[
+                  ['Plan Name', plan?.planName],
+                  ['Amount', plan?.formattedAmount],
+                  ['Duration', plan?.formattedDuration],
+                  ['Active Until', formatDate(plan?.endDate)],
+                ]}
+              />
+            ) : (
+              <div className="py-4 text-center">
+                <p className="font-medium text-slate-900">No active plan found.</p>
+                <p className="mt-1 text-sm text-slate-600">
+                  Contact support to subscribe to a plan.
+                </p>
+                <Link
+                  to={paths.plans}
+                  className="mt-4 inline-flex h-10 items-center rounded-md bg-blue-700 px-4 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+                >
+                  Browse Plans
+                </Link>
+              </div>
+            )}
+          </CardBody>
+        </Card>
+
+        <Card>
+          <CardHeader title="Recent Orders" action={<ViewAll to={paths.orders} what="orders" />} />
+          <CardBody className="py-1">
+            <ActivityList
+              items={recentOrders}
+              loading={isLoading}
+              empty="No recent orders"
+              label="Recent orders"
+            />
+          </CardBody>
+        </Card>
+
+        <Card>
+          <CardHeader
+            title="All Recent Activity"
+            action={<ViewAll to={paths.activity} what="activity" />}
+          />
+          <CardBody className="py-1">
+            <ActivityList
+              items={recentActivity}
+              loading={isLoading}
+              empty="No recent activity to display."
+              label="Recent activity"
+            />
+          </CardBody>
+        </Card>
+      </div>
+
+      <Card>
+        <CardHeader title="Quick Actions" />
+        <CardBody>
+          <ul className="grid gap-4 sm:grid-cols-3">
+            {quickActions.map(({ to, title, text, icon: Icon }) => (
+              <li key={title}>
+                <Link
+                  to={to}
+                  className="flex items-center gap-3 rounded-lg border border-slate-200 p-4 hover:border-blue-300 hover:bg-blue-50/50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+                >
+                  <span className="rounded-lg bg-slate-100 p-2.5 text-slate-700" aria-hidden="true">
+                    <Icon className="h-5 w-5" />
+                  </span>
+                  <span className="flex-1">
+                    <span className="block text-sm font-medium text-slate-900">{title}</span>
+                    <span className="block text-sm text-slate-600">{text}</span>
+                  </span>
+                  <ArrowRight className="h-4 w-4 text-slate-400" aria-hidden="true" />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </CardBody>
+      </Card>
+    </div>
+  );
+}

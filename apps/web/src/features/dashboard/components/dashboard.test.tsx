@@ -1,0 +1,228 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Consent, Order, Plan, User } from '@portal/contract';
+import { useSessionStore } from '@/lib/session-store';
+import { renderWithProviders } from '@/test/render';
+import { Dashboard } from './dashboard';
+
+const user: User = {
+  _id: 'u1',
+  id: 'u1',
+  company_name: 'Acme Traders Pvt Ltd',
+  email: 'demo@acme.example',
+  mobile: '9876543210',
+  gstNo: '27AAPFU0939F1ZV',
+  category: 'Retail',
+  tally_serialno: '712345678',
+  tally_version: null,
+  customer_type: 'Customer',
+  created_at: '2026-01-01T00:00:00.000Z',
+  plan: null,
+};
+
+const consent = (
+  id: string,
+  consentStatus: Consent['consentStatus'],
+  createdAt: string,
+): Consent => ({
+  _id: id,
+  consentId: `CNS-${id}`,
+  consentStatus,
+  partnerName: `Partner ${id}`,
+  partnerId: `P-${id}`,
+  documentUploaded: 'N',
+  apiList: [],
+  netBankingUserId: null,
+  accessToken: null,
+  accessTokenExpiresAt: null,
+  refreshToken: null,
+  refreshTokenExpiresAt: null,
+  createdAt,
+  consentCreationDate: null,
+  lastUpdated: createdAt,
+});
+
+const order = (id: string, paymentStatus: Order['paymentStatus'], orderDate: string): Order => ({
+  _id: id,
+  planId: { _id: 'p1', planName: 'Gold' },
+  amount: 1230,
+  formattedAmount: '₹1,230.00',
+  orderDate,
+  paymentStatus,
+  receiptUrl: null,
+});
+
+const plan = (id: string): Plan => ({
+  _id: id,
+  planName: `Plan ${id}`,
+  planType: 'Single',
+  noOfCompany: 1,
+  duration: 365,
+  amount: 1000,
+  createdDate: '2026-01-01T00:00:00.000Z',
+});
+
+interface Answers {
+  profile?: unknown;
+  consents?: unknown;
+  orders?: unknown;
+  plans?: unknown;
+  fail?: boolean;
+}
+
+function answer(answers: Answers) {
+  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = String(input);
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), {
+        status,
+        headers: { 'content-type': 'application/json' },
+      });
+    if (answers.fail && !url.includes('/auth/profile')) {
+      return json(500, { success: false, message: 'Something went wrong. Please try again.' });
+    }
+    if (url.includes('/auth/profile'))
+      return json(200, { success: true, message: 'ok', data: { user: answers.profile ?? user } });
+    if (url.includes('/user-consents/user/'))
+      return json(200, { success: true, data: answers.consents ?? [] });
+    if (url.includes('/orders/history'))
+      return json(200, { success: true, orders: answers.orders ?? [] });
+    if (url.includes('/plans'))
+      return json(200, { success: true, data: { plans: answers.plans ?? [] } });
+    return json(404, { success: false, message: 'not found' });
+  });
+}
+
+beforeEach(() => {
+  useSessionStore.setState({
+    user: { ...user },
+    token: 'token',
+    isAuthenticated: true,
+  });
+});
+afterEach(() => {
+  if (vi.isMockFunction(globalThis.fetch)) vi.mocked(globalThis.fetch).mockRestore();
+  useSessionStore.getState().clearSession();
+});
+
+const card = (title: string) => screen.getByRole('heading', { name: title }).closest('section')!;
+
+describe('Dashboard', () => {
+  it('shows the counts, the overview and the activity of fixed data', async () => {
+    answer({
+      consents: [
+        consent('c1', 'Approved', '2026-05-10T10:00:00.000Z'),
+        consent('c2', 'Pending', '2026-05-01T10:00:00.000Z'),
+        consent('c3', 'Approved', '2026-04-01T10:00:00.000Z'),
+      ],
+      orders: [
+        order('o1', 'Completed', '2026-05-05T10:00:00.000Z'),
+        order('o2', 'Failed', '2026-05-20T10:00:00.000Z'),
+      ],
+      plans: [plan('1'), plan('2'), plan('3')],
+    });
+    renderWithProviders(<Dashboard />, { path: '/dashboard' });
+
+    expect(
+      await screen.findByRole('heading', { name: 'Welcome back, Acme Traders Pvt Ltd!' }),
+    ).toBeInTheDocument();
+    const totalConsents = await screen.findByRole('link', { name: /Total Consents/ });
+    await waitFor(() => expect(totalConsents).toHaveTextContent('Total Consents32 active'));
+    expect(totalConsents).toHaveAttribute('href', '/consents');
+    expect(screen.getByRole('link', { name: /Active Consents/ })).toHaveTextContent(
+      'Active Consents21 pending',
+    );
+    expect(screen.getByRole('link', { name: /Total Orders/ })).toHaveTextContent(
+      'Total Orders21 completed',
+    );
+    const plans = screen.getByRole('link', { name: /Available Plans/ });
+    expect(plans).toHaveTextContent('Available Plans3View All');
+    expect(plans).toHaveAttribute('href', '/plans');
+
+    const overview = within(card('Account Overview'));
+    expect(overview.getByText('Company').nextSibling).toHaveTextContent('Acme Traders Pvt Ltd');
+    expect(overview.getByText('GST Number').nextSibling).toHaveTextContent('27AAPFU0939F1ZV');
+    expect(overview.getByText('Tally Version').nextSibling).toHaveTextContent('N/A');
+
+    const activity = within(card('All Recent Activity')).getAllByRole('listitem');
+    expect(activity.map((li) => li.querySelector('p')?.textContent)).toEqual([
+      'Order for Gold',
+      'Consent approved',
+      'Order for Gold',
+      'Consent pending',
+    ]);
+    expect(activity[0]).toHaveTextContent('Failed');
+    expect(activity[0]).toHaveTextContent('20/5/2026');
+    expect(within(card('Recent Orders')).getAllByRole('listitem')).toHaveLength(2);
+    expect(
+      within(card('All Recent Activity')).getByRole('link', { name: /View All/ }),
+    ).toHaveAttribute('href', '/activity');
+  });
+
+  it('shows every empty state for a new account without a plan', async () => {
+    answer({});
+    renderWithProviders(<Dashboard />, { path: '/dashboard' });
+
+    expect(await screen.findByText('No active plan found.')).toBeInTheDocument();
+    expect(screen.getByText('Contact support to subscribe to a plan.')).toBeInTheDocument();
+    expect(
+      within(card('Your Current Plan')).getByRole('link', { name: 'Browse Plans' }),
+    ).toHaveAttribute('href', '/plans');
+    expect(screen.getByText('No recent orders')).toBeInTheDocument();
+    // the welcome item is always there
+    expect(within(card('All Recent Activity')).getAllByRole('listitem')).toHaveLength(1);
+    expect(screen.getByRole('link', { name: /Available Plans/ })).toHaveTextContent(
+      'Available Plans0View All',
+    );
+    for (const [name, text] of [
+      ['View Consents', 'Manage API permissions'],
+      ['Browse Plans', 'Explore available options'],
+      ['Update Profile', 'Manage account details'],
+    ] as const) {
+      expect(
+        within(card('Quick Actions')).getByRole('link', { name: new RegExp(`^${name}`) }),
+      ).toHaveTextContent(text);
+    }
+  });
+
+  it('shows the current plan with its end date in en-IN', async () => {
+    answer({
+      profile: {
+        ...user,
+        plan: {
+          planName: 'Gold',
+          formattedAmount: '₹12,300.00',
+          formattedDuration: '365 days',
+          startDate: '2026-01-01T00:00:00.000Z',
+          endDate: '2026-12-31T12:00:00.000Z',
+          status: 'Active',
+        },
+      },
+    });
+    renderWithProviders(<Dashboard />, { path: '/dashboard' });
+    const plan = within(card('Your Current Plan'));
+    expect(await plan.findByText('Gold')).toBeInTheDocument();
+    expect(plan.getByText('Amount').nextSibling).toHaveTextContent('₹12,300.00');
+    expect(plan.getByText('Duration').nextSibling).toHaveTextContent('365 days');
+    expect(plan.getByText('Active Until').nextSibling).toHaveTextContent('31/12/2026');
+  });
+
+  it('says it failed to load, and shows N/A for plans, when the calls fail', async () => {
+    answer({ fail: true });
+    renderWithProviders(<Dashboard />, { path: '/dashboard' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load dashboard data.');
+    expect(screen.getByRole('link', { name: /Available Plans/ })).toHaveTextContent(
+      'Available PlansN/AView All',
+    );
+  });
+
+  it('keeps the layout while loading: the cards are there, their values are placeholders', async () => {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise<Response>(() => undefined));
+    renderWithProviders(<Dashboard />, { path: '/dashboard' });
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading dashboard');
+    expect(screen.getByRole('link', { name: /Total Consents/ })).not.toHaveTextContent(/\d/);
+    expect(screen.getByRole('heading', { name: 'Your Current Plan' })).toBeInTheDocument();
+    expect(screen.queryByText('No active plan found.')).not.toBeInTheDocument();
+    expect(screen.queryByText('No recent orders')).not.toBeInTheDocument();
+  });
+});

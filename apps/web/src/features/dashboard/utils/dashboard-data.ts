@@ -1,0 +1,113 @@
+import {
+  DASHBOARD_ACTIVITY_CONSENTS,
+  DASHBOARD_ACTIVITY_LIMIT,
+  DASHBOARD_ACTIVITY_ORDERS,
+  type ActivityStatus,
+  type Consent,
+  type DashboardActivityItem,
+  type DashboardCounters,
+  type Order,
+  type User,
+} from '@portal/contract';
+
+/** Spec §4: Approved is success, Pending is pending, anything else failed. */
+export function consentActivityStatus(status: string): ActivityStatus {
+  if (status === 'Approved') return 'success';
+  if (status === 'Pending') return 'pending';
+  return 'failed';
+}
+
+/** Spec §4: Completed is success, Pending is pending, anything else failed. */
+export function orderActivityStatus(status: string): ActivityStatus {
+  if (status === 'Completed') return 'success';
+  if (status === 'Pending') return 'pending';
+  return 'failed';
+}
+
+/** Spec §3 Dashboard counters; plans are null ('N/A') when they could not be loaded. */
+export function dashboardCounters(
+  consents: readonly Pick<Consent, 'consentStatus'>[] = [],
+  orders: readonly Pick<Order, 'paymentStatus'>[] = [],
+  plans?: readonly unknown[],
+): DashboardCounters {
+  const consentsWith = (status: string) =>
+    consents.filter((c) => c.consentStatus === status).length;
+  const ordersWith = (status: string) => orders.filter((o) => o.paymentStatus === status).length;
+  return {
+    totalConsents: consents.length,
+    activeConsents: consentsWith('Approved'),
+    pendingConsents: consentsWith('Pending'),
+    expiredConsents: consentsWith('Expired'),
+    totalPlans: plans ? plans.length : null,
+    totalOrders: orders.length,
+    completedOrders: ordersWith('Completed'),
+    pendingOrders: ordersWith('Pending'),
+    failedOrders: ordersWith('Failed'),
+  };
+}
+
+type ConsentForActivity = Pick<
+  Consent,
+  '_id' | 'consentId' | 'consentStatus' | 'partnerName' | 'createdAt'
+>;
+type OrderForActivity = Pick<
+  Order,
+  '_id' | 'planId' | 'formattedAmount' | 'orderDate' | 'paymentStatus'
+>;
+
+const time = (iso: string) => {
+  const t = new Date(iso).getTime();
+  return Number.isNaN(t) ? 0 : t;
+};
+
+/**
+ * Spec §9: the first 2 consents, the first 2 orders and a welcome item, newest first.
+ * Returned uncut, so that Recent Orders can pick its items; `recentActivity` cuts to 4.
+ */
+export function dashboardActivity(input: {
+  consents?: readonly ConsentForActivity[];
+  orders?: readonly OrderForActivity[];
+  user?: Pick<User, 'company_name' | 'created_at'> | null;
+  /** When there is no account date to show the welcome at. */
+  now: Date;
+}): DashboardActivityItem[] {
+  const consents = (input.consents ?? [])
+    .slice(0, DASHBOARD_ACTIVITY_CONSENTS)
+    .map((consent): DashboardActivityItem => ({
+      id: `consent-${consent._id}`,
+      type: 'consent',
+      title: `Consent ${consent.consentStatus.toLowerCase()}`,
+      description: `${consent.partnerName} · ${consent.consentId}`,
+      date: consent.createdAt,
+      status: consentActivityStatus(consent.consentStatus),
+    }));
+  const orders = (input.orders ?? [])
+    .slice(0, DASHBOARD_ACTIVITY_ORDERS)
+    .map((order): DashboardActivityItem => ({
+      id: `order-${order._id}`,
+      type: 'order',
+      title: `Order for ${order.planId.planName}`,
+      description: `${order.formattedAmount} · ${order.paymentStatus}`,
+      date: order.orderDate,
+      status: orderActivityStatus(order.paymentStatus),
+    }));
+  const welcome: DashboardActivityItem = {
+    id: 'welcome',
+    type: 'profile',
+    title: 'Welcome to the customer portal',
+    description: input.user?.company_name
+      ? `Account of ${input.user.company_name} is ready`
+      : 'Your account is ready',
+    date: input.user?.created_at || input.now.toISOString(),
+    status: 'success',
+  };
+  return [...consents, ...orders, welcome].sort((a, b) => time(b.date) - time(a.date));
+}
+
+/** What 'All Recent Activity' shows: the derived items cut to 4. */
+export const recentActivity = (items: readonly DashboardActivityItem[]) =>
+  items.slice(0, DASHBOARD_ACTIVITY_LIMIT);
+
+/** What 'Recent Orders' shows: the order-type items. */
+export const recentOrders = (items: readonly DashboardActivityItem[]) =>
+  items.filter((item) => item.type === 'order');

@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  MarkNotificationsSeenResponseSchema,
+  notificationPaths,
+  type MarkNotificationsSeenRequest,
+  type NotificationsResponse,
+} from '@portal/contract';
+import { api } from '@/lib/http';
+import { getNotificationsQueryOptions } from './get-notifications';
+
+export const markNotificationsSeen = (body: MarkNotificationsSeenRequest) =>
+  api.post(notificationPaths.seen, body, { schema: MarkNotificationsSeenResponseSchema });
+
+export function useMarkNotificationsSeen() {
+  const queryClient = useQueryClient();
+  const { queryKey } = getNotificationsQueryOptions();
+  return useMutation({
+    mutationKey: ['notifications', 'seen'],
+    mutationFn: markNotificationsSeen,
+    onSuccess: ({ unseen }, { upTo }) => {
+      const mark = new Date(upTo).getTime();
+      queryClient.setQueryData(queryKey, (old: NotificationsResponse | undefined) =>
+        old
+          ? {
+              ...old,
+              unseen,
+              notifications: old.notifications.map((n) =>
+                new Date(n.createdAt).getTime() <= mark ? { ...n, seen: true } : n,
+              ),
+            }
+          : old,
+      );
+    },
+  });
+}

@@ -1,0 +1,13 @@
+const number = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 1 });
+
+/** 356 B, 12.4 KB, 3.1 MB (binary units, en-IN digits). */
+export function formatSize(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${number.format(value)} ${units[unit]}`;
+}

@@ -1,0 +1,152 @@
+import type { Page } from '@playwright/test';
+import { DEMO, expect, expectAccessible, signIn, test } from '../support/fixtures';
+
+const card = (page: Page, title: string) =>
+  page.locator('section').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+
+test.describe('dashboard', () => {
+  test('shows the welcome, the overview, the four stat cards and the quick actions', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await expect(
+      page.getByRole('heading', { name: `Welcome back, ${DEMO.companyName}!` }),
+    ).toBeVisible();
+
+    const overview = card(page, 'Account Overview');
+    await expect(overview).toContainText(DEMO.companyName);
+    await expect(overview).toContainText(DEMO.gstNo);
+
+    const main = page.getByRole('main');
+    for (const [label, href] of [
+      ['Total Consents', '/consents'],
+      ['Active Consents', '/consents'],
+      ['Total Orders', '/orders'],
+      ['Available Plans', '/plans'],
+    ] as const) {
+      const link = main.getByRole('link', { name: new RegExp(`^${label}`) });
+      await expect(link).toHaveAttribute('href', href);
+      await expect(link).toContainText(/\d|N\/A/);
+    }
+    await expect(main.getByRole('link', { name: /^Total Consents/ })).toContainText(/\d+ active/);
+    await expect(main.getByRole('link', { name: /^Active Consents/ })).toContainText(/\d+ pending/);
+    await expect(main.getByRole('link', { name: /^Total Orders/ })).toContainText(/\d+ completed/);
+    await expect(main.getByRole('link', { name: /^Available Plans/ })).toContainText('View All');
+
+    await expect(card(page, 'Your Current Plan')).toBeVisible();
+    await expect(
+      card(page, 'Recent Orders').getByRole('link', { name: /View All/ }),
+    ).toHaveAttribute('href', '/orders');
+    await expect(
+      card(page, 'All Recent Activity').getByRole('link', { name: /View All/ }),
+    ).toHaveAttribute('href', '/activity');
+    const quick = card(page, 'Quick Actions');
+    await expect(quick.getByRole('link', { name: /View Consents/ })).toContainText(
+      'Manage API permissions',
+    );
+    await expect(quick.getByRole('link', { name: /Browse Plans/ })).toContainText(
+      'Explore available options',
+    );
+    await expect(quick.getByRole('link', { name: /Update Profile/ })).toContainText(
+      'Manage account details',
+    );
+    await expectAccessible(page);
+  });
+
+  test('the activity screen shows the sign-in, filters by type and passes axe', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await card(page, 'All Recent Activity')
+      .getByRole('link', { name: /View All/ })
+      .click();
+    await page.waitForURL('**/activity');
+    await expect(page.getByRole('heading', { name: 'Account Activity' })).toBeVisible();
+    await expect(page.getByRole('listitem').filter({ hasText: 'Signed in' }).first()).toBeVisible();
+    await expectAccessible(page);
+
+    await page.getByLabel('Type').selectOption('consent');
+    await expect(page.getByRole('listitem').filter({ hasText: 'Signed in' })).toHaveCount(0);
+  });
+
+  test('after a purchase and a consent deletion: the counts follow, and the bell tells of the payment', async ({
+    page,
+  }) => {
+    await signIn(page);
+    const main = page.getByRole('main');
+    const countOf = async (label: string) => {
+      const link = main.getByRole('link', { name: new RegExp(`^${label}`) });
+      await expect(link).toContainText(new RegExp(`${label}\\d`));
+      return Number(
+        (await link.innerText())
+          .replace(/\s+/g, ' ')
+          .match(/(\d[\d,]*)/)![1]!
+          .replace(/,/g, ''),
+      );
+    };
+    const orders = await countOf('Total Orders');
+    const consents = await countOf('Total Consents');
+    expect(consents).toBeGreaterThan(0);
+
+    // start with nothing new: opening the bell marks what the seed wrote as seen
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    await bell.click();
+    const list = page.getByRole('dialog', { name: 'Notifications' });
+    await expect(list).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('notification-dot')).toHaveCount(0);
+
+    // a purchase through the sandbox gateway
+    await page.getByRole('link', { name: 'Plans', exact: true }).first().click();
+    await page
+      .getByRole('button', { name: /^Purchase Plan/ })
+      .first()
+      .click();
+    await page.waitForURL('**/orders?planId=*');
+    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL('**/orders?tab=history');
+
+    // the settled payment lights the bell on the next page load; opening it clears the dot
+    await expect(page.getByTestId('notification-dot')).toBeVisible();
+    await expect(bell).toHaveAccessibleName(/^Notifications, \d+ new$/);
+    await bell.click();
+    await expect(list).toBeVisible();
+    await expect(list.getByRole('listitem').first()).toContainText(/Payment/);
+    await expect(list.getByRole('listitem').first()).toContainText('New:');
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('notification-dot')).toHaveCount(0);
+    await expect(bell).toHaveAccessibleName('Notifications');
+
+    // a consent deletion
+    await page.getByRole('link', { name: 'Consents', exact: true }).first().click();
+    await page
+      .getByRole('button', { name: /^Delete consent / })
+      .first()
+      .click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Consent' });
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(page.getByText('Consent deleted successfully!')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
+    await page.waitForURL('**/dashboard');
+    await expect.poll(() => countOf('Total Orders')).toBe(orders + 1);
+    await expect.poll(() => countOf('Total Consents')).toBe(consents - 1);
+    await expect(main.getByRole('link', { name: /^Total Orders/ })).toContainText(
+      /[1-9]\d* completed/,
+    );
+    await expect(card(page, 'Your Current Plan')).toContainText('Active Until');
+    await expect(card(page, 'Recent Orders').getByRole('listitem').first()).toContainText(
+      'Order for',
+    );
+
+    // and the dot stays away after a reload: the marker is kept on the server
+    await page.reload();
+    await expect(
+      page.getByRole('heading', { name: `Welcome back, ${DEMO.companyName}!` }),
+    ).toBeVisible();
+    await expect(main.getByRole('link', { name: /^Total Orders/ })).toContainText(/\d/);
+    await expect(page.getByTestId('notification-dot')).toHaveCount(0);
+  });
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { ActivityKindSchema, ActivityStatusSchema } from './activity';
+
+/** Spec §3 Activity item: derived on the client from consents, orders and the account. */
+export const DashboardActivityItemSchema = z.object({
+  id: z.string(),
+  type: ActivityKindSchema,
+  title: z.string(),
+  description: z.string(),
+  date: z.string(),
+  status: ActivityStatusSchema,
+});
+export type DashboardActivityItem = z.infer<typeof DashboardActivityItemSchema>;
+
+/** Spec §3 Dashboard counters; `totalPlans` is null when the plans could not be loaded ('N/A'). */
+export const DashboardCountersSchema = z.object({
+  totalConsents: z.number().int(),
+  activeConsents: z.number().int(),
+  pendingConsents: z.number().int(),
+  expiredConsents: z.number().int(),
+  totalPlans: z.number().int().nullable(),
+  totalOrders: z.number().int(),
+  completedOrders: z.number().int(),
+  pendingOrders: z.number().int(),
+  failedOrders: z.number().int(),
+});
+export type DashboardCounters = z.infer<typeof DashboardCountersSchema>;
+
+/** Spec §9: the first 2 consents, the first 2 orders and a welcome item, cut to 4. */
+export const DASHBOARD_ACTIVITY_CONSENTS = 2;
+export const DASHBOARD_ACTIVITY_ORDERS = 2;
+export const DASHBOARD_ACTIVITY_LIMIT = 4;

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { ActivityEventSchema, type ActivityEventType } from './activity';
+
+export const notificationPaths = {
+  list: '/api/notifications',
+  seen: '/api/notifications/seen',
+} as const;
+
+/** The events the bell tells about: payments settling, consents changing, a plan about to end. */
+export const NOTIFICATION_EVENT_TYPES = [
+  'payment_completed',
+  'payment_failed',
+  'payment_refunded',
+  'plan_ending',
+  'consent_approved',
+  'consent_rejected',
+  'consent_expired',
+] as const satisfies readonly ActivityEventType[];
+
+/** Days before a plan's end when the bell starts telling about it. */
+export const PLAN_ENDING_NOTICE_DAYS = 7;
+export const NOTIFICATIONS_SHOWN = 10;
+
+export const NotificationSchema = ActivityEventSchema.extend({ seen: z.boolean() });
+export type Notification = z.infer<typeof NotificationSchema>;
+
+export const NotificationsResponseSchema = z.object({
+  success: z.literal(true),
+  /** How many are unseen; the bell's dot shows when it is above 0. */
+  unseen: z.number().int().nonnegative(),
+  notifications: z.array(NotificationSchema),
+});
+export type NotificationsResponse = z.infer<typeof NotificationsResponseSchema>;
+
+/** Marks as seen everything up to the newest notification the customer was shown. */
+export const MarkNotificationsSeenRequestSchema = z.object({
+  upTo: z.iso.datetime({ offset: true }),
+});
+export type MarkNotificationsSeenRequest = z.infer<typeof MarkNotificationsSeenRequestSchema>;
+
+export const MarkNotificationsSeenResponseSchema = z.object({
+  success: z.literal(true),
+  unseen: z.number().int().nonnegative(),
+});
+export type MarkNotificationsSeenResponse = z.infer<typeof MarkNotificationsSeenResponseSchema>;
