@@ -19,6 +19,18 @@ import type { App } from './lib/types';
 import { createAccessTokens } from './modules/auth/access-token';
 import { createAuthenticate } from './modules/auth/authenticate';
 import { healthRoutes } from './modules/health/routes';
+import { authRoutes } from './modules/auth/routes';
+import { userRoutes } from './modules/users/routes';
+import { pluginRoutes } from './modules/plugins/routes';
+import { activityRoutes } from './modules/activity/routes';
+import { consentRoutes } from './modules/consents/routes';
+import { partnerRoutes } from './modules/partners/routes';
+import { SANDBOX_BANK_PREFIX, sandboxBankRoutes } from './sandbox/bank/routes';
+import { planRoutes } from './modules/plans/routes';
+import { orderRoutes } from './modules/orders/routes';
+import { paymentRoutes } from './modules/payments/routes';
+import { receiptRoutes } from './modules/receipts/routes';
+import { sandboxGatewayRoutes } from './sandbox/gateway/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -80,7 +92,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     openapi: {
       info: { title: 'Customer portal API', version: '1.0.0' },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          partnerKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        },
       },
     },
     transform: jsonSchemaTransform,
@@ -88,10 +103,29 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   const accessTokens = createAccessTokens(deps.secrets.jwt, deps.clock);
-  app.decorate('authenticate', createAuthenticate(accessTokens));
+  app.decorate(
+    'authenticate',
+    createAuthenticate({ tokens: accessTokens, db: deps.db, clock: deps.clock }),
+  );
   app.decorateRequest('auth', null as never);
 
   await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(userRoutes);
+  await app.register(pluginRoutes);
+  await app.register(activityRoutes);
+  await app.register(consentRoutes);
+  await app.register(partnerRoutes);
+  await app.register(planRoutes);
+  await app.register(orderRoutes);
+  await app.register(paymentRoutes);
+  await app.register(receiptRoutes);
+  if (deps.payments.settings.sandbox) await app.register(sandboxGatewayRoutes);
+  if (deps.consents.sandboxBank) {
+    await app.register(sandboxBankRoutes(deps.consents.sandboxBank), {
+      prefix: SANDBOX_BANK_PREFIX,
+    });
+  }
 
   await registerSpa(app, config.WEB_DIST_DIR);
   return app;

@@ -35,6 +35,36 @@ const ConfigSchema = z.object({
   LINK_SIGNING_SECRET: secret,
   SEED_DEMO: z.stringbool().default(true),
   WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
+  /** AES-256-GCM key material for values kept encrypted (provider tokens); local secret when unset. */
+  DATA_ENCRYPTION_KEY: secret,
+  /** Unset: the built-in sandbox bank. Set: a bank speaking account-access-consents. */
+  CONSENT_PROVIDER_URL: optionalUrl(['http', 'https']),
+  CONSENT_PROVIDER_CLIENT_ID: z.string().min(1).optional(),
+  CONSENT_PROVIDER_CLIENT_SECRET: z.string().min(1).optional(),
+  CONSENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Payment gateway (Razorpay payment-links contract). Unset: the built-in sandbox gateway. */
+  PAYMENT_GATEWAY_URL: optionalUrl(['http', 'https']),
+  PAYMENT_GATEWAY_KEY_ID: z.string().min(1).default('rzp_test_sandbox'),
+  /** Unset outside production: generated once and kept in DATA_DIR (sandbox use). */
+  PAYMENT_GATEWAY_KEY_SECRET: z.string().min(8).optional(),
+  PAYMENT_GATEWAY_WEBHOOK_SECRET: z.string().min(8).optional(),
+  /** Minutes between reconciliation runs; 0 turns the job off. */
+  PAYMENT_RECONCILE_MINUTES: z.coerce.number().min(0).max(1440).default(5),
+  /** Supplier details printed on GST tax invoices. */
+  INVOICE_SUPPLIER_NAME: z.string().min(1).default('Ledgerline Software Services Pvt Ltd'),
+  INVOICE_SUPPLIER_ADDRESS: z
+    .string()
+    .min(1)
+    .default('4th Floor, Prestige Tech Park, Outer Ring Road, Bengaluru, Karnataka 560103'),
+  INVOICE_SUPPLIER_GSTIN: z
+    .string()
+    .regex(/^\d{2}[0-9A-Z]{13}$/, 'must be a 15-character GSTIN')
+    .default('29AAGCL1234M1Z5'),
+  /** Services Accounting Code of the subscription (997331: licensing of software). */
+  INVOICE_SAC_CODE: z
+    .string()
+    .regex(/^\d{4,8}$/)
+    .default('997331'),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_URL: string };
@@ -53,6 +83,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     for (const name of ['JWT_SECRET', 'LINK_SIGNING_SECRET', 'PUBLIC_URL'] as const) {
       if (!parsed[name])
         throw new ConfigError(`Invalid configuration: ${name} is required in production`);
+    }
+    if (parsed.PAYMENT_GATEWAY_URL) {
+      for (const name of [
+        'PAYMENT_GATEWAY_KEY_SECRET',
+        'PAYMENT_GATEWAY_WEBHOOK_SECRET',
+      ] as const) {
+        if (!parsed[name])
+          throw new ConfigError(`Invalid configuration: ${name} is required in production`);
+      }
     }
   }
   return { ...parsed, PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}` };

@@ -8,6 +8,8 @@ import { createSignedLinks, type SignedLinks } from './lib/signed-links';
 import type { Clock } from './lib/clock';
 import { systemClock } from './lib/clock';
 import { loadOrCreateLocalSecrets } from './lib/secrets';
+import { createPaymentsDeps, type PaymentsDeps } from './adapters/payment-gateway';
+import { createConsentDeps, type ConsentDeps } from './adapters/consent-provider';
 
 export interface Secrets {
   jwt: string;
@@ -23,6 +25,10 @@ export interface AppDeps {
   secrets: Secrets;
   files: FileStore;
   signedLinks: SignedLinks;
+  /** The payment gateway (Razorpay payment-links contract) and its settings. */
+  payments: PaymentsDeps;
+  /** Token encryption, the bank-consent provider and the sandbox bank's credentials. */
+  consents: ConsentDeps;
 }
 
 export async function resolveSecrets(config: Config): Promise<Secrets> {
@@ -43,6 +49,8 @@ export async function createDeps(config: Config, db: Database): Promise<AppDeps>
     secrets,
     files: createFolderFileStore(path.join(config.DATA_DIR, 'files')),
     signedLinks: createSignedLinks(secrets.linkSigning, systemClock),
+    payments: await createPaymentsDeps(config),
+    consents: await createConsentDeps(config),
   };
 }
 

@@ -1,8 +1,9 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { DatabaseInUseError, openDatabase } from './db/client';
 import { DEMO_ACCOUNT, seedDemoIfEmpty } from './db/seed';
 import { createDeps, outboxDir } from './deps';
+import { startPaymentReconciliation } from './jobs/reconcile-payments';
 
 async function main() {
   let config;
@@ -38,11 +39,18 @@ async function main() {
     );
   }
 
+  const reconciliation = startPaymentReconciliation(
+    deps,
+    app.log,
+    config.PAYMENT_RECONCILE_MINUTES,
+  );
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    await reconciliation.stop();
     await app.close();
     deps.mailer.close();
     await database.close();
@@ -56,6 +64,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof DatabaseInUseError ? error.message : error);
   process.exit(1);
 });

@@ -3,10 +3,20 @@ import { DatabaseInUseError, openDatabase } from '../db/client';
 import { createDeps } from '../deps';
 import { CliError, type CliCommand } from './command';
 import { customerCommands } from './customers';
+import { pluginCommands } from './plugins';
+import { partnerCommands } from './partners';
+import { consentCommands } from './consents';
+import { planCommands } from './plans';
+import { orderCommands } from './orders';
 
 /** Every operator command, by name. Each area adds its own file and one line here. */
 const commands: Record<string, CliCommand> = {
   ...customerCommands,
+  ...pluginCommands,
+  ...partnerCommands,
+  ...consentCommands,
+  ...planCommands,
+  ...orderCommands,
 };
 
 function help() {

@@ -2,6 +2,9 @@ import { count } from 'drizzle-orm';
 import type { AppDeps } from '../deps';
 import { hashPassword } from '../lib/password';
 import { customers } from '../modules/users/schema';
+import { seedDemoPlugins } from '../modules/plugins/seed';
+import { seedDemoPlans } from '../modules/plans/service';
+import { seedDemoConsents } from '../modules/consents/seed';
 
 export const DEMO_ACCOUNT = {
   email: 'demo@acme.example',
@@ -27,5 +30,8 @@ export async function seedDemoIfEmpty(deps: AppDeps): Promise<boolean> {
     .returning({ id: customers.id });
   if (!demo) throw new Error('demo account was not created');
   // Feature modules add their demo data here, for the demo customer.
+  await seedDemoPlugins(deps);
+  await seedDemoPlans(deps.db, deps.clock);
+  await seedDemoConsents(deps, demo.id);
   return true;
 }

@@ -6,7 +6,10 @@ import { loadConfig, type Config } from '../config';
 import { createOutboxMailer } from '../adapters/mail';
 import { createFolderFileStore } from '../adapters/file-store';
 import { createSignedLinks } from '../lib/signed-links';
+import { createPaymentsDeps } from '../adapters/payment-gateway';
 import type { AppDeps } from '../deps';
+import { createConsentDeps } from '../adapters/consent-provider';
+import { injectFetch } from './inject-fetch';
 import type { App } from '../lib/types';
 import { openTestDatabase } from './database';
 import { createTestClock, type TestClock } from './clock';
@@ -45,6 +48,12 @@ export async function createTestApp(
     jwt: 'test-jwt-secret-'.padEnd(48, 'x'),
     linkSigning: 'test-link-secret-'.padEnd(48, 'y'),
   };
+  // the adapters reach the sandbox gateway and bank (and its webhooks reach us) through app.inject
+  const built: { app?: App } = {};
+  const viaInject = injectFetch(() => {
+    if (!built.app) throw new Error('the test app is not built yet');
+    return built.app;
+  });
   const deps: AppDeps = {
     config,
     db: database.db,
@@ -53,9 +62,12 @@ export async function createTestApp(
     secrets,
     files: createFolderFileStore(path.join(dataDir, 'files')),
     signedLinks: createSignedLinks(secrets.linkSigning, clock),
+    payments: await createPaymentsDeps(config, viaInject),
+    consents: await createConsentDeps(config, { fetch: viaInject }),
     ...options.deps,
   };
   const app = await buildApp(deps, { logger: false });
+  built.app = app;
   await app.ready();
   return {
     app,
