@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { AppDeps } from '../deps';
+import { AppError } from '../lib/errors';
 
 /** A mistake of the operator's: printed as one line, exit code 1. */
 export class CliError extends Error {}
@@ -25,4 +26,14 @@ export function requireOption(values: Record<string, unknown>, name: string): st
   const value = values[name];
   if (typeof value !== 'string' || value.trim() === '') throw new CliError(`--${name} is required`);
   return value.trim();
+}
+
+/** A service's refusal is the operator's to fix: one line, not a stack trace. */
+export async function asCli<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) throw new CliError(error.message);
+    throw error;
+  }
 }

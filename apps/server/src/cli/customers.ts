@@ -3,12 +3,11 @@ import readline from 'node:readline';
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '@portal/contract';
 import type { AppDeps } from '../deps';
-import { AppError } from '../lib/errors';
 import { hashPassword } from '../lib/password';
 import { operatorSendResetLink, operatorSetPassword } from '../modules/auth/passwords';
 import { findCustomerByEmail, insertCustomer, listCustomers } from '../modules/users/service';
 import type { Customer } from '../modules/users/schema';
-import { CliError, parseOptions, requireOption, type CliCommand } from './command';
+import { asCli, CliError, parseOptions, requireOption, type CliCommand } from './command';
 
 /** What a command needs from the terminal; tests pass their own. */
 export interface CliIo {
@@ -66,11 +65,6 @@ async function choosePassword(given: string | undefined, io: CliIo) {
   return { password, generated: false };
 }
 
-function asCliError(error: unknown): never {
-  if (error instanceof AppError) throw new CliError(error.message);
-  throw error;
-}
-
 const createOptions = {
   email: { type: 'string' },
   mobile: { type: 'string' },
@@ -105,12 +99,15 @@ export async function createCustomerCommand(
     throw new CliError(`a customer with e-mail ${profile.email} already exists`);
   }
   const { password, generated } = await choosePassword(values.password, io);
-  const customer = await insertCustomer(deps.db, {
-    ...profile,
-    category: profile.category ?? null,
-    tallyVersion: profile.tallyVersion ?? null,
-    passwordHash: await hashPassword(password),
-  }).catch(asCliError);
+  const passwordHash = await hashPassword(password);
+  const customer = await asCli(() =>
+    insertCustomer(deps.db, {
+      ...profile,
+      category: profile.category ?? null,
+      tallyVersion: profile.tallyVersion ?? null,
+      passwordHash,
+    }),
+  );
   io.print(`Created customer ${customer.email} (${customer.companyName}), id ${customer.id}.`);
   if (generated) io.print(`Password (shown once, pass it on securely): ${password}`);
   return customer;

@@ -1,15 +1,5 @@
-import { AppError } from '../lib/errors';
 import { createPartner, listPartners, revokePartner } from '../modules/partners/service';
-import { CliError, parseOptions, requireOption, type CliCommand } from './command';
-
-async function asCli<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AppError) throw new CliError(error.message);
-    throw error;
-  }
-}
+import { asCli, parseOptions, requireOption, type CliCommand } from './command';
 
 const when = (date: Date | null) => (date ? date.toLocaleString('en-IN') : '-');
 

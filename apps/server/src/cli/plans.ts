@@ -1,7 +1,6 @@
 import { rupeesToPaise } from '@portal/contract';
-import { AppError } from '../lib/errors';
 import { createPlan, listAllPlans, retirePlan } from '../modules/plans/service';
-import { CliError, parseOptions, requireOption, type CliCommand } from './command';
+import { asCli, CliError, parseOptions, requireOption, type CliCommand } from './command';
 
 const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 
@@ -11,15 +10,6 @@ function positiveInt(values: Record<string, unknown>, name: string): number {
   if (!Number.isSafeInteger(n) || n <= 0)
     throw new CliError(`--${name} must be a positive whole number`);
   return n;
-}
-
-async function asCli<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AppError) throw new CliError(error.message);
-    throw error;
-  }
 }
 
 export const planCommands: Record<string, CliCommand> = {

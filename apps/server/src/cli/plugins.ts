@@ -1,20 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '../lib/errors';
 import { listAllPlugins, retirePlugin, uploadPlugin } from '../modules/plugins/service';
-import { CliError, parseOptions, requireOption, type CliCommand } from './command';
+import { asCli, CliError, parseOptions, requireOption, type CliCommand } from './command';
 
 const formatSize = (bytes: number) => `${new Intl.NumberFormat('en-IN').format(bytes)} B`;
-
-/** Service refusals are the operator's to fix: one line, not a stack trace. */
-async function asCli<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AppError) throw new CliError(error.message);
-    throw error;
-  }
-}
 
 export const pluginCommands: Record<string, CliCommand> = {
   'plugins:upload': {

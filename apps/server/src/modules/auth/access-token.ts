@@ -26,16 +26,18 @@ export function createAccessTokens(secret: string, clock: Clock): AccessTokens {
   return {
     async sign({ customerId, sessionId }) {
       const issuedAt = Math.floor(clock.now().getTime() / 1000);
-      return new SignJWT({ sid: sessionId, typ: TOKEN_TYPE })
-        .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-        .setSubject(customerId)
-        .setAudience(AUDIENCE)
-        .setIssuer(ISSUER)
-        .setIssuedAt(issuedAt)
-        // unique per token, so two issued in the same second still differ
-        .setJti(randomUUID())
-        .setExpirationTime(issuedAt + ACCESS_TOKEN_TTL_SECONDS)
-        .sign(key);
+      return (
+        new SignJWT({ sid: sessionId, typ: TOKEN_TYPE })
+          .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+          .setSubject(customerId)
+          .setAudience(AUDIENCE)
+          .setIssuer(ISSUER)
+          .setIssuedAt(issuedAt)
+          // unique per token, so two issued in the same second still differ
+          .setJti(randomUUID())
+          .setExpirationTime(issuedAt + ACCESS_TOKEN_TTL_SECONDS)
+          .sign(key)
+      );
     },
     async verify(token) {
       try {
