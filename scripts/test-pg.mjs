@@ -8,5 +8,8 @@ if (!process.env.TEST_DATABASE_URL) {
   );
   process.exit(0);
 }
-const result = spawnSync('npx', ['vitest', 'run', '--project', 'server'], { stdio: 'inherit' });
+const result = spawnSync('npx', ['vitest', 'run', '--project', 'server'], {
+  stdio: 'inherit',
+  env: { ...process.env, TEST_DB: 'postgres' },
+});
 process.exit(result.status ?? 1);

@@ -80,6 +80,9 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
   };
 }
 
+/** Any fixed number; the same on every instance. */
+const MIGRATION_LOCK_KEY = 7_241_031;
+
 export async function openPostgres(url: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // a dropped idle connection must not take the process down
@@ -88,7 +91,21 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
   return {
     db: db as unknown as Database,
     kind: 'postgres',
-    migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    async migrate() {
+      // several instances may start at once: one migrates, the others wait and find it done
+      const connection = await pool.connect();
+      try {
+        await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await migratePg(drizzlePg({ client: connection, ...drizzleOptions }), {
+          migrationsFolder: MIGRATIONS_FOLDER,
+        });
+      } finally {
+        await connection
+          .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+          .catch(() => {});
+        connection.release();
+      }
+    },
     close: () => pool.end(),
   };
 }

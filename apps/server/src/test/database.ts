@@ -19,11 +19,19 @@ async function migratedPgliteImage(): Promise<Blob> {
 }
 
 /**
- * A fresh, migrated database: in-memory PGlite, or with TEST_DATABASE_URL a new database on
- * that PostgreSQL server, dropped again on close.
+ * The PostgreSQL server of the PostgreSQL run (`npm run test:pg` sets TEST_DB=postgres), so that
+ * the ordinary run stays on PGlite even where TEST_DATABASE_URL is set, as in CI.
+ */
+export function postgresTestServerUrl(): string | undefined {
+  return process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+}
+
+/**
+ * A fresh, migrated database: in-memory PGlite, or in the PostgreSQL run a new database on that
+ * server, dropped again on close.
  */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
+  const serverUrl = postgresTestServerUrl();
   if (!serverUrl) return openPglite(undefined, await migratedPgliteImage());
 
   const name = `portal_test_${randomBytes(6).toString('hex')}`;

@@ -1,30 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { z } from 'zod';
-import type { User } from '@portal/contract';
 import { ApiError, SessionEndedError, api, errorMessage } from './http';
 import { useSessionStore } from './session-store';
+import { jsonResponse, testUser } from '@/test/data';
 
 const toastError = vi.hoisted(() => vi.fn());
 vi.mock('sonner', () => ({ toast: { error: toastError, success: vi.fn() } }));
 
-const user: User = {
-  _id: 'c1',
-  id: 'c1',
-  company_name: 'Acme Traders Pvt Ltd',
-  email: 'demo@acme.example',
-  mobile: '9876543210',
-  gstNo: '27AAPFU0939F1ZV',
-  category: 'Retail',
-  tally_serialno: '712345678',
-  tally_version: 'TallyPrime 5.1',
-  customer_type: 'Customer',
-  created_at: '2026-01-15T10:00:00.000Z',
-  plan: null,
-};
+const user = testUser({ created_at: '2026-01-15T10:00:00.000Z' });
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const expired = () => json(401, { success: false, message: 'jwt expired', error: 'jwt expired' });
+const expired = () =>
+  jsonResponse(401, { success: false, message: 'jwt expired', error: 'jwt expired' });
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
 let fetchMock: MockInstance<typeof fetch>;
@@ -51,7 +37,7 @@ afterEach(() => {
 
 describe('api client', () => {
   it('sends the stored token as a bearer credential and JSON bodies', async () => {
-    serve(() => json(200, { success: true, message: 'ok' }));
+    serve(() => jsonResponse(200, { success: true, message: 'ok' }));
     await api.post('/api/things', { a: 1 });
     const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     const headers = new Headers(init.headers);
@@ -63,8 +49,8 @@ describe('api client', () => {
   it('refreshes once on an expired token and retries the request with the new token', async () => {
     serve((url, init) => {
       if (url === '/api/auth/refresh-token')
-        return json(200, { success: true, token: 'new-token' });
-      return bearer(init) === 'Bearer new-token' ? json(200, { value: 42 }) : expired();
+        return jsonResponse(200, { success: true, token: 'new-token' });
+      return bearer(init) === 'Bearer new-token' ? jsonResponse(200, { value: 42 }) : expired();
     });
     await expect(api.get('/api/things')).resolves.toEqual({ value: 42 });
     expect(calls().map((c) => c.url)).toEqual([
@@ -86,9 +72,9 @@ describe('api client', () => {
     serve(async (url, init) => {
       if (url === '/api/auth/refresh-token') {
         await refreshGate;
-        return json(200, { success: true, token: 'new-token' });
+        return jsonResponse(200, { success: true, token: 'new-token' });
       }
-      return bearer(init) === 'Bearer new-token' ? json(200, { path: url }) : expired();
+      return bearer(init) === 'Bearer new-token' ? jsonResponse(200, { path: url }) : expired();
     });
     const pending = Promise.all([api.get('/api/a'), api.get('/api/b'), api.get('/api/c')]);
     await vi.waitFor(() =>
@@ -109,8 +95,8 @@ describe('api client', () => {
     const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
     serve(async (url, init) => {
       if (url === '/api/auth/refresh-token')
-        return json(200, { success: true, token: 'new-token' });
-      if (bearer(init) === 'Bearer new-token') return json(200, { path: url });
+        return jsonResponse(200, { success: true, token: 'new-token' });
+      if (bearer(init) === 'Bearer new-token') return jsonResponse(200, { path: url });
       if (url === '/api/slow') {
         slowStarted = true;
         await slowGate;
@@ -128,7 +114,7 @@ describe('api client', () => {
   it('ends the session with the server message when the refresh call answers 401', async () => {
     serve((url) =>
       url === '/api/auth/refresh-token'
-        ? json(401, { success: false, message: 'Session revoked' })
+        ? jsonResponse(401, { success: false, message: 'Session revoked' })
         : expired(),
     );
     await expect(api.get('/api/things')).rejects.toBeInstanceOf(SessionEndedError);
@@ -145,7 +131,7 @@ describe('api client', () => {
   });
 
   it("falls back to 'Session expired. Please log in again.' when the refused refresh has no message", async () => {
-    serve((url) => (url === '/api/auth/refresh-token' ? json(401, {}) : expired()));
+    serve((url) => (url === '/api/auth/refresh-token' ? jsonResponse(401, {}) : expired()));
     await expect(api.get('/api/things')).rejects.toBeInstanceOf(SessionEndedError);
     expect(toastError).toHaveBeenCalledWith(
       'Session expired. Please log in again.',
@@ -174,7 +160,7 @@ describe('api client', () => {
   it('retries a request at most once after a 401', async () => {
     serve((url) =>
       url === '/api/auth/refresh-token'
-        ? json(200, { success: true, token: 'new-token' })
+        ? jsonResponse(200, { success: true, token: 'new-token' })
         : expired(),
     );
     await expect(api.get('/api/things')).rejects.toBeInstanceOf(SessionEndedError);
@@ -187,7 +173,7 @@ describe('api client', () => {
   });
 
   it("logs out when a success body carries the error 'jwt expired'", async () => {
-    serve(() => json(200, { success: true, error: 'jwt expired' }));
+    serve(() => jsonResponse(200, { success: true, error: 'jwt expired' }));
     await expect(api.get('/api/things')).rejects.toBeInstanceOf(SessionEndedError);
     expect(useSessionStore.getState().isAuthenticated).toBe(false);
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -198,14 +184,14 @@ describe('api client', () => {
   });
 
   it('ends the session on any other 401 with the server message or the fallback', async () => {
-    serve(() => json(401, { success: false, message: 'Account disabled' }));
+    serve(() => jsonResponse(401, { success: false, message: 'Account disabled' }));
     await expect(api.get('/api/things')).rejects.toThrow('Account disabled');
     expect(useSessionStore.getState().isAuthenticated).toBe(false);
     expect(toastError).toHaveBeenCalledWith('Account disabled', expect.anything());
 
     useSessionStore.getState().completeVerification('another-token', user);
     toastError.mockClear();
-    fetchMock.mockImplementation(async () => json(401, {}));
+    fetchMock.mockImplementation(async () => jsonResponse(401, {}));
     await expect(api.get('/api/things')).rejects.toThrow('Unauthorized access. Please log in.');
     expect(toastError).toHaveBeenCalledWith(
       'Unauthorized access. Please log in.',
@@ -215,7 +201,7 @@ describe('api client', () => {
 
   it('passes a 401 of a call made without a token through (a failed login)', async () => {
     useSessionStore.getState().clearSession();
-    serve(() => json(401, { success: false, message: 'Invalid credentials' }));
+    serve(() => jsonResponse(401, { success: false, message: 'Invalid credentials' }));
     const error = await api.post('/api/auth/login', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).not.toBeInstanceOf(SessionEndedError);
@@ -224,7 +210,7 @@ describe('api client', () => {
   });
 
   it('passes other errors through with the server message, or the fallback without one', async () => {
-    serve(() => json(400, { success: false, message: 'Current password is incorrect' }));
+    serve(() => jsonResponse(400, { success: false, message: 'Current password is incorrect' }));
     const error = await api.put('/api/users/c1', {}).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400 });
     expect(errorMessage(error, 'Failed to change password')).toBe('Current password is incorrect');
@@ -236,7 +222,7 @@ describe('api client', () => {
   });
 
   it("rejects an answer that does not match the schema as 'Unexpected response'", async () => {
-    serve(() => json(200, { success: true, message: 'Fetched' }));
+    serve(() => jsonResponse(200, { success: true, message: 'Fetched' }));
     const error = await api
       .get('/api/things', { schema: z.object({ data: z.string() }) })
       .catch((e: unknown) => e);

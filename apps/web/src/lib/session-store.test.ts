@@ -1,21 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AUTH_STORAGE_KEY, type User } from '@portal/contract';
+import { AUTH_STORAGE_KEY } from '@portal/contract';
 import { toSessionUser, useSessionStore } from './session-store';
+import { testUser } from '@/test/data';
 
-const user: User = {
-  _id: 'c1',
+const user = testUser({
   id: '',
-  company_name: 'Acme Traders Pvt Ltd',
-  email: 'demo@acme.example',
-  mobile: '9876543210',
-  gstNo: '27AAPFU0939F1ZV',
   category: null,
-  tally_serialno: '712345678',
   tally_version: null,
-  customer_type: 'Customer',
   created_at: '2026-01-15T10:00:00.000Z',
-  plan: null,
-};
+});
 
 const persisted = () => JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY) ?? 'null');
 

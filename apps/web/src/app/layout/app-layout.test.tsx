@@ -4,27 +4,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
+import { jsonResponse, testUser } from '@/test/data';
 import { AppLayout } from './app-layout';
 
-const user: User = {
-  _id: 'c1',
-  id: 'c1',
-  company_name: 'Acme Traders Pvt Ltd',
-  email: 'demo@acme.example',
-  mobile: '9876543210',
-  gstNo: '27AAPFU0939F1ZV',
-  category: 'Retail',
-  tally_serialno: '712345678',
-  tally_version: 'TallyPrime 5.1',
-  customer_type: 'Customer',
-  created_at: '2026-01-15T10:00:00.000Z',
-  plan: null,
-};
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const user = testUser({ created_at: '2026-01-15T10:00:00.000Z' });
 
 /** Answers the logout call with `logout`; every other call (the bell's list) gets a 404. */
 function serveLogout(logout: () => Promise<Response>) {
@@ -33,7 +17,7 @@ function serveLogout(logout: () => Promise<Response>) {
     .mockImplementation(async (url) =>
       String(url) === '/api/auth/logout'
         ? logout()
-        : json(404, { success: false, message: 'Not found' }),
+        : jsonResponse(404, { success: false, message: 'Not found' }),
     );
 }
 const logoutCall = (spy: ReturnType<typeof serveLogout>) =>
@@ -67,7 +51,7 @@ function renderLayout(path = '/dashboard') {
 
 beforeEach(() => {
   useSessionStore.getState().completeVerification('access-1', user);
-  serveLogout(async () => json(500, {}));
+  serveLogout(async () => jsonResponse(500, {}));
 });
 afterEach(() => {
   // restores only fetch: the console.error guard of the test setup must stay
@@ -136,7 +120,9 @@ describe('AppLayout', () => {
   });
 
   it("logs out through the server first, then clears the session with 'Logged out successfully'", async () => {
-    const fetchSpy = serveLogout(async () => json(200, { success: true, message: 'Logged out' }));
+    const fetchSpy = serveLogout(async () =>
+      jsonResponse(200, { success: true, message: 'Logged out' }),
+    );
     const router = renderLayout();
     const sidebar = screen.getByRole('complementary', { name: 'Sidebar' });
     await userEvent.click(within(sidebar).getByRole('button', { name: 'Logout' }));

@@ -3,9 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Component as ResetPasswordPage } from './reset-password';
 import { renderWithProviders } from '@/test/render';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+import { jsonResponse } from '@/test/data';
 
 afterEach(() => {
   // restores only fetch: the console.error guard of the test setup must stay
@@ -29,7 +27,7 @@ describe('Reset password request', () => {
   it('shows the green message, resets the form and goes to /login after two seconds', async () => {
     const fetchSpy = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(json(200, { success: true, message: 'If the account exists...' }));
+      .mockResolvedValue(jsonResponse(200, { success: true, message: 'If the account exists...' }));
     const { router } = renderWithProviders(<ResetPasswordPage />, { path: '/reset-password' });
     await userEvent.type(screen.getByLabelText('Email Address'), 'demo@acme.example');
     await userEvent.click(screen.getByRole('button', { name: 'Send Reset Link' }));
@@ -48,7 +46,7 @@ describe('Reset password request', () => {
     const fetchSpy = vi
       .spyOn(globalThis, 'fetch')
       .mockResolvedValue(
-        json(429, { success: false, message: 'Too many requests. Try again in a minute.' }),
+        jsonResponse(429, { success: false, message: 'Too many requests. Try again in a minute.' }),
       );
     renderWithProviders(<ResetPasswordPage />, { path: '/reset-password' });
     await userEvent.type(screen.getByLabelText('Email Address'), 'demo@acme.example');
@@ -90,7 +88,7 @@ describe('Reset password confirm', () => {
   it("sends the token and new password, then says 'Password reset successfully!' and goes to /login", async () => {
     const fetchSpy = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(json(200, { success: true, message: 'Password updated' }));
+      .mockResolvedValue(jsonResponse(200, { success: true, message: 'Password updated' }));
     const { router } = renderWithProviders(<ResetPasswordPage />, { path });
     await userEvent.type(screen.getByLabelText('New Password'), 'NewPass@1');
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'NewPass@1');
@@ -108,7 +106,9 @@ describe('Reset password confirm', () => {
   it("shows the server's message for a used link, or 'Failed to reset password'", async () => {
     const fetchSpy = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(json(400, { success: false, message: 'This reset link has expired.' }));
+      .mockResolvedValue(
+        jsonResponse(400, { success: false, message: 'This reset link has expired.' }),
+      );
     renderWithProviders(<ResetPasswordPage />, { path });
     await userEvent.type(screen.getByLabelText('New Password'), 'NewPass@1');
     await userEvent.type(screen.getByLabelText('Confirm Password'), 'NewPass@1');

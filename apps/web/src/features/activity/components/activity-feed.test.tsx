@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityEvent } from '@portal/contract';
 import { renderWithProviders } from '@/test/render';
+import { jsonResponse } from '@/test/data';
 import { ActivityFeed } from './activity-feed';
 
 afterEach(() => {
@@ -19,20 +20,25 @@ const event = (id: string, title: string): ActivityEvent => ({
   createdAt: '2026-06-01T10:00:00.000Z',
 });
 
-const json = (body: unknown) =>
-  new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
-
 describe('ActivityFeed', () => {
   it('loads more with the cursor, and asks again with the type filter', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
       const url = new URL(String(input), 'http://x');
       if (url.searchParams.get('cursor') === 'next-1') {
-        return json({ success: true, data: [event('e2', 'Second')], nextCursor: null });
+        return jsonResponse(200, {
+          success: true,
+          data: [event('e2', 'Second')],
+          nextCursor: null,
+        });
       }
       if (url.searchParams.get('type') === 'consent') {
-        return json({ success: true, data: [], nextCursor: null });
+        return jsonResponse(200, { success: true, data: [], nextCursor: null });
       }
-      return json({ success: true, data: [event('e1', 'First')], nextCursor: 'next-1' });
+      return jsonResponse(200, {
+        success: true,
+        data: [event('e1', 'First')],
+        nextCursor: 'next-1',
+      });
     });
     renderWithProviders(<ActivityFeed />);
 

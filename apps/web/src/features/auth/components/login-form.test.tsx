@@ -1,28 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { REMEMBERED_LOGIN_KEY, type User } from '@portal/contract';
+import { REMEMBERED_LOGIN_KEY } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
+import { jsonResponse, testUser } from '@/test/data';
 import { LoginForm } from './login-form';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-const user: User = {
-  _id: 'c1',
-  id: 'c1',
-  company_name: 'Acme Traders Pvt Ltd',
-  email: 'demo@acme.example',
-  mobile: '9876543210',
-  gstNo: '27AAPFU0939F1ZV',
-  category: 'Retail',
-  tally_serialno: '712345678',
-  tally_version: 'TallyPrime 5.1',
-  customer_type: 'Customer',
-  created_at: '2026-01-15T10:00:00.000Z',
-  plan: null,
-};
+const user = testUser({ created_at: '2026-01-15T10:00:00.000Z' });
 
 const remembered = {
   email: 'demo@acme.example',
@@ -107,20 +92,20 @@ describe('LoginForm', () => {
     const u = await fillCredentials();
     await u.click(screen.getByRole('button', { name: 'Secure Login' }));
     expect(await screen.findByRole('button', { name: 'Signing in...' })).toBeDisabled();
-    answer(json(401, { success: false, message: 'Invalid credentials' }));
+    answer(jsonResponse(401, { success: false, message: 'Invalid credentials' }));
     expect(await screen.findByText('Invalid credentials')).toBeInTheDocument();
   });
 
   it('shows the message of an answer without a tempToken, and Unexpected response without either', async () => {
     const fetchSpy = mockServer({
-      '/api/auth/login': () => json(200, { success: true, message: 'Account locked' }),
+      '/api/auth/login': () => jsonResponse(200, { success: true, message: 'Account locked' }),
     });
     renderWithProviders(<LoginForm />, { path: '/login' });
     const u = await fillCredentials();
     await u.click(screen.getByRole('button', { name: 'Secure Login' }));
     expect(await screen.findByText('Account locked')).toBeInTheDocument();
 
-    fetchSpy.mockImplementation(async () => json(200, { success: true }));
+    fetchSpy.mockImplementation(async () => jsonResponse(200, { success: true }));
     await u.click(screen.getByRole('button', { name: 'Secure Login' }));
     expect(await screen.findByText('Unexpected response')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -136,7 +121,8 @@ describe('LoginForm', () => {
 });
 
 describe('Remember me', () => {
-  const loginOk = () => json(200, { success: true, tempToken: 'temp-1', message: 'Code sent' });
+  const loginOk = () =>
+    jsonResponse(200, { success: true, tempToken: 'temp-1', message: 'Code sent' });
 
   it('saves the non-password fields on a successful login with the box ticked', async () => {
     const fetchSpy = mockServer({ '/api/auth/login': loginOk });
@@ -167,7 +153,7 @@ describe('Remember me', () => {
   it('keeps the saved entry when the login fails', async () => {
     localStorage.setItem(REMEMBERED_LOGIN_KEY, JSON.stringify(remembered));
     mockServer({
-      '/api/auth/login': () => json(401, { success: false, message: 'Wrong details' }),
+      '/api/auth/login': () => jsonResponse(401, { success: false, message: 'Wrong details' }),
     });
     renderWithProviders(<LoginForm />, { path: '/login' });
     await userEvent.click(screen.getByLabelText('Remember me'));
@@ -210,7 +196,7 @@ describe('TwoFactorDialog', () => {
   async function openDialog(extra: Record<string, (body: unknown) => Response> = {}) {
     const fetchSpy = mockServer({
       '/api/auth/login': () =>
-        json(200, { success: true, tempToken: 'temp-1', message: 'Code sent' }),
+        jsonResponse(200, { success: true, tempToken: 'temp-1', message: 'Code sent' }),
       ...extra,
     });
     const rendered = renderWithProviders(<LoginForm />, { path: '/login' });
@@ -245,7 +231,7 @@ describe('TwoFactorDialog', () => {
   it('stores the session and goes to /dashboard after a correct code', async () => {
     const { u, dialog, router, fetchSpy } = await openDialog({
       '/api/auth/verify-2fa': () =>
-        json(200, { success: true, message: 'Login successful!', token: 'access-1', user }),
+        jsonResponse(200, { success: true, message: 'Login successful!', token: 'access-1', user }),
     });
     await u.type(within(dialog).getByLabelText('Verification code'), '123456');
     await u.click(within(dialog).getByRole('button', { name: 'Verify & Login' }));
@@ -267,7 +253,7 @@ describe('TwoFactorDialog', () => {
   it("shows the server's message for a wrong code, or 'Verification failed'", async () => {
     const { u, dialog, fetchSpy } = await openDialog({
       '/api/auth/verify-2fa': () =>
-        json(400, { success: false, message: 'Invalid verification code' }),
+        jsonResponse(400, { success: false, message: 'Invalid verification code' }),
     });
     await u.type(within(dialog).getByLabelText('Verification code'), '000000');
     await u.click(within(dialog).getByRole('button', { name: 'Verify & Login' }));
@@ -281,7 +267,7 @@ describe('TwoFactorDialog', () => {
 
   it("resends the code: 'Verification code resent!' or the fallback 'Failed to resend code'", async () => {
     const { u, dialog, fetchSpy } = await openDialog({
-      '/api/auth/resend-verification': () => json(200, { success: true, message: 'Sent' }),
+      '/api/auth/resend-verification': () => jsonResponse(200, { success: true, message: 'Sent' }),
     });
     await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));
     expect(await within(dialog).findByText('Verification code resent!')).toBeInTheDocument();

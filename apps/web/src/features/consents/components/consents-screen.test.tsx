@@ -1,25 +1,19 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import type { Consent, User } from '@portal/contract';
+import type { Consent } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
+import { jsonResponse, testUser } from '@/test/data';
 import { ConsentsScreen } from './consents-screen';
 
-const user: User = {
+const user = testUser({
   _id: 'user-1',
   id: 'user-1',
-  company_name: 'Acme Traders Pvt Ltd',
-  email: 'demo@acme.example',
-  mobile: '9876543210',
-  gstNo: '27AAPFU0939F1ZV',
   category: null,
-  tally_serialno: '712345678',
   tally_version: null,
-  customer_type: 'Customer',
   created_at: '2026-01-01T00:00:00.000Z',
-  plan: null,
-};
+});
 
 const ACCESS = `sbk_at_${'A'.repeat(70)}`;
 
@@ -41,9 +35,6 @@ const consent = (n: number, over: Partial<Consent> = {}): Consent => ({
   lastUpdated: '2026-05-21T10:00:00.000Z',
   ...over,
 });
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 interface Server {
   all: Consent[];
@@ -67,12 +58,13 @@ function serve(server: Server) {
     const url = new URL(String(input), 'http://localhost');
     const method = init?.method ?? 'GET';
     if (url.pathname === '/api/user-consents/user/user-1')
-      return json({ success: true, data: server.all });
+      return jsonResponse(200, { success: true, data: server.all });
     if (url.pathname === '/api/user-consents' && method === 'GET') {
-      if (server.failList) return json({ success: false, message: 'Database is down' }, 500);
+      if (server.failList)
+        return jsonResponse(500, { success: false, message: 'Database is down' });
       const key = `${url.searchParams.get('page')}:${url.searchParams.get('consentStatus') ?? ''}`;
       const page = server.pages[key] ?? { data: [], total_pages: 0 };
-      return json({
+      return jsonResponse(200, {
         success: true,
         data: page.data,
         pagination: { total: server.all.length, page: 1, limit: 10, total_pages: page.total_pages },
@@ -80,15 +72,19 @@ function serve(server: Server) {
     }
     if (url.pathname === '/api/consent/getstatus') {
       if (server.failRefresh)
-        return json({ success: false, message: 'The bank could not be reached.' }, 502);
-      return json({ success: true, message: 'Consent status refreshed', data: server.refreshed });
+        return jsonResponse(502, { success: false, message: 'The bank could not be reached.' });
+      return jsonResponse(200, {
+        success: true,
+        message: 'Consent status refreshed',
+        data: server.refreshed,
+      });
     }
     if (url.pathname.startsWith('/api/user-consents/') && method === 'DELETE') {
       if (server.failDelete)
-        return json({ success: false, message: 'The bank could not be reached.' }, 502);
-      return json({ success: true, message: 'Consent deleted successfully' });
+        return jsonResponse(502, { success: false, message: 'The bank could not be reached.' });
+      return jsonResponse(200, { success: true, message: 'Consent deleted successfully' });
     }
-    return json({ success: false, message: 'unexpected call' }, 404);
+    return jsonResponse(404, { success: false, message: 'unexpected call' });
   });
 }
 

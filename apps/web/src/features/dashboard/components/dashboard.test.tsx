@@ -1,24 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Consent, Order, Plan, User } from '@portal/contract';
+import type { Consent, Order, Plan } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
+import { jsonResponse, testUser } from '@/test/data';
 import { Dashboard } from './dashboard';
 
-const user: User = {
+const user = testUser({
   _id: 'u1',
   id: 'u1',
-  company_name: 'Acme Traders Pvt Ltd',
-  email: 'demo@acme.example',
-  mobile: '9876543210',
-  gstNo: '27AAPFU0939F1ZV',
-  category: 'Retail',
-  tally_serialno: '712345678',
   tally_version: null,
-  customer_type: 'Customer',
   created_at: '2026-01-01T00:00:00.000Z',
-  plan: null,
-};
+});
 
 const consent = (
   id: string,
@@ -73,23 +66,25 @@ interface Answers {
 function answer(answers: Answers) {
   return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     const url = String(input);
-    const json = (status: number, body: unknown) =>
-      new Response(JSON.stringify(body), {
-        status,
-        headers: { 'content-type': 'application/json' },
-      });
     if (answers.fail && !url.includes('/auth/profile')) {
-      return json(500, { success: false, message: 'Something went wrong. Please try again.' });
+      return jsonResponse(500, {
+        success: false,
+        message: 'Something went wrong. Please try again.',
+      });
     }
     if (url.includes('/auth/profile'))
-      return json(200, { success: true, message: 'ok', data: { user: answers.profile ?? user } });
+      return jsonResponse(200, {
+        success: true,
+        message: 'ok',
+        data: { user: answers.profile ?? user },
+      });
     if (url.includes('/user-consents/user/'))
-      return json(200, { success: true, data: answers.consents ?? [] });
+      return jsonResponse(200, { success: true, data: answers.consents ?? [] });
     if (url.includes('/orders/history'))
-      return json(200, { success: true, orders: answers.orders ?? [] });
+      return jsonResponse(200, { success: true, orders: answers.orders ?? [] });
     if (url.includes('/plans'))
-      return json(200, { success: true, data: { plans: answers.plans ?? [] } });
-    return json(404, { success: false, message: 'not found' });
+      return jsonResponse(200, { success: true, data: { plans: answers.plans ?? [] } });
+    return jsonResponse(404, { success: false, message: 'not found' });
   });
 }
 

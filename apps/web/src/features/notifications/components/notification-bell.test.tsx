@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from '@portal/contract';
 import { renderWithProviders } from '@/test/render';
+import { jsonResponse } from '@/test/data';
 import { NotificationBell } from './notification-bell';
 
 afterEach(() => {
@@ -21,9 +22,6 @@ const item = (id: string, title: string, createdAt: string, seen: boolean): Noti
   seen,
 });
 
-const json = (body: unknown) =>
-  new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
-
 describe('NotificationBell', () => {
   it('shows a dot for unseen notifications; opening lists them and marks them seen', async () => {
     const notifications = [
@@ -33,9 +31,9 @@ describe('NotificationBell', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
       if (String(input).endsWith('/api/notifications/seen')) {
         expect(JSON.parse(String(init?.body))).toEqual({ upTo: '2026-06-02T10:00:00.000Z' });
-        return json({ success: true, unseen: 0 });
+        return jsonResponse(200, { success: true, unseen: 0 });
       }
-      return json({ success: true, unseen: 1, notifications });
+      return jsonResponse(200, { success: true, unseen: 1, notifications });
     });
     renderWithProviders(<NotificationBell />);
 
@@ -55,7 +53,9 @@ describe('NotificationBell', () => {
   it('shows no dot and sends nothing on opening when all is seen', async () => {
     const fetchSpy = vi
       .spyOn(globalThis, 'fetch')
-      .mockImplementation(async () => json({ success: true, unseen: 0, notifications: [] }));
+      .mockImplementation(async () =>
+        jsonResponse(200, { success: true, unseen: 0, notifications: [] }),
+      );
     renderWithProviders(<NotificationBell />);
     await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
     expect(screen.queryByTestId('notification-dot')).not.toBeInTheDocument();
@@ -68,7 +68,7 @@ describe('NotificationBell', () => {
   it('asks again after a change made elsewhere in the app, and only then', async () => {
     let unseen = 0;
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
-      json({
+      jsonResponse(200, {
         success: true,
         unseen,
         notifications: unseen

@@ -4,13 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Order, Plan } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
+import { jsonResponse, testUser } from '@/test/data';
 import { goToPayment } from './go-to-payment';
 import { OrdersScreen } from './orders-screen';
 
 vi.mock('./go-to-payment', () => ({ goToPayment: vi.fn() }));
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const plans: Plan[] = [
   {
@@ -63,20 +61,14 @@ beforeEach(() => {
   useSessionStore.setState({
     token: 'token',
     isAuthenticated: true,
-    user: {
+    user: testUser({
       _id: 'u1',
       id: 'u1',
-      company_name: 'Acme Traders Pvt Ltd',
-      email: 'demo@acme.example',
-      mobile: '9876543210',
-      gstNo: '27AAPFU0939F1ZV',
       category: null,
       tally_serialno: '1',
       tally_version: null,
-      customer_type: 'Customer',
       created_at: '2026-01-01T00:00:00.000Z',
-      plan: null,
-    },
+    }),
   });
 });
 afterEach(() => {
@@ -86,20 +78,20 @@ afterEach(() => {
   useSessionStore.getState().clearSession();
 });
 
-const plansRoute: Route = () => json(200, { success: true, data: { plans } });
+const plansRoute: Route = () => jsonResponse(200, { success: true, data: { plans } });
 
 describe('OrdersScreen, Create Order', () => {
   it('preselects the plan from ?planId, shows the summary, and pays by full-page redirect', async () => {
     const calls = serve({
       'GET /api/plans': plansRoute,
       'POST /api/orders': () =>
-        json(201, {
+        jsonResponse(201, {
           success: true,
           message: 'Order created',
           order: order({ paymentStatus: 'Pending', receiptUrl: null }),
         }),
       'POST /api/create-payment': () =>
-        json(200, {
+        jsonResponse(200, {
           success: true,
           paymentUrl: 'http://localhost/sandbox/razorpay/checkout/plink_1',
         }),
@@ -177,7 +169,7 @@ describe('OrdersScreen, Create Order', () => {
     serve({
       'GET /api/plans': plansRoute,
       'POST /api/orders': () =>
-        json(409, { success: false, message: 'This plan is no longer offered' }),
+        jsonResponse(409, { success: false, message: 'This plan is no longer offered' }),
     });
     renderWithProviders(<OrdersScreen />, { path: `/orders?planId=${plans[0]!._id}` });
     await userEvent.click(await screen.findByRole('button', { name: 'Proceed to Payment' }));
@@ -189,7 +181,7 @@ describe('OrdersScreen, Create Order', () => {
   it("says 'Order creation failed' when the answer is success: false", async () => {
     serve({
       'GET /api/plans': plansRoute,
-      'POST /api/orders': () => json(200, { success: false }),
+      'POST /api/orders': () => jsonResponse(200, { success: false }),
     });
     renderWithProviders(<OrdersScreen />, { path: `/orders?planId=${plans[0]!._id}` });
     await userEvent.click(await screen.findByRole('button', { name: 'Proceed to Payment' }));
@@ -200,12 +192,12 @@ describe('OrdersScreen, Create Order', () => {
     serve({
       'GET /api/plans': plansRoute,
       'POST /api/orders': () =>
-        json(201, {
+        jsonResponse(201, {
           success: true,
           message: 'Order created',
           order: order({ paymentStatus: 'Pending', receiptUrl: null }),
         }),
-      'POST /api/create-payment': () => json(502, {}),
+      'POST /api/create-payment': () => jsonResponse(502, {}),
     });
     renderWithProviders(<OrdersScreen />, { path: `/orders?planId=${plans[0]!._id}` });
     await userEvent.click(await screen.findByRole('button', { name: 'Proceed to Payment' }));
@@ -218,7 +210,7 @@ describe('OrdersScreen, Order History', () => {
     serve({
       'GET /api/plans': plansRoute,
       'GET /api/orders/history': () =>
-        json(200, {
+        jsonResponse(200, {
           success: true,
           orders: [
             order({ _id: '00000000-0000-4000-8000-000000aaa111' }),
@@ -265,10 +257,10 @@ describe('OrdersScreen, Order History', () => {
     serve({
       'GET /api/plans': plansRoute,
       'GET /api/orders/history': () =>
-        json(200, { success: true, orders: [{ ...pending, paymentStatus: status }] }),
+        jsonResponse(200, { success: true, orders: [{ ...pending, paymentStatus: status }] }),
       [`POST /api/orders/${pending._id}/check-status`]: () => {
         status = 'Completed';
-        return json(200, {
+        return jsonResponse(200, {
           success: true,
           message: 'Payment status: Completed',
           order: { ...pending, paymentStatus: 'Completed' },
@@ -285,7 +277,7 @@ describe('OrdersScreen, Order History', () => {
   it('has an empty state and an error message', async () => {
     serve({
       'GET /api/plans': plansRoute,
-      'GET /api/orders/history': () => json(200, { success: true, orders: [] }),
+      'GET /api/orders/history': () => jsonResponse(200, { success: true, orders: [] }),
     });
     const { unmount } = renderWithProviders(<OrdersScreen />, { path: '/orders?tab=history' });
     expect(await screen.findByText('No Orders Yet')).toBeInTheDocument();
@@ -295,7 +287,7 @@ describe('OrdersScreen, Order History', () => {
 
     serve({
       'GET /api/plans': plansRoute,
-      'GET /api/orders/history': () => json(500, {}),
+      'GET /api/orders/history': () => jsonResponse(500, {}),
     });
     renderWithProviders(<OrdersScreen />, { path: '/orders?tab=history' });
     expect(await screen.findByText('Failed to load order history')).toBeInTheDocument();

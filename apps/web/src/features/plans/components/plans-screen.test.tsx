@@ -3,14 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Plan } from '@portal/contract';
 import { renderWithProviders } from '@/test/render';
+import { jsonResponse } from '@/test/data';
 import { PlansScreen } from './plans-screen';
 
 afterEach(() => {
   if (vi.isMockFunction(globalThis.fetch)) vi.mocked(globalThis.fetch).mockRestore();
 });
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const plans: Plan[] = [
   {
@@ -36,7 +34,7 @@ const plans: Plan[] = [
 const answer = (list: Plan[]) =>
   vi
     .spyOn(globalThis, 'fetch')
-    .mockResolvedValue(json(200, { success: true, data: { plans: list } }));
+    .mockResolvedValue(jsonResponse(200, { success: true, data: { plans: list } }));
 
 describe('PlansScreen', () => {
   it('shows cards with badge, price, companies, validity and the Multi-only line', async () => {
@@ -105,7 +103,7 @@ describe('PlansScreen', () => {
   });
 
   it('says when the plans cannot be loaded', async () => {
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(500, {}));
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(jsonResponse(500, {}));
     renderWithProviders(<PlansScreen />, { path: '/plans' });
     expect(await screen.findByText('Failed to load plans')).toBeInTheDocument();
     expect(await screen.findByText('Failed to fetch plans')).toBeInTheDocument();

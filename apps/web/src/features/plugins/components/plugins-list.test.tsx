@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
+import { jsonResponse } from '@/test/data';
 import { PluginsList } from './plugins-list';
 
 afterEach(() => {
@@ -9,9 +10,6 @@ afterEach(() => {
   if (vi.isMockFunction(globalThis.fetch)) vi.mocked(globalThis.fetch).mockRestore();
   if (vi.isMockFunction(window.open)) vi.mocked(window.open).mockRestore();
 });
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const plugin = {
   _id: 'p1',
@@ -27,7 +25,7 @@ const plugin = {
 describe('PluginsList', () => {
   it('lists installers with size and checksum, and downloads in a new tab', async () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-      json(200, { success: true, plugins: [plugin] }),
+      jsonResponse(200, { success: true, plugins: [plugin] }),
     );
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     renderWithProviders(<PluginsList />);
@@ -54,13 +52,15 @@ describe('PluginsList', () => {
   });
 
   it('says when there are none, and when the call fails', async () => {
-    vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(json(200, { success: true, plugins: [] }));
+    vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(
+      jsonResponse(200, { success: true, plugins: [] }),
+    );
     const { unmount } = renderWithProviders(<PluginsList />);
     expect(await screen.findByText('No plugins available')).toBeInTheDocument();
     unmount();
 
     vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(
-      json(500, { success: false, message: 'Something went wrong. Please try again.' }),
+      jsonResponse(500, { success: false, message: 'Something went wrong. Please try again.' }),
     );
     renderWithProviders(<PluginsList />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch plugins');

@@ -2,10 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
+import { jsonResponse } from '@/test/data';
 import { ChangePasswordDialog } from './change-password-dialog';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 afterEach(() => {
   // restores only fetch: the console.error guard of the test setup must stay
@@ -79,7 +77,7 @@ describe('ChangePasswordDialog', () => {
     await userEvent.type(field('Confirm New Password'), 'Secret@1');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Change Password' }));
     expect(await within(dialog).findByRole('button', { name: 'Updating...' })).toBeDisabled();
-    answer(json(200, { success: true, message: 'Password updated' }));
+    answer(jsonResponse(200, { success: true, message: 'Password updated' }));
     expect(await screen.findByText('Password changed successfully!')).toBeInTheDocument();
     expect(onOpenChange).toHaveBeenCalledWith(false);
     expect(field('Current Password')).toHaveValue('');
@@ -96,7 +94,9 @@ describe('ChangePasswordDialog', () => {
   it("shows the server's message for a wrong current password, or 'Failed to change password'", async () => {
     const fetchSpy = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(json(400, { success: false, message: 'Current password is incorrect' }));
+      .mockResolvedValue(
+        jsonResponse(400, { success: false, message: 'Current password is incorrect' }),
+      );
     const { dialog, field, onOpenChange } = open();
     await userEvent.type(field('Current Password'), 'wrong-one');
     await userEvent.type(field('New Password'), 'Secret@1');

@@ -3,13 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
-import { testUser } from '../test-data';
+import { jsonResponse, testUser } from '@/test/data';
 import { ProfileView } from './profile-view';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const profileAnswer = (user = testUser()) =>
-  json(200, { success: true, message: 'Profile fetched', data: { user } });
+  jsonResponse(200, { success: true, message: 'Profile fetched', data: { user } });
 
 afterEach(() => {
   // restores only fetch: the console.error guard of the test setup must stay
@@ -83,7 +81,7 @@ describe('ProfileView', () => {
   it("asks once more when the answer says 'Not authorized'", async () => {
     const fetchSpy = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValueOnce(json(200, { success: false, message: 'Not authorized' }))
+      .mockResolvedValueOnce(jsonResponse(200, { success: false, message: 'Not authorized' }))
       .mockResolvedValueOnce(profileAnswer());
     renderWithProviders(<ProfileView />, { path: '/profile' });
     expect(
@@ -94,7 +92,7 @@ describe('ProfileView', () => {
 
   it("says 'User data not found in response.' when the answer has no user", async () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-      json(200, { success: true, message: 'ok', data: {} }),
+      jsonResponse(200, { success: true, message: 'ok', data: {} }),
     );
     renderWithProviders(<ProfileView />, { path: '/profile' });
     expect(await screen.findByRole('alert')).toHaveTextContent('User data not found in response.');
@@ -124,7 +122,7 @@ describe('ProfileView', () => {
       .spyOn(globalThis, 'fetch')
       .mockImplementation(async (url) =>
         String(url) === '/api/auth/logout'
-          ? json(200, { success: true, message: 'Logged out' })
+          ? jsonResponse(200, { success: true, message: 'Logged out' })
           : profileAnswer(),
       );
     const { router } = renderWithProviders(<ProfileView />, { path: '/profile' });

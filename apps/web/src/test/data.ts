@@ -1,6 +1,6 @@
 import type { User } from '@portal/contract';
 
-/** A profile as GET /api/auth/profile answers it, for this feature's tests. */
+/** A profile as GET /api/auth/profile answers it, for tests; pass only the fields that differ. */
 export const testUser = (overrides: Partial<User> = {}): User => ({
   _id: 'c1',
   id: 'c1',
@@ -16,3 +16,7 @@ export const testUser = (overrides: Partial<User> = {}): User => ({
   plan: null,
   ...overrides,
 });
+
+/** A fetch answer with `body` as JSON and the given status. */
+export const jsonResponse = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

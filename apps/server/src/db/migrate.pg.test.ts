@@ -1,0 +1,43 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { openPostgres } from './client';
+
+import { postgresTestServerUrl } from '../test/database';
+
+// A *.pg.test.ts file runs only in the PostgreSQL run (npm run test:pg, CI).
+const serverUrl = postgresTestServerUrl();
+
+describe('PostgreSQL migrations', () => {
+  const name = `portal_migrate_${randomBytes(6).toString('hex')}`;
+  const admin = () => new pg.Client({ connectionString: serverUrl });
+
+  afterAll(async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  });
+
+  it('run once when several instances start at the same moment', async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`CREATE DATABASE ${name}`);
+    await client.end();
+    const url = new URL(serverUrl!);
+    url.pathname = `/${name}`;
+    const instances = await Promise.all([1, 2, 3].map(() => openPostgres(url.toString())));
+    try {
+      await Promise.all(instances.map((instance) => instance.migrate()));
+      const check = new pg.Client({ connectionString: url.toString() });
+      await check.connect();
+      const applied = await check.query(
+        'SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations',
+      );
+      await check.end();
+      expect(applied.rows[0]).toEqual({ n: 1 });
+    } finally {
+      await Promise.all(instances.map((instance) => instance.close()));
+    }
+  });
+});
