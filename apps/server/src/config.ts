@@ -79,20 +79,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
   const parsed = result.data;
+  const requireAll = (names: readonly (keyof typeof parsed)[], when: string) => {
+    const missing = names.find((name) => !parsed[name]);
+    if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required ${when}`);
+  };
   if (parsed.NODE_ENV === 'production') {
-    for (const name of ['JWT_SECRET', 'LINK_SIGNING_SECRET', 'PUBLIC_URL'] as const) {
-      if (!parsed[name])
-        throw new ConfigError(`Invalid configuration: ${name} is required in production`);
-    }
+    requireAll(
+      ['JWT_SECRET', 'LINK_SIGNING_SECRET', 'DATA_ENCRYPTION_KEY', 'PUBLIC_URL'],
+      'in production',
+    );
     if (parsed.PAYMENT_GATEWAY_URL) {
-      for (const name of [
-        'PAYMENT_GATEWAY_KEY_SECRET',
-        'PAYMENT_GATEWAY_WEBHOOK_SECRET',
-      ] as const) {
-        if (!parsed[name])
-          throw new ConfigError(`Invalid configuration: ${name} is required in production`);
-      }
+      requireAll(['PAYMENT_GATEWAY_KEY_SECRET', 'PAYMENT_GATEWAY_WEBHOOK_SECRET'], 'in production');
     }
+  }
+  if (parsed.CONSENT_PROVIDER_URL) {
+    requireAll(
+      ['CONSENT_PROVIDER_CLIENT_ID', 'CONSENT_PROVIDER_CLIENT_SECRET'],
+      'with CONSENT_PROVIDER_URL',
+    );
   }
   return { ...parsed, PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}` };
 }

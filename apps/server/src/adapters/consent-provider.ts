@@ -1,5 +1,5 @@
 import type { ConsentStatus } from '@portal/contract';
-import { ConfigError, type Config } from '../config';
+import type { Config } from '../config';
 import { createEncryption, type Encryption } from '../lib/encryption';
 import { loadOrCreateLocalSecrets } from '../lib/secrets';
 import { SANDBOX_BANK_PREFIX, type SandboxBankOptions } from '../sandbox/bank/routes';
@@ -225,9 +225,6 @@ export async function createConsentDeps(
   config: Config,
   options: { fetch?: typeof fetch } = {},
 ): Promise<ConsentDeps> {
-  if (config.NODE_ENV === 'production' && !config.DATA_ENCRYPTION_KEY) {
-    throw new ConfigError('Invalid configuration: DATA_ENCRYPTION_KEY is required in production');
-  }
   const local = await loadOrCreateLocalSecrets(config.DATA_DIR, [
     'dataEncryption',
     'sandboxBankClientSecret',
@@ -235,19 +232,15 @@ export async function createConsentDeps(
   const encryption = createEncryption(config.DATA_ENCRYPTION_KEY ?? local.dataEncryption);
 
   if (config.CONSENT_PROVIDER_URL) {
-    if (!config.CONSENT_PROVIDER_CLIENT_ID || !config.CONSENT_PROVIDER_CLIENT_SECRET) {
-      throw new ConfigError(
-        'Invalid configuration: CONSENT_PROVIDER_CLIENT_ID and CONSENT_PROVIDER_CLIENT_SECRET are required with CONSENT_PROVIDER_URL',
-      );
-    }
     return {
       encryption,
       sandboxBank: null,
       provider: createHttpConsentProvider({
         baseUrl: config.CONSENT_PROVIDER_URL,
         fetch: options.fetch,
-        clientId: config.CONSENT_PROVIDER_CLIENT_ID,
-        clientSecret: config.CONSENT_PROVIDER_CLIENT_SECRET,
+        // loadConfig requires both whenever the URL is set
+        clientId: config.CONSENT_PROVIDER_CLIENT_ID!,
+        clientSecret: config.CONSENT_PROVIDER_CLIENT_SECRET!,
         timeoutMs: config.CONSENT_PROVIDER_TIMEOUT_MS,
       }),
     };

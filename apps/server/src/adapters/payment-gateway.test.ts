@@ -150,6 +150,7 @@ describe('gateway configuration', () => {
       NODE_ENV: 'production',
       JWT_SECRET: 'j'.repeat(32),
       LINK_SIGNING_SECRET: 'l'.repeat(32),
+      DATA_ENCRYPTION_KEY: 'd'.repeat(32),
       PUBLIC_URL: 'https://portal.example',
       PAYMENT_GATEWAY_URL: 'https://api.razorpay.com',
       PAYMENT_GATEWAY_KEY_ID: 'rzp_live_abc',

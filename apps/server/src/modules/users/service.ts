@@ -53,9 +53,13 @@ export function toUser(customer: Customer, plan: User['plan']): User {
 }
 
 export async function getUser(db: Executor, clock: Clock, customerId: string): Promise<User> {
-  const customer = await findCustomerById(db, customerId);
+  // independent reads: on PostgreSQL they run side by side
+  const [customer, plan] = await Promise.all([
+    findCustomerById(db, customerId),
+    currentPlanOf(db, customerId, clock.now()),
+  ]);
   if (!customer) throw new AppError('UNAUTHORIZED', 'Unauthorized access. Please log in.');
-  return toUser(customer, await currentPlanOf(db, customerId, clock.now()));
+  return toUser(customer, plan);
 }
 
 export async function insertCustomer(db: Executor, values: NewCustomer) {
