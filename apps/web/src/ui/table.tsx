@@ -1,10 +1,13 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cn } from '@/lib/cn';
 
-/** A table that scrolls sideways on narrow screens instead of overflowing the page. */
+/**
+ * A table that scrolls sideways on narrow screens instead of overflowing the page. The wrapper is
+ * positioned so that visually hidden (absolute) labels inside the table are clipped with it.
+ */
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
   return (
-    <div className="w-full overflow-x-auto">
+    <div className="relative w-full overflow-x-auto">
       <table className={cn('w-full min-w-max text-left text-sm', className)} {...props} />
     </div>
   );
