@@ -39,15 +39,21 @@ declare module 'fastify' {
 }
 
 export interface BuildAppOptions {
-  /** Pino logging; tests pass false. */
-  logger?: boolean;
+  /** Pino logging; tests pass false, or a stream to read what would be logged. */
+  logger?: boolean | { stream: NodeJS.WritableStream };
 }
 
 /** Composes the API and the SPA. Never listens: main.ts and tests decide how to serve it. */
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<App> {
   const { config } = deps;
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    logger:
+      options.logger === false
+        ? false
+        : loggerOptions(
+            config.LOG_LEVEL,
+            typeof options.logger === 'object' ? options.logger.stream : undefined,
+          ),
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     trustProxy: config.TRUST_PROXY,

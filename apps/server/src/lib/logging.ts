@@ -25,9 +25,14 @@ const REDACTED_PATHS = [
   '*.secret',
 ];
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+/** Pino options for the app; `stream` replaces standard output (tests read what is logged). */
+export function loggerOptions(
+  level: string,
+  stream?: NodeJS.WritableStream,
+): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(stream ? { stream } : {}),
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     serializers: {
       req: (request) => ({

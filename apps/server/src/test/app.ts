@@ -31,7 +31,12 @@ export interface TestApp {
  * and a clock the test moves. Pass `env` to change configuration, `deps` to replace adapters.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+  options: {
+    env?: Record<string, string>;
+    deps?: Partial<AppDeps>;
+    /** Where the app logs to; by default it does not log. */
+    logStream?: NodeJS.WritableStream;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
   const config = loadConfig({
@@ -66,7 +71,9 @@ export async function createTestApp(
     consents: await createConsentDeps(config, { fetch: viaInject }),
     ...options.deps,
   };
-  const app = await buildApp(deps, { logger: false });
+  const app = await buildApp(deps, {
+    logger: options.logStream ? { stream: options.logStream } : false,
+  });
   built.app = app;
   await app.ready();
   return {
