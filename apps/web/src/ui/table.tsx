@@ -1,5 +1,6 @@
-import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react';
+import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cn } from '@/lib/cn';
+import { Skeleton } from './spinner';
 
 /**
  * A table that scrolls sideways on narrow screens instead of overflowing the page. The wrapper is
@@ -33,4 +34,42 @@ export function Td({ className, ...props }: TdHTMLAttributes<HTMLTableCellElemen
       {...props}
     />
   );
+}
+
+/** The header row of a table; `label` says what a column's heading shows, its name by default. */
+export function TableHead({
+  columns,
+  label = (column) => column,
+}: {
+  columns: readonly string[];
+  label?(column: string): ReactNode;
+}) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <Th key={column}>{label(column)}</Th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** Placeholder rows that keep a table's shape while its data loads. */
+export function SkeletonRows({
+  rows,
+  columns,
+  cell = () => <Skeleton className="h-5 w-24" />,
+}: {
+  rows: number;
+  columns: readonly string[];
+  cell?(column: string): ReactNode;
+}) {
+  return Array.from({ length: rows }, (_, row) => (
+    <tr key={row}>
+      {columns.map((column) => (
+        <Td key={column}>{cell(column)}</Td>
+      ))}
+    </tr>
+  ));
 }

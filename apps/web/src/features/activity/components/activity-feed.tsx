@@ -93,13 +93,7 @@ export function ActivityFeed() {
               <ul className="divide-y divide-slate-100">
                 {events.map((event) => (
                   <li key={event._id}>
-                    <ActivityRow
-                      kind={event.kind}
-                      title={event.title}
-                      description={event.description}
-                      date={formatDateTime(event.createdAt)}
-                      status={event.status}
-                    />
+                    <ActivityRow {...event} date={formatDateTime(event.createdAt)} />
                   </li>
                 ))}
               </ul>

@@ -3,10 +3,11 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { LoginRequestSchema } from '@portal/contract';
+import { LoginRequestSchema, type LoginRequest } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { Button } from '@/ui/button';
-import { Field } from '@/ui/field';
+import { Field, type FieldProps } from '@/ui/field';
+import { PasswordField } from '@/ui/password-field';
 import { login } from '../api/login';
 import {
   forgetRememberedLogin,
@@ -23,6 +24,23 @@ const emptyForm = {
   password: '',
   rememberMe: false,
 };
+
+type IdentityField = Omit<FieldProps, 'name'> & {
+  name: Exclude<keyof LoginRequest, 'password' | 'rememberMe'>;
+};
+
+/** The account's identifiers, asked before the password. */
+const identityFields: IdentityField[] = [
+  { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
+  { name: 'mobile', label: 'Mobile Number', type: 'tel', autoComplete: 'tel' },
+  { name: 'gstNo', label: 'GST Number', autoComplete: 'off', autoCapitalize: 'characters' },
+  {
+    name: 'tally_serialno',
+    label: 'Tally Serial Number',
+    inputMode: 'numeric',
+    autoComplete: 'off',
+  },
+];
 
 /** 'Welcome Back': the credentials step, then the two-factor modal (spec §2, §4, §5). */
 export function LoginForm() {
@@ -49,39 +67,12 @@ export function LoginForm() {
   return (
     <>
       <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="login-title">
-        <Field
-          label="Email"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register('email')}
-        />
-        <Field
-          label="Mobile Number"
-          type="tel"
-          autoComplete="tel"
-          error={errors.mobile?.message}
-          {...register('mobile')}
-        />
-        <Field
-          label="GST Number"
-          autoComplete="off"
-          autoCapitalize="characters"
-          error={errors.gstNo?.message}
-          {...register('gstNo')}
-        />
-        <Field
-          label="Tally Serial Number"
-          inputMode="numeric"
-          autoComplete="off"
-          error={errors.tally_serialno?.message}
-          {...register('tally_serialno')}
-        />
-        <Field
+        {identityFields.map(({ name, ...props }) => (
+          <Field key={name} error={errors[name]?.message} {...props} {...register(name)} />
+        ))}
+        <PasswordField
           label="Password"
-          type="password"
           autoComplete="current-password"
-          revealable
           error={errors.password?.message}
           {...register('password')}
         />

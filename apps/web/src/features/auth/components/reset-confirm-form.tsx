@@ -6,7 +6,7 @@ import { ResetPasswordFormSchema } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/http';
 import { Button } from '@/ui/button';
-import { Field } from '@/ui/field';
+import { NewPasswordFields } from '@/ui/password-field';
 import { useResetPassword } from '../api/reset-password';
 
 /** Set New Password, reached through the e-mailed link's token (spec §2, §5 Reset confirm). */
@@ -37,21 +37,10 @@ export function ResetConfirmForm({ token }: { token: string }) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="reset-title">
-      <Field
-        label="New Password"
-        type="password"
-        autoComplete="new-password"
-        revealable
-        error={errors.newPassword?.message}
-        {...register('newPassword')}
-      />
-      <Field
-        label="Confirm Password"
-        type="password"
-        autoComplete="new-password"
-        revealable
-        error={errors.confirmPassword?.message}
-        {...register('confirmPassword')}
+      <NewPasswordFields
+        confirmLabel="Confirm Password"
+        newPassword={{ ...register('newPassword'), error: errors.newPassword?.message }}
+        confirmPassword={{ ...register('confirmPassword'), error: errors.confirmPassword?.message }}
       />
       <Button type="submit" size="lg" className="w-full" disabled={resetPassword.isPending}>
         Reset Password

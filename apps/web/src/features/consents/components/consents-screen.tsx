@@ -12,7 +12,7 @@ import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
-import { Table, Td, Th } from '@/ui/table';
+import { SkeletonRows, Table, TableHead, Td } from '@/ui/table';
 import { useConsents } from '../api/get-consents';
 import { useUserConsents } from '../api/get-user-consents';
 import { useDeleteConsent } from '../api/delete-consent';
@@ -169,108 +169,97 @@ export function ConsentsScreen() {
         ) : (
           <Table aria-busy={list.isFetching} className="min-w-[56rem]">
             <caption className="sr-only">Consents</caption>
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <Th key={c}>{c === 'Actions' ? <span className="sr-only">Actions</span> : c}</Th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead
+              columns={COLUMNS}
+              label={(c) => (c === 'Actions' ? <span className="sr-only">Actions</span> : c)}
+            />
             <tbody>
-              {loading
-                ? [0, 1, 2].map((r) => (
-                    <tr key={r}>
-                      {COLUMNS.map((c) => (
-                        <Td key={c}>
-                          <Skeleton className="h-5 w-24" />
-                        </Td>
-                      ))}
-                    </tr>
-                  ))
-                : rows.map((consent) => {
-                    const apis = summariseApis(consent.apiList);
-                    const busy = refreshingId === consent.consentId;
-                    return (
-                      <tr key={consent._id}>
-                        <Td>
-                          <p className="max-w-[13rem] break-all font-mono text-xs font-medium text-slate-900">
-                            {consent.consentId}
-                          </p>
-                          <p className="mt-1 flex items-center gap-1 text-xs text-slate-600">
-                            {consent.documentUploaded === 'Y' ? (
-                              <>
-                                <FileCheck2
-                                  className="h-3.5 w-3.5 text-green-700"
-                                  aria-hidden="true"
-                                />
-                                Document uploaded
-                              </>
-                            ) : (
-                              <>
-                                <FileX2 className="h-3.5 w-3.5" aria-hidden="true" />
-                                No document
-                              </>
-                            )}
-                          </p>
-                        </Td>
-                        <Td>
-                          <p className="font-medium">{consent.partnerName}</p>
-                          <p className="mt-1 font-mono text-xs text-slate-600">
-                            {consent.partnerId}
-                          </p>
-                        </Td>
-                        <Td>
-                          <ConsentStatusBadge status={consent.consentStatus} />
-                        </Td>
-                        <Td>
-                          <div className="flex max-w-[17rem] flex-wrap items-center gap-1">
-                            {apis.shown.map((name) => (
-                              <Badge key={name} tone="blue">
-                                {name}
-                              </Badge>
-                            ))}
-                            {apis.more > 0 && (
-                              <span className="text-xs text-slate-600">+{apis.more} more</span>
-                            )}
-                          </div>
-                        </Td>
-                        <Td>{formatDate(consent.createdAt)}</Td>
-                        <Td>
-                          <div className="flex items-center gap-1">
-                            <Button
-                              variant="ghost"
-                              size="icon"
-                              onClick={() => setDetails(consent)}
-                              aria-label={`View details of consent ${consent.consentId}`}
-                            >
-                              <Eye className="h-4 w-4" aria-hidden="true" />
-                            </Button>
-                            <Button
-                              variant="ghost"
-                              size="icon"
-                              onClick={() => refreshStatus(consent)}
-                              disabled={busy}
-                              aria-label={`Refresh status of consent ${consent.consentId}`}
-                            >
-                              <RefreshCw
-                                className={busy ? 'h-4 w-4 animate-spin' : 'h-4 w-4'}
+              {loading ? (
+                <SkeletonRows rows={3} columns={COLUMNS} />
+              ) : (
+                rows.map((consent) => {
+                  const apis = summariseApis(consent.apiList);
+                  const busy = refreshingId === consent.consentId;
+                  return (
+                    <tr key={consent._id}>
+                      <Td>
+                        <p className="max-w-[13rem] break-all font-mono text-xs font-medium text-slate-900">
+                          {consent.consentId}
+                        </p>
+                        <p className="mt-1 flex items-center gap-1 text-xs text-slate-600">
+                          {consent.documentUploaded === 'Y' ? (
+                            <>
+                              <FileCheck2
+                                className="h-3.5 w-3.5 text-green-700"
                                 aria-hidden="true"
                               />
-                            </Button>
-                            <Button
-                              variant="ghost"
-                              size="icon"
-                              className="text-red-700 hover:bg-red-50"
-                              onClick={() => setToDelete(consent)}
-                              aria-label={`Delete consent ${consent.consentId}`}
-                            >
-                              <Trash2 className="h-4 w-4" aria-hidden="true" />
-                            </Button>
-                          </div>
-                        </Td>
-                      </tr>
-                    );
-                  })}
+                              Document uploaded
+                            </>
+                          ) : (
+                            <>
+                              <FileX2 className="h-3.5 w-3.5" aria-hidden="true" />
+                              No document
+                            </>
+                          )}
+                        </p>
+                      </Td>
+                      <Td>
+                        <p className="font-medium">{consent.partnerName}</p>
+                        <p className="mt-1 font-mono text-xs text-slate-600">{consent.partnerId}</p>
+                      </Td>
+                      <Td>
+                        <ConsentStatusBadge status={consent.consentStatus} />
+                      </Td>
+                      <Td>
+                        <div className="flex max-w-[17rem] flex-wrap items-center gap-1">
+                          {apis.shown.map((name) => (
+                            <Badge key={name} tone="blue">
+                              {name}
+                            </Badge>
+                          ))}
+                          {apis.more > 0 && (
+                            <span className="text-xs text-slate-600">+{apis.more} more</span>
+                          )}
+                        </div>
+                      </Td>
+                      <Td>{formatDate(consent.createdAt)}</Td>
+                      <Td>
+                        <div className="flex items-center gap-1">
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            onClick={() => setDetails(consent)}
+                            aria-label={`View details of consent ${consent.consentId}`}
+                          >
+                            <Eye className="h-4 w-4" aria-hidden="true" />
+                          </Button>
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            onClick={() => refreshStatus(consent)}
+                            disabled={busy}
+                            aria-label={`Refresh status of consent ${consent.consentId}`}
+                          >
+                            <RefreshCw
+                              className={busy ? 'h-4 w-4 animate-spin' : 'h-4 w-4'}
+                              aria-hidden="true"
+                            />
+                          </Button>
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            className="text-red-700 hover:bg-red-50"
+                            onClick={() => setToDelete(consent)}
+                            aria-label={`Delete consent ${consent.consentId}`}
+                          >
+                            <Trash2 className="h-4 w-4" aria-hidden="true" />
+                          </Button>
+                        </div>
+                      </Td>
+                    </tr>
+                  );
+                })
+              )}
             </tbody>
           </Table>
         )}

@@ -148,16 +148,31 @@ function ActivityList({
     <ul className="divide-y divide-slate-100" aria-label={label}>
       {items.map((item) => (
         <li key={item.id}>
-          <ActivityRow
-            kind={item.type}
-            title={item.title}
-            description={item.description}
-            date={formatDate(item.date)}
-            status={item.status}
-          />
+          <ActivityRow {...item} kind={item.type} date={formatDate(item.date)} />
         </li>
       ))}
     </ul>
+  );
+}
+
+interface ActivityCardProps {
+  title: string;
+  viewAll: string;
+  what: string;
+  items: readonly DashboardActivityItem[];
+  loading: boolean;
+  empty: string;
+}
+
+/** A list of activity with its link to the whole list; `what` names both for screen readers. */
+function ActivityCard({ title, viewAll, what, items, loading, empty }: ActivityCardProps) {
+  return (
+    <Card>
+      <CardHeader title={title} action={<ViewAll to={viewAll} what={what} />} />
+      <CardBody className="py-1">
+        <ActivityList items={items} loading={loading} empty={empty} label={`Recent ${what}`} />
+      </CardBody>
+    </Card>
   );
 }
 
@@ -181,6 +196,56 @@ export function DashboardView({
   const na = (value: string | null | undefined) => (value ? value : 'N/A');
   const plan = user?.plan ?? null;
   const count = (n: number) => formatNumber(n);
+  const stats = [
+    {
+      to: paths.consents,
+      label: 'Total Consents',
+      value: count(counters.totalConsents),
+      detail: `${count(counters.activeConsents)} active`,
+      icon: FileCheck2,
+      tone: 'bg-blue-50 text-blue-700',
+    },
+    {
+      to: paths.consents,
+      label: 'Active Consents',
+      value: count(counters.activeConsents),
+      detail: `${count(counters.pendingConsents)} pending`,
+      icon: ShieldCheck,
+      tone: 'bg-green-50 text-green-700',
+    },
+    {
+      to: paths.orders,
+      label: 'Total Orders',
+      value: count(counters.totalOrders),
+      detail: `${count(counters.completedOrders)} completed`,
+      icon: CreditCard,
+      tone: 'bg-purple-50 text-purple-700',
+    },
+    {
+      to: paths.plans,
+      label: 'Available Plans',
+      value: counters.totalPlans === null ? 'N/A' : count(counters.totalPlans),
+      detail: 'View All',
+      icon: Layers,
+      tone: 'bg-amber-50 text-amber-800',
+    },
+  ];
+  const activityCards = [
+    {
+      title: 'Recent Orders',
+      viewAll: paths.orders,
+      what: 'orders',
+      items: recentOrders,
+      empty: 'No recent orders',
+    },
+    {
+      title: 'All Recent Activity',
+      viewAll: paths.activity,
+      what: 'activity',
+      items: recentActivity,
+      empty: 'No recent activity to display.',
+    },
+  ];
 
   return (
     <div className="space-y-6" aria-busy={isLoading}>
@@ -200,42 +265,9 @@ export function DashboardView({
       )}
 
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <StatCard
-          to={paths.consents}
-          label="Total Consents"
-          value={count(counters.totalConsents)}
-          detail={`${count(counters.activeConsents)} active`}
-          icon={FileCheck2}
-          tone="bg-blue-50 text-blue-700"
-          loading={isLoading}
-        />
-        <StatCard
-          to={paths.consents}
-          label="Active Consents"
-          value={count(counters.activeConsents)}
-          detail={`${count(counters.pendingConsents)} pending`}
-          icon={ShieldCheck}
-          tone="bg-green-50 text-green-700"
-          loading={isLoading}
-        />
-        <StatCard
-          to={paths.orders}
-          label="Total Orders"
-          value={count(counters.totalOrders)}
-          detail={`${count(counters.completedOrders)} completed`}
-          icon={CreditCard}
-          tone="bg-purple-50 text-purple-700"
-          loading={isLoading}
-        />
-        <StatCard
-          to={paths.plans}
-          label="Available Plans"
-          value={counters.totalPlans === null ? 'N/A' : count(counters.totalPlans)}
-          detail="View All"
-          icon={Layers}
-          tone="bg-amber-50 text-amber-800"
-          loading={isLoading}
-        />
+        {stats.map((stat) => (
+          <StatCard key={stat.label} {...stat} loading={isLoading} />
+        ))}
       </div>
 
       <div className="grid gap-6 lg:grid-cols-2">
@@ -284,32 +316,9 @@ export function DashboardView({
           </CardBody>
         </Card>
 
-        <Card>
-          <CardHeader title="Recent Orders" action={<ViewAll to={paths.orders} what="orders" />} />
-          <CardBody className="py-1">
-            <ActivityList
-              items={recentOrders}
-              loading={isLoading}
-              empty="No recent orders"
-              label="Recent orders"
-            />
-          </CardBody>
-        </Card>
-
-        <Card>
-          <CardHeader
-            title="All Recent Activity"
-            action={<ViewAll to={paths.activity} what="activity" />}
-          />
-          <CardBody className="py-1">
-            <ActivityList
-              items={recentActivity}
-              loading={isLoading}
-              empty="No recent activity to display."
-              label="Recent activity"
-            />
-          </CardBody>
-        </Card>
+        {activityCards.map((card) => (
+          <ActivityCard key={card.title} {...card} loading={isLoading} />
+        ))}
       </div>
 
       <Card>

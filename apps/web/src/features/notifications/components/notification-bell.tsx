@@ -75,13 +75,7 @@ export function NotificationBell() {
             {notifications.map((n) => (
               <li key={n._id} className="relative">
                 {newIds.has(n._id) && <span className="sr-only">New: </span>}
-                <ActivityRow
-                  kind={n.kind}
-                  title={n.title}
-                  description={n.description}
-                  date={formatDateTime(n.createdAt)}
-                  status={n.status}
-                />
+                <ActivityRow {...n} date={formatDateTime(n.createdAt)} />
                 {newIds.has(n._id) && (
                   <span
                     className="absolute -left-3 top-6 h-2 w-2 rounded-full bg-blue-600"

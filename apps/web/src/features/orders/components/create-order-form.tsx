@@ -10,7 +10,7 @@ import { useSessionStore } from '@/lib/session-store';
 import { Button } from '@/ui/button';
 import { Card, CardBody, CardHeader } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
-import { Field } from '@/ui/field';
+import { Field, type FieldProps } from '@/ui/field';
 import { Skeleton } from '@/ui/spinner';
 import { useCreateOrder } from '../api/create-order';
 import { useCreatePayment } from '../api/create-payment';
@@ -61,6 +61,14 @@ function PlanOption({
   );
 }
 
+type CustomerField = 'customerName' | 'email' | 'phone';
+
+const customerFields: (Omit<FieldProps, 'name'> & { name: CustomerField })[] = [
+  { name: 'customerName', label: 'Company Name', autoComplete: 'organization' },
+  { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email' },
+  { name: 'phone', label: 'Phone Number', type: 'tel', autoComplete: 'tel' },
+];
+
 /** Spec §2 Orders screen, Create Order tab. */
 /** An answer of `{ success: false }` (spec §8 'Order creation failed'). */
 const refusedBody = (body: unknown) => (body as { success?: unknown } | null)?.success === false;
@@ -86,8 +94,15 @@ export function CreateOrderForm({
 
   const plan = plans?.find((p) => p._id === selectedPlanId) ?? null;
   const amounts = plan ? planAmounts(plan) : null;
+  const charges: [term: string, amount: number][] = amounts
+    ? [
+        ['Base Amount', amounts.base],
+        [`GST ${GST_RATE_PERCENT}%`, amounts.gst],
+        [`Internet Handling Charges ${HANDLING_RATE_PERCENT}%`, amounts.handling],
+      ]
+    : [];
 
-  const change = (field: 'customerName' | 'email' | 'phone') => (value: string) => {
+  const change = (field: CustomerField) => (value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
     setErrors((e) => ({ ...e, [field]: undefined }));
   };
@@ -180,32 +195,16 @@ export function CreateOrderForm({
         <Card>
           <CardHeader title="Customer Information" />
           <CardBody className="grid gap-4 sm:grid-cols-2">
-            <Field
-              label="Company Name"
-              name="customerName"
-              autoComplete="organization"
-              value={form.customerName}
-              onChange={(e) => change('customerName')(e.target.value)}
-              error={errors.customerName}
-            />
-            <Field
-              label="Email Address"
-              name="email"
-              type="email"
-              autoComplete="email"
-              value={form.email}
-              onChange={(e) => change('email')(e.target.value)}
-              error={errors.email}
-            />
-            <Field
-              label="Phone Number"
-              name="phone"
-              type="tel"
-              autoComplete="tel"
-              value={form.phone}
-              onChange={(e) => change('phone')(e.target.value)}
-              error={errors.phone}
-            />
+            {customerFields.map(({ name, ...props }) => (
+              <Field
+                key={name}
+                name={name}
+                {...props}
+                value={form[name]}
+                onChange={(e) => change(name)(e.target.value)}
+                error={errors[name]}
+              />
+            ))}
             <Field
               label="Amount"
               name="amount"
@@ -225,20 +224,12 @@ export function CreateOrderForm({
                 <dt className="text-slate-600">Plan</dt>
                 <dd className="font-medium text-slate-900">{plan.planName}</dd>
               </div>
-              <div className="flex justify-between gap-4">
-                <dt className="text-slate-600">Base Amount</dt>
-                <dd>{formatInr(amounts.base)}</dd>
-              </div>
-              <div className="flex justify-between gap-4">
-                <dt className="text-slate-600">GST {GST_RATE_PERCENT}%</dt>
-                <dd>{formatInr(amounts.gst)}</dd>
-              </div>
-              <div className="flex justify-between gap-4">
-                <dt className="text-slate-600">
-                  Internet Handling Charges {HANDLING_RATE_PERCENT}%
-                </dt>
-                <dd>{formatInr(amounts.handling)}</dd>
-              </div>
+              {charges.map(([term, amount]) => (
+                <div key={term} className="flex justify-between gap-4">
+                  <dt className="text-slate-600">{term}</dt>
+                  <dd>{formatInr(amount)}</dd>
+                </div>
+              ))}
               <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold">
                 <dt>Total</dt>
                 <dd>{formatInr(amounts.total)}</dd>

@@ -8,7 +8,7 @@ import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { Skeleton } from '@/ui/spinner';
-import { Table, Td, Th } from '@/ui/table';
+import { SkeletonRows, Table, TableHead, Td } from '@/ui/table';
 import { useCheckPaymentStatus } from '../api/check-payment-status';
 import { useOrderHistory } from '../api/get-order-history';
 import { PaymentStatusBadge } from './payment-status-badge';
@@ -76,56 +76,48 @@ export function OrderHistory() {
     <Card>
       <Table aria-busy={isPending}>
         <caption className="sr-only">Order history</caption>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <Th key={column}>{column}</Th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={columns} />
         <tbody>
-          {isPending
-            ? [0, 1].map((row) => (
-                <tr key={row}>
-                  {columns.map((column) => (
-                    <Td key={column}>
-                      <Skeleton className="h-5 w-20" />
-                    </Td>
-                  ))}
+          {isPending ? (
+            <SkeletonRows
+              rows={2}
+              columns={columns}
+              cell={() => <Skeleton className="h-5 w-20" />}
+            />
+          ) : (
+            orders.map((order) => {
+              const available = receiptAvailable(order);
+              return (
+                <tr key={order._id}>
+                  <Td className="font-mono text-xs" title={order._id}>
+                    #{order._id.slice(-6).toUpperCase()}
+                  </Td>
+                  <Td>{order.planId.planName}</Td>
+                  <Td>{order.formattedAmount}</Td>
+                  <Td>{formatDate(order.orderDate)}</Td>
+                  <Td>
+                    <div className="flex flex-wrap items-center gap-2">
+                      <PaymentStatusBadge status={order.paymentStatus} />
+                      {order.paymentStatus === 'Pending' && <CheckStatusButton order={order} />}
+                    </div>
+                  </Td>
+                  <Td>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      aria-disabled={!available}
+                      aria-label={`Receipt for order ${order._id.slice(-6).toUpperCase()}`}
+                      className={cn(!available && 'cursor-not-allowed text-slate-500')}
+                      onClick={() => openReceipt(order)}
+                    >
+                      <FileText className="h-4 w-4" aria-hidden="true" />
+                      Receipt
+                    </Button>
+                  </Td>
                 </tr>
-              ))
-            : orders.map((order) => {
-                const available = receiptAvailable(order);
-                return (
-                  <tr key={order._id}>
-                    <Td className="font-mono text-xs" title={order._id}>
-                      #{order._id.slice(-6).toUpperCase()}
-                    </Td>
-                    <Td>{order.planId.planName}</Td>
-                    <Td>{order.formattedAmount}</Td>
-                    <Td>{formatDate(order.orderDate)}</Td>
-                    <Td>
-                      <div className="flex flex-wrap items-center gap-2">
-                        <PaymentStatusBadge status={order.paymentStatus} />
-                        {order.paymentStatus === 'Pending' && <CheckStatusButton order={order} />}
-                      </div>
-                    </Td>
-                    <Td>
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        aria-disabled={!available}
-                        aria-label={`Receipt for order ${order._id.slice(-6).toUpperCase()}`}
-                        className={cn(!available && 'cursor-not-allowed text-slate-500')}
-                        onClick={() => openReceipt(order)}
-                      >
-                        <FileText className="h-4 w-4" aria-hidden="true" />
-                        Receipt
-                      </Button>
-                    </Td>
-                  </tr>
-                );
-              })}
+              );
+            })
+          )}
         </tbody>
       </Table>
     </Card>

@@ -12,7 +12,7 @@ import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
-import { Table, Td, Th } from '@/ui/table';
+import { Table, TableHead, Td } from '@/ui/table';
 import { usePlans } from '../api/get-plans';
 import { PlanTypeBadge, companiesLabel } from './plan-type-badge';
 
@@ -98,13 +98,7 @@ function PlansTable({
   return (
     <Table>
       <caption className="sr-only">Plans</caption>
-      <thead>
-        <tr>
-          {columns.map((column) => (
-            <Th key={column}>{column}</Th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead columns={columns} />
       <tbody>
         {plans.map((plan) => (
           <tr key={plan._id}>

@@ -7,7 +7,7 @@ import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
-import { Table, Td, Th } from '@/ui/table';
+import { SkeletonRows, Table, TableHead, Td } from '@/ui/table';
 import { usePlugins } from '../api/get-plugins';
 import { formatSize } from './format-size';
 
@@ -18,6 +18,13 @@ function download(plugin: Plugin) {
 }
 
 const columns = ['Platform', 'File Name', 'Version', 'Uploaded Date', 'Download'];
+
+const skeletonCell = (column: string) => (
+  <>
+    <Skeleton className="h-5 w-24" />
+    {column === 'File Name' && <Skeleton className="mt-2 h-4 w-72" />}
+  </>
+);
 
 /** Spec §2 Plugins screen, with each file's size and SHA-256 so a download can be verified. */
 export function PluginsList() {
@@ -36,53 +43,40 @@ export function PluginsList() {
         ) : (
           <Table aria-busy={isPending}>
             <caption className="sr-only">Plugin installers</caption>
-            <thead>
-              <tr>
-                {columns.map((column) => (
-                  <Th key={column}>{column}</Th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead columns={columns} />
             <tbody>
-              {isPending
-                ? [0, 1].map((row) => (
-                    <tr key={row}>
-                      {columns.map((column) => (
-                        <Td key={column}>
-                          <Skeleton className="h-5 w-24" />
-                          {column === 'File Name' && <Skeleton className="mt-2 h-4 w-72" />}
-                        </Td>
-                      ))}
-                    </tr>
-                  ))
-                : plugins.map((plugin) => (
-                    <tr key={plugin._id}>
-                      <Td className="font-medium">{plugin.platform}</Td>
-                      <Td>
-                        <p>{plugin.fileName}</p>
-                        <p className="mt-1 text-xs text-slate-600">{formatSize(plugin.size)}</p>
-                        {/* narrow enough that the table fits, so the checksum wraps */}
-                        <p className="mt-0.5 max-w-xs text-xs text-slate-600">
-                          SHA-256{' '}
-                          <code className="select-all break-all font-mono text-slate-700">
-                            {plugin.sha256}
-                          </code>
-                        </p>
-                      </Td>
-                      <Td>{plugin.version}</Td>
-                      <Td>{formatDate(plugin.uploadedDate)}</Td>
-                      <Td>
-                        <Button
-                          size="sm"
-                          onClick={() => download(plugin)}
-                          aria-label={`Download ${plugin.fileName}`}
-                        >
-                          <Download className="h-4 w-4" aria-hidden="true" />
-                          Download
-                        </Button>
-                      </Td>
-                    </tr>
-                  ))}
+              {isPending ? (
+                <SkeletonRows rows={2} columns={columns} cell={skeletonCell} />
+              ) : (
+                plugins.map((plugin) => (
+                  <tr key={plugin._id}>
+                    <Td className="font-medium">{plugin.platform}</Td>
+                    <Td>
+                      <p>{plugin.fileName}</p>
+                      <p className="mt-1 text-xs text-slate-600">{formatSize(plugin.size)}</p>
+                      {/* narrow enough that the table fits, so the checksum wraps */}
+                      <p className="mt-0.5 max-w-xs text-xs text-slate-600">
+                        SHA-256{' '}
+                        <code className="select-all break-all font-mono text-slate-700">
+                          {plugin.sha256}
+                        </code>
+                      </p>
+                    </Td>
+                    <Td>{plugin.version}</Td>
+                    <Td>{formatDate(plugin.uploadedDate)}</Td>
+                    <Td>
+                      <Button
+                        size="sm"
+                        onClick={() => download(plugin)}
+                        aria-label={`Download ${plugin.fileName}`}
+                      >
+                        <Download className="h-4 w-4" aria-hidden="true" />
+                        Download
+                      </Button>
+                    </Td>
+                  </tr>
+                ))
+              )}
             </tbody>
           </Table>
         )}

@@ -8,7 +8,7 @@ import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/http';
 import { Button } from '@/ui/button';
 import { Dialog } from '@/ui/dialog';
-import { Field } from '@/ui/field';
+import { NewPasswordFields, PasswordField } from '@/ui/password-field';
 import { useChangePassword } from '../api/change-password';
 
 const emptyForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
@@ -77,29 +77,19 @@ export function ChangePasswordDialog({
       description="Update your account password"
     >
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <Field
+        <PasswordField
           label="Current Password"
-          type="password"
           autoComplete="current-password"
-          revealable
           error={errors.currentPassword?.message}
           {...register('currentPassword')}
         />
-        <Field
-          label="New Password"
-          type="password"
-          autoComplete="new-password"
-          revealable
-          error={errors.newPassword?.message}
-          {...register('newPassword')}
-        />
-        <Field
-          label="Confirm New Password"
-          type="password"
-          autoComplete="new-password"
-          revealable
-          error={errors.confirmPassword?.message}
-          {...register('confirmPassword')}
+        <NewPasswordFields
+          confirmLabel="Confirm New Password"
+          newPassword={{ ...register('newPassword'), error: errors.newPassword?.message }}
+          confirmPassword={{
+            ...register('confirmPassword'),
+            error: errors.confirmPassword?.message,
+          }}
         />
         <ul
           className="space-y-1 rounded-md bg-slate-50 p-3 text-sm"
