@@ -12,7 +12,12 @@ const production = {
 describe('loadConfig', () => {
   it('runs on embedded defaults with nothing set', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ PORT: 3000, PUBLIC_URL: 'http://localhost:3000' });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      PUBLIC_URL: 'http://localhost:3000',
+      AUTH_PURGE_MINUTES: 60,
+    });
+    expect(loadConfig({ AUTH_PURGE_MINUTES: '0' }).AUTH_PURGE_MINUTES).toBe(0);
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.MAIL_URL).toBeUndefined();
   });

@@ -50,6 +50,8 @@ const ConfigSchema = z.object({
   PAYMENT_GATEWAY_WEBHOOK_SECRET: z.string().min(8).optional(),
   /** Minutes between reconciliation runs; 0 turns the job off. */
   PAYMENT_RECONCILE_MINUTES: z.coerce.number().min(0).max(1440).default(5),
+  /** Minutes between purges of sign-in records unusable for over a day; 0 turns the job off. */
+  AUTH_PURGE_MINUTES: z.coerce.number().min(0).max(1440).default(60),
   /** Supplier details printed on GST tax invoices. */
   INVOICE_SUPPLIER_NAME: z.string().min(1).default('Ledgerline Software Services Pvt Ltd'),
   INVOICE_SUPPLIER_ADDRESS: z

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config';
 import { DatabaseInUseError, openDatabase } from './db/client';
 import { DEMO_ACCOUNT, seedDemoIfEmpty } from './db/seed';
 import { createDeps, outboxDir } from './deps';
+import { startAuthPurge } from './jobs/purge-expired-auth';
 import { startPaymentReconciliation } from './jobs/reconcile-payments';
 
 async function main() {
@@ -44,13 +45,14 @@ async function main() {
     app.log,
     config.PAYMENT_RECONCILE_MINUTES,
   );
+  const authPurge = startAuthPurge(deps, app.log, config.AUTH_PURGE_MINUTES);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    await reconciliation.stop();
+    await Promise.all([reconciliation.stop(), authPurge.stop()]);
     await app.close();
     deps.mailer.close();
     await database.close();

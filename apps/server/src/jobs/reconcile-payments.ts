@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps';
 import { checkOrderPayment } from '../modules/payments/service';
 import { orders } from '../modules/orders/schema';
+import { startPeriodicJob } from './periodic';
 
 /** How far back reconciliation looks: a payment settles well within this. */
 export const RECONCILE_WINDOW_MS = 48 * 60 * 60 * 1000;
@@ -61,28 +62,10 @@ export async function reconcilePayments(
 
 /** Runs reconciliation every `minutes`; `stop()` waits for a run in progress. */
 export function startPaymentReconciliation(deps: AppDeps, log: FastifyBaseLogger, minutes: number) {
-  if (minutes <= 0) return { stop: async () => undefined };
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = reconcilePayments(deps, log)
-      .catch((error: unknown) => log.error({ err: error }, 'payment reconciliation failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, minutes * 60 * 1000);
-  timer.unref();
-  // a first pass soon after start settles what happened while the server was down
-  const first = setTimeout(tick, 10_000);
-  first.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      clearTimeout(first);
-      await running;
-    },
-  };
+  return startPeriodicJob({
+    name: 'payment reconciliation',
+    minutes,
+    log,
+    run: () => reconcilePayments(deps, log),
+  });
 }
