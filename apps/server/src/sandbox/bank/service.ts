@@ -82,6 +82,26 @@ async function requireAwaiting(db: Executor, consentId: string, at: Date) {
   return row;
 }
 
+/** Applies the bank's decision, unless another decision landed first. */
+async function decideAwaiting(
+  db: Executor,
+  consentId: string,
+  decision: Partial<typeof sandboxBankConsents.$inferInsert>,
+): Promise<SandboxBankConsent> {
+  const [updated] = await db
+    .update(sandboxBankConsents)
+    .set(decision)
+    .where(
+      and(
+        eq(sandboxBankConsents.consentId, consentId),
+        eq(sandboxBankConsents.status, 'AwaitingAuthorisation'),
+      ),
+    )
+    .returning();
+  if (!updated) throw new SandboxBankError(409, `Consent ${consentId} was decided meanwhile`);
+  return updated;
+}
+
 /** The customer says yes at the bank: the consent is authorised and tokens are issued. */
 export async function authoriseBankConsent(
   db: Executor,
@@ -94,25 +114,14 @@ export async function authoriseBankConsent(
   const accessExpiry = new Date(
     Math.min(at.getTime() + ACCESS_TOKEN_TTL_MS, row.expirationDateTime.getTime()),
   );
-  const [updated] = await db
-    .update(sandboxBankConsents)
-    .set({
-      status: 'Authorised',
-      statusUpdateDateTime: at,
-      accessToken: newToken('at'),
-      accessTokenExpiresAt: accessExpiry,
-      refreshToken: newToken('rt'),
-      refreshTokenExpiresAt: row.expirationDateTime,
-    })
-    .where(
-      and(
-        eq(sandboxBankConsents.consentId, consentId),
-        eq(sandboxBankConsents.status, 'AwaitingAuthorisation'),
-      ),
-    )
-    .returning();
-  if (!updated) throw new SandboxBankError(409, `Consent ${consentId} was decided meanwhile`);
-  return updated;
+  return decideAwaiting(db, consentId, {
+    status: 'Authorised',
+    statusUpdateDateTime: at,
+    accessToken: newToken('at'),
+    accessTokenExpiresAt: accessExpiry,
+    refreshToken: newToken('rt'),
+    refreshTokenExpiresAt: row.expirationDateTime,
+  });
 }
 
 /** The customer says no at the bank. */
@@ -124,18 +133,7 @@ export async function rejectBankConsent(
 ): Promise<SandboxBankConsent> {
   const at = options.at ?? clock.now();
   await requireAwaiting(db, consentId, at);
-  const [updated] = await db
-    .update(sandboxBankConsents)
-    .set({ status: 'Rejected', statusUpdateDateTime: at })
-    .where(
-      and(
-        eq(sandboxBankConsents.consentId, consentId),
-        eq(sandboxBankConsents.status, 'AwaitingAuthorisation'),
-      ),
-    )
-    .returning();
-  if (!updated) throw new SandboxBankError(409, `Consent ${consentId} was decided meanwhile`);
-  return updated;
+  return decideAwaiting(db, consentId, { status: 'Rejected', statusUpdateDateTime: at });
 }
 
 /**
