@@ -44,4 +44,10 @@ describe('loadConfig', () => {
       'CONSENT_PROVIDER_CLIENT_ID is required with CONSENT_PROVIDER_URL',
     );
   });
+
+  it('resolves relative paths against the folder npm was run from', () => {
+    const config = loadConfig({ INIT_CWD: '/home/operator/portal', DATA_DIR: 'state' });
+    expect(config.DATA_DIR).toBe('/home/operator/portal/state');
+    expect(config.workingDir).toBe('/home/operator/portal');
+  });
 });

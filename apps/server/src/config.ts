@@ -35,6 +35,8 @@ const ConfigSchema = z.object({
   LINK_SIGNING_SECRET: secret,
   SEED_DEMO: z.stringbool().default(true),
   WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
+  /** Set by npm to the folder it was run from; relative paths the operator gives resolve there. */
+  INIT_CWD: z.string().optional(),
   /** AES-256-GCM key material for values kept encrypted (provider tokens); local secret when unset. */
   DATA_ENCRYPTION_KEY: secret,
   /** Unset: the built-in sandbox bank. Set: a bank speaking account-access-consents. */
@@ -69,7 +71,11 @@ const ConfigSchema = z.object({
     .default('997331'),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & { PUBLIC_URL: string };
+export type Config = z.infer<typeof ConfigSchema> & {
+  PUBLIC_URL: string;
+  /** Where relative paths given by the operator resolve. */
+  workingDir: string;
+};
 
 export class ConfigError extends Error {}
 
@@ -100,5 +106,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'with CONSENT_PROVIDER_URL',
     );
   }
-  return { ...parsed, PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}` };
+  // npm runs workspace scripts inside the workspace; the operator meant their own folder
+  const workingDir = parsed.INIT_CWD ?? process.cwd();
+  return {
+    ...parsed,
+    DATA_DIR: path.resolve(workingDir, parsed.DATA_DIR),
+    WEB_DIST_DIR: path.resolve(workingDir, parsed.WEB_DIST_DIR),
+    workingDir,
+    PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+  };
 }

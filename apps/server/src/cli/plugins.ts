@@ -18,7 +18,7 @@ export const pluginCommands: Record<string, CliCommand> = {
       });
       const platform = requireOption(values, 'platform');
       const version = requireOption(values, 'version');
-      const file = requireOption(values, 'file');
+      const file = path.resolve(deps.config.workingDir, requireOption(values, 'file'));
       let data: Buffer;
       try {
         data = await readFile(file);
