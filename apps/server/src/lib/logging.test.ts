@@ -2,7 +2,16 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
-import { codeFrom } from '../test/mail';
+import { REFRESH_COOKIE } from '../modules/auth/routes';
+import {
+  bearer,
+  latestCode,
+  login,
+  loginBody,
+  refresh,
+  refreshCookieOf,
+  verify,
+} from '../modules/auth/test-support';
 import { redactUrl } from './logging';
 
 const lines: string[] = [];
@@ -22,34 +31,18 @@ afterAll(() => t.close());
 describe('the server log', () => {
   it('carries request ids but no password, code, token, cookie or link secret', async () => {
     const customer = await createCustomer(t);
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: {
-        email: customer.email,
-        mobile: customer.mobile,
-        gstNo: customer.gstNo,
-        tally_serialno: customer.tallySerialNo,
-        password: customer.password,
-      },
-    });
-    const { tempToken } = login.json<{ tempToken: string }>();
-    const code = codeFrom(await t.latestMail());
-    const verify = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/verify-2fa',
-      payload: { tempToken, verificationCode: code },
-    });
-    const { token } = verify.json<{ token: string }>();
-    const cookie = String(verify.headers['set-cookie']).split(';')[0]!;
-    const refreshValue = cookie.split('=')[1]!;
+    const { tempToken } = (await login(t, loginBody(customer))).json<{ tempToken: string }>();
+    const code = await latestCode(t);
+    const verified = await verify(t, tempToken, code);
+    const { token } = verified.json<{ token: string }>();
+    const refreshValue = refreshCookieOf(verified)!.value;
 
     await t.app.inject({
       method: 'GET',
       url: '/api/auth/profile',
-      headers: { authorization: `Bearer ${token}`, cookie },
+      headers: { ...bearer(token), cookie: `${REFRESH_COOKIE}=${refreshValue}` },
     });
-    await t.app.inject({ method: 'POST', url: '/api/auth/refresh-token', headers: { cookie } });
+    await refresh(t, refreshValue);
     await t.app.inject({ method: 'GET', url: '/reset-password?token=reset-secret-in-the-link' });
     await t.app.inject({
       method: 'POST',
