@@ -12,6 +12,8 @@ export default tseslint.config(
       'e2e/.data/**',
       'e2e/test-results/**',
       'e2e/playwright-report/**',
+      'reports/**',
+      '.stryker-tmp/**',
     ],
   },
   js.configs.recommended,
