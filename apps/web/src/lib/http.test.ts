@@ -14,15 +14,20 @@ const expired = () =>
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
 let fetchMock: MockInstance<typeof fetch>;
+/** No test here needs more calls; a client that loops fails fast instead of filling memory. */
+const MAX_FETCH_CALLS = 10;
 const calls = () =>
   fetchMock.mock.calls.map(([url, init]) => ({
     url: String(url),
     auth: new Headers((init as RequestInit).headers).get('authorization'),
   }));
 function serve(handler: Handler) {
-  fetchMock = vi
-    .spyOn(globalThis, 'fetch')
-    .mockImplementation(async (url, init) => handler(String(url), init ?? {}));
+  fetchMock = vi.spyOn(globalThis, 'fetch').mockImplementation(async (url, init) => {
+    if (fetchMock.mock.calls.length > MAX_FETCH_CALLS) {
+      throw new Error(`fetch called more than ${MAX_FETCH_CALLS} times`);
+    }
+    return handler(String(url), init ?? {});
+  });
 }
 const bearer = (init: RequestInit) => new Headers(init.headers).get('authorization');
 
