@@ -4,7 +4,10 @@ import type { Consent } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { createHttpConsentProvider } from '../../adapters/consent-provider';
+import { injectFetch } from '../../test/inject-fetch';
+import { SANDBOX_BANK_PREFIX } from '../../sandbox/bank/routes';
 import { sandboxBankConsents } from '../../sandbox/bank/schema';
+import { CONSENT_ACCESS_TOKEN_HEADER } from '../../sandbox/bank/wire';
 import { activityEvents } from '../activity/schema';
 import { consents } from './schema';
 import { createTestPartner, decideAtBank, requestTestConsent } from './testing';
@@ -35,19 +38,40 @@ const refresh = (headers: Record<string, string>, consentId: string) =>
   t.app.inject({ method: 'POST', url: '/api/consent/getstatus', headers, payload: { consentId } });
 
 /** Swaps the provider for one call site, then puts the real one back. */
-async function withProvider<T>(fetch: typeof globalThis.fetch, work: () => Promise<T>) {
+async function withProvider<T>(
+  fetch: typeof globalThis.fetch,
+  work: () => Promise<T>,
+  bank = { baseUrl: 'http://bank.test', clientId: 'x', clientSecret: 'y' },
+) {
   const real = t.deps.consents.provider;
-  t.deps.consents.provider = createHttpConsentProvider({
-    baseUrl: 'http://bank.test',
-    clientId: 'x',
-    clientSecret: 'y',
-    fetch,
-  });
+  t.deps.consents.provider = createHttpConsentProvider({ ...bank, fetch });
   try {
     return await work();
   } finally {
     t.deps.consents.provider = real;
   }
+}
+
+type BankCall = { method: string; path: string; accessToken: string | null };
+
+/** Runs `work` against the sandbox bank and answers every request that reached the bank. */
+async function bankCallsDuring(work: () => Promise<unknown>): Promise<BankCall[]> {
+  const calls: BankCall[] = [];
+  const toBank = injectFetch(() => t.app);
+  const recording: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    calls.push({
+      method: request.method,
+      path: new URL(request.url).pathname,
+      accessToken: request.headers.get(CONSENT_ACCESS_TOKEN_HEADER),
+    });
+    return toBank(input, init);
+  };
+  await withProvider(recording, work, {
+    baseUrl: `http://bank.test${SANDBOX_BANK_PREFIX}`,
+    ...t.deps.consents.sandboxBank!,
+  });
+  return calls;
 }
 const down: typeof fetch = async () => {
   throw new TypeError('fetch failed');
@@ -233,6 +257,44 @@ describe('POST /api/consent/getstatus', () => {
     expect(row!.status).toBe('Pending');
   });
 
+  it("never calls the bank with one customer's token on another customer's request", async () => {
+    const a = await customerWithConsents(1);
+    const b = await customerWithConsents(0);
+    const consentId = a.consents[0]!.consentId;
+    await decideAtBank(t, consentId, 'authorise');
+    // the portal now holds A's access token for this consent
+    const held = (await refresh(a.headers, consentId)).json().data.accessToken as string;
+    expect(held).toMatch(/^sbk_at_/);
+    const [before] = await t.deps.db
+      .select()
+      .from(consents)
+      .where(eq(consents.consentId, consentId));
+
+    const strangers = await bankCallsDuring(async () => {
+      const res = await refresh(b.headers, consentId);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ success: false, message: 'Consent not found' });
+    });
+    expect(strangers).toEqual([]);
+    const [after] = await t.deps.db
+      .select()
+      .from(consents)
+      .where(eq(consents.consentId, consentId));
+    expect(after).toEqual(before);
+
+    // the owner's own refresh does reach the bank, with the token held for it
+    const owners = await bankCallsDuring(async () => {
+      expect((await refresh(a.headers, consentId)).statusCode).toBe(200);
+    });
+    expect(owners).toEqual([
+      {
+        method: 'GET',
+        path: `${SANDBOX_BANK_PREFIX}/account-access-consents/${consentId}`,
+        accessToken: held,
+      },
+    ]);
+  });
+
   it('answers 502 with a clear message and changes nothing when the bank is unreachable or answers garbage', async () => {
     const { headers, consents: made } = await customerWithConsents(1);
     const consentId = made[0]!.consentId;
@@ -349,14 +411,17 @@ describe('DELETE /api/user-consents/:id', () => {
       .select()
       .from(consents)
       .where(eq(consents.customerId, a.customer.id));
-    for (const id of [row!.id, 'not-a-uuid']) {
-      const res = await t.app.inject({
-        method: 'DELETE',
-        url: `/api/user-consents/${id}`,
-        headers: b.headers,
-      });
-      expect(res.statusCode).toBe(404);
-    }
+    const calls = await bankCallsDuring(async () => {
+      for (const id of [row!.id, 'not-a-uuid']) {
+        const res = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/user-consents/${id}`,
+          headers: b.headers,
+        });
+        expect(res.statusCode).toBe(404);
+      }
+    });
+    expect(calls).toEqual([]);
     const [still] = await t.deps.db.select().from(consents).where(eq(consents.id, row!.id));
     expect(still).toBeDefined();
     const [bank] = await t.deps.db
