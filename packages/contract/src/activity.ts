@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './primitives';
 
 /** What the server records for an account (the activity feed and the bell). */
 export const ActivityEventTypeSchema = z.enum([
@@ -62,7 +63,7 @@ export const ACTIVITY_MAX_PAGE_SIZE = 100;
 
 export const ActivityFeedQuerySchema = z.object({
   /** Opaque: the nextCursor of the previous page. */
-  cursor: z.string().max(200).optional(),
+  cursor: text().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(ACTIVITY_MAX_PAGE_SIZE).default(ACTIVITY_PAGE_SIZE),
   type: ActivityKindSchema.optional(),
 });

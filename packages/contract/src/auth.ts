@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, VERIFICATION_CODE_LENGTH } from './constants';
+import { text } from './primitives';
 
 export const authPaths = {
   login: '/api/auth/login',
@@ -16,7 +17,7 @@ export const authPaths = {
 // Spec §5: "a simple address pattern".
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const requiredText = (message: string) => z.string({ error: message }).trim().min(1, message);
+const requiredText = (message: string) => text({ error: message }).trim().min(1, message);
 const emailField = requiredText('Email is required').regex(EMAIL_PATTERN, 'Invalid email address');
 
 /** The login form and the login call (spec §3 Login credentials, §5 Login). */
@@ -25,7 +26,7 @@ export const LoginRequestSchema = z.object({
   mobile: requiredText('Mobile number is required').max(20),
   gstNo: requiredText('GST number is required').max(20),
   tally_serialno: requiredText('Tally serial number is required').max(30),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256),
+  password: text({ error: 'Password is required' }).min(1, 'Password is required').max(256),
   rememberMe: z.boolean().default(false),
 });
 export type LoginRequest = z.input<typeof LoginRequestSchema>;
@@ -37,19 +38,18 @@ export const LoginResponseSchema = z.object({
 });
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
-export const VerificationCodeSchema = z
-  .string({ error: 'Verification code is required' })
+export const VerificationCodeSchema = text({ error: 'Verification code is required' })
   .trim()
   .min(1, 'Verification code is required')
   .max(VERIFICATION_CODE_LENGTH);
 
 export const Verify2faRequestSchema = z.object({
-  tempToken: z.string().min(1).max(200),
+  tempToken: text().min(1).max(200),
   verificationCode: VerificationCodeSchema,
 });
 export type Verify2faRequest = z.infer<typeof Verify2faRequestSchema>;
 
-export const ResendVerificationRequestSchema = z.object({ tempToken: z.string().min(1).max(200) });
+export const ResendVerificationRequestSchema = z.object({ tempToken: text().min(1).max(200) });
 export type ResendVerificationRequest = z.infer<typeof ResendVerificationRequestSchema>;
 
 /** The current plan as the profile shows it (spec §3 User profile `plan`). */
@@ -106,9 +106,8 @@ export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequestSchema>;
 
 /** The reset-confirm call; the form adds the confirmation (see ResetPasswordFormSchema). */
 export const ResetPasswordRequestSchema = z.object({
-  token: z.string().min(1).max(200),
-  newPassword: z
-    .string({ error: 'Password is required' })
+  token: text().min(1).max(200),
+  newPassword: text({ error: 'Password is required' })
     .min(1, 'Password is required')
     .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
     .max(256),
@@ -118,9 +117,10 @@ export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
 export const ResetPasswordFormSchema = z
   .object({
     newPassword: ResetPasswordRequestSchema.shape.newPassword,
-    confirmPassword: z
-      .string({ error: 'Please confirm your password' })
-      .min(1, 'Please confirm your password'),
+    confirmPassword: text({ error: 'Please confirm your password' }).min(
+      1,
+      'Please confirm your password',
+    ),
   })
   .refine((v) => v.newPassword === v.confirmPassword, {
     message: 'Passwords do not match',
@@ -130,9 +130,8 @@ export type ResetPasswordForm = z.infer<typeof ResetPasswordFormSchema>;
 
 /** Change password (spec §5); the server also checks `currentPassword` (ARCHITECTURE). */
 export const ChangePasswordRequestSchema = z.object({
-  currentPassword: z.string().min(1, 'Current password is required').max(256),
-  password: z
-    .string()
+  currentPassword: text().min(1, 'Current password is required').max(256),
+  password: text()
     .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`)
     .max(256),
 });
@@ -140,9 +139,9 @@ export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
 
 export const ChangePasswordFormSchema = z
   .object({
-    currentPassword: z.string().min(1, 'Current password is required'),
-    newPassword: z.string().min(1, 'New password is required'),
-    confirmPassword: z.string().min(1, 'Please confirm your new password'),
+    currentPassword: text().min(1, 'Current password is required'),
+    newPassword: text().min(1, 'New password is required'),
+    confirmPassword: text().min(1, 'Please confirm your new password'),
   })
   .refine((v) => v.newPassword === v.confirmPassword, {
     message: 'New passwords do not match',

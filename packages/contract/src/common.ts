@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdSchema } from './primitives';
 
 /** Every error the API answers: `{ success: false, message, error? }`. */
 export const ErrorResponseSchema = z.object({
@@ -15,7 +16,7 @@ export const MessageResponseSchema = z.object({
 });
 export type MessageResponse = z.infer<typeof MessageResponseSchema>;
 
-export const IdParamsSchema = z.object({ id: z.string().min(1).max(100) });
+export const IdParamsSchema = z.object({ id: IdSchema });
 
 /** The message and error code that mark an expired access token (spec §7). */
 export const JWT_EXPIRED = 'jwt expired';

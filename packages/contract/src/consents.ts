@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONSENTS_PAGE_SIZE } from './constants';
+import { IdSchema, text } from './primitives';
 
 export const consentPaths = {
   /** Every consent of a customer (the screen's count tiles). */
@@ -43,7 +44,7 @@ export const ConsentSchema = z.object({
 });
 export type Consent = z.infer<typeof ConsentSchema>;
 
-export const UserIdParamsSchema = z.object({ userId: z.string().min(1).max(100) });
+export const UserIdParamsSchema = z.object({ userId: IdSchema });
 
 export const UserConsentsResponseSchema = z.object({
   success: z.literal(true),
@@ -57,7 +58,7 @@ const positiveInt = (fallback: number, max: number) =>
 export const ConsentListQuerySchema = z.object({
   page: positiveInt(1, 100_000),
   limit: positiveInt(CONSENTS_PAGE_SIZE, 100),
-  userId: z.string({ error: 'userId is required' }).min(1, 'userId is required').max(100),
+  userId: text({ error: 'userId is required' }).min(1, 'userId is required').max(100),
   consentStatus: ConsentStatusSchema.optional(),
 });
 export type ConsentListQuery = z.input<typeof ConsentListQuerySchema>;
@@ -79,7 +80,7 @@ export type ConsentListResponse = z.infer<typeof ConsentListResponseSchema>;
 
 /** Only the consent id: the server uses the tokens it holds (ARCHITECTURE, spec §7 defect). */
 export const ConsentStatusRequestSchema = z.object({
-  consentId: z.string({ error: 'consentId is required' }).trim().min(1).max(200),
+  consentId: text({ error: 'consentId is required' }).trim().min(1).max(200),
 });
 export type ConsentStatusRequest = z.infer<typeof ConsentStatusRequestSchema>;
 

@@ -1,3 +1,4 @@
+export * from './primitives';
 export * from './common';
 export * from './constants';
 export * from './money';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ActivityEventSchema, type ActivityEventType } from './activity';
+import { dateTime } from './primitives';
 
 export const notificationPaths = {
   list: '/api/notifications',
@@ -34,7 +35,7 @@ export type NotificationsResponse = z.infer<typeof NotificationsResponseSchema>;
 
 /** Marks as seen everything up to the newest notification the customer was shown. */
 export const MarkNotificationsSeenRequestSchema = z.object({
-  upTo: z.iso.datetime({ offset: true }),
+  upTo: dateTime(),
 });
 export type MarkNotificationsSeenRequest = z.infer<typeof MarkNotificationsSeenRequestSchema>;
 

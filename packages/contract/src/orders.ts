@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './primitives';
 
 export const orderPaths = {
   create: '/api/orders',
@@ -30,7 +31,7 @@ export const RupeesAmountSchema = z
   });
 
 export const CreateOrderRequestSchema = z.object({
-  planId: z.string({ error: 'planId is required' }).trim().min(1, 'planId is required').max(100),
+  planId: text({ error: 'planId is required' }).trim().min(1, 'planId is required').max(100),
   amount: RupeesAmountSchema,
 });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequestSchema>;
@@ -72,7 +73,7 @@ export type CheckStatusResponse = z.infer<typeof CheckStatusResponseSchema>;
 
 /** The receipt link's query (a signed link, see ARCHITECTURE: Files and downloads). */
 export const SignedLinkQuerySchema = z.object({
-  expires: z.string().max(20).optional(),
-  sub: z.string().max(100).optional(),
-  sig: z.string().max(200).optional(),
+  expires: text().max(20).optional(),
+  sub: text().max(100).optional(),
+  sig: text().max(200).optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConsentStatusSchema } from './consents';
+import { dateTime, text } from './primitives';
 
 export const partnerPaths = {
   consents: '/api/partner/consents',
@@ -21,7 +22,7 @@ export const DEFAULT_CONSENT_PERMISSIONS = [
 const PERMISSION = /^[A-Z][A-Za-z0-9]{1,63}$/;
 
 export const PartnerDocumentSchema = z.object({
-  fileName: z.string().trim().min(1).max(200),
+  fileName: text().trim().min(1).max(200),
   /** The file, base64-encoded; its type is read from its first bytes, not from the name. */
   contentBase64: z.base64({ error: 'document.contentBase64 must be base64' }),
 });
@@ -36,11 +37,11 @@ export const PartnerConsentRequestSchema = z
       .max(30)
       .optional(),
     /** When the consent should lapse; the provider's default when omitted. */
-    expirationDateTime: z.iso.datetime({ offset: true }).optional(),
-    netBankingUserId: z.string().trim().min(1).max(64).optional(),
+    expirationDateTime: dateTime().optional(),
+    netBankingUserId: text().trim().min(1).max(64).optional(),
     document: PartnerDocumentSchema.optional(),
     /** The partner's own reference; sending the same one again returns the same consent. */
-    requestId: z.string().trim().min(1).max(100).optional(),
+    requestId: text().trim().min(1).max(100).optional(),
   })
   .refine((v) => Boolean(v.customerEmail) !== Boolean(v.customerId), {
     message: 'give exactly one of customerEmail and customerId',
@@ -68,4 +69,4 @@ export const PartnerConsentResponseSchema = z.object({
 });
 export type PartnerConsentResponse = z.infer<typeof PartnerConsentResponseSchema>;
 
-export const PartnerConsentParamsSchema = z.object({ consentId: z.string().min(1).max(200) });
+export const PartnerConsentParamsSchema = z.object({ consentId: text().min(1).max(200) });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RupeesAmountSchema } from './orders';
+import { jsonValueProblem, text } from './primitives';
 
 export const paymentPaths = {
   createPayment: '/api/create-payment',
@@ -9,28 +10,18 @@ export const paymentPaths = {
 
 /** Spec §3 Payment request; `amount` is the order total in rupees (as in `POST /api/orders`). */
 export const CreatePaymentRequestSchema = z.object({
-  order_id: z
-    .string({ error: 'order_id is required' })
-    .trim()
-    .min(1, 'order_id is required')
-    .max(100),
+  order_id: text({ error: 'order_id is required' }).trim().min(1, 'order_id is required').max(100),
   amount: RupeesAmountSchema,
-  customer_name: z
-    .string({ error: 'Customer name is required' })
+  customer_name: text({ error: 'Customer name is required' })
     .trim()
     .min(1, 'Customer name is required')
     .max(200),
-  customer_email: z
-    .string({ error: 'Email is required' })
-    .trim()
-    .min(1, 'Email is required')
-    .max(254),
-  customer_phone: z
-    .string({ error: 'Phone number is required' })
+  customer_email: text({ error: 'Email is required' }).trim().min(1, 'Email is required').max(254),
+  customer_phone: text({ error: 'Phone number is required' })
     .trim()
     .min(1, 'Phone number is required')
     .max(20),
-  planType: z.string().max(50).optional(),
+  planType: text().max(50).optional(),
 });
 export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequestSchema>;
 
@@ -42,12 +33,60 @@ export type CreatePaymentResponse = z.infer<typeof CreatePaymentResponseSchema>;
 
 /** Razorpay's callback query after a payment-link checkout (callback_method: get). */
 export const PaymentCallbackQuerySchema = z.object({
-  razorpay_payment_id: z.string().max(100).optional(),
-  razorpay_payment_link_id: z.string().max(100).optional(),
-  razorpay_payment_link_reference_id: z.string().max(100).optional(),
-  razorpay_payment_link_status: z.string().max(50).optional(),
-  razorpay_signature: z.string().max(200).optional(),
+  razorpay_payment_id: text().max(100).optional(),
+  razorpay_payment_link_id: text().max(100).optional(),
+  razorpay_payment_link_reference_id: text().max(100).optional(),
+  razorpay_payment_link_status: text().max(50).optional(),
+  razorpay_signature: text().max(200).optional(),
 });
 export type PaymentCallbackQuery = z.infer<typeof PaymentCallbackQuerySchema>;
+
+const gatewayId = text().max(100);
+/** An entity of a gateway event, with the fields the portal reads typed and the rest kept. */
+const eventEntity = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.looseObject({ entity: z.looseObject(shape).optional() }).optional();
+
+/**
+ * A gateway event (Razorpay's webhook body), checked once its signature is: it is stored as it
+ * came, so every key and string must be plain text, and what the portal acts on must have the
+ * type it expects (a payment id that is an object would be stored as its JSON text).
+ */
+export const PaymentWebhookBodySchema = z
+  .unknown()
+  .superRefine((value, context) => {
+    const problem = jsonValueProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
+  .pipe(
+    z.looseObject(
+      {
+        event: text().max(100).optional(),
+        payload: z
+          .looseObject({
+            payment_link: eventEntity({
+              id: gatewayId.optional(),
+              reference_id: gatewayId.optional(),
+              status: gatewayId.optional(),
+            }),
+            payment: eventEntity({
+              id: gatewayId.optional(),
+              status: gatewayId.optional(),
+              // Razorpay sends an empty array where a payment has no notes
+              notes: z
+                .union([z.looseObject({ order_id: gatewayId.optional() }), z.array(z.unknown())])
+                .optional(),
+            }),
+            refund: eventEntity({
+              id: gatewayId.optional(),
+              payment_id: gatewayId.optional(),
+              amount: z.number().int().nonnegative().optional(),
+            }),
+          })
+          .optional(),
+      },
+      { error: 'must be a JSON object' },
+    ),
+  );
+export type PaymentWebhookBody = z.infer<typeof PaymentWebhookBodySchema>;
 
 export const WebhookResponseSchema = z.object({ success: z.literal(true), message: z.string() });

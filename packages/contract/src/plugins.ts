@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './primitives';
 
 export const pluginPaths = {
   list: '/api/plugins',
@@ -31,9 +32,9 @@ export const PluginsResponseSchema = z.object({
 export type PluginsResponse = z.infer<typeof PluginsResponseSchema>;
 
 export const PluginDownloadQuerySchema = z.object({
-  expires: z.string().max(20).optional(),
-  sub: z.string().max(100).optional(),
-  sig: z.string().max(100).optional(),
+  expires: text().max(20).optional(),
+  sub: text().max(100).optional(),
+  sig: text().max(100).optional(),
 });
 
 /** How long a download link works; the screen fetches fresh links before they run out. */
