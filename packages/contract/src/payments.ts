@@ -42,6 +42,7 @@ export const PaymentCallbackQuerySchema = z.object({
 export type PaymentCallbackQuery = z.infer<typeof PaymentCallbackQuerySchema>;
 
 const gatewayId = text().max(100);
+const paise = z.number().int().nonnegative();
 /** An entity of a gateway event, with the fields the portal reads typed and the rest kept. */
 const eventEntity = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.looseObject({ entity: z.looseObject(shape).optional() }).optional();
@@ -52,41 +53,47 @@ const eventEntity = <Shape extends z.ZodRawShape>(shape: Shape) =>
  * type it expects (a payment id that is an object would be stored as its JSON text).
  */
 export const PaymentWebhookBodySchema = z
-  .unknown()
+  .looseObject(
+    {
+      event: text().max(100).optional(),
+      payload: z
+        .looseObject({
+          payment_link: eventEntity({
+            id: gatewayId.optional(),
+            reference_id: gatewayId.optional(),
+            status: gatewayId.optional(),
+            amount_paid: paise.optional(),
+          }),
+          payment: eventEntity({
+            id: gatewayId.optional(),
+            status: gatewayId.optional(),
+            // Razorpay sends an empty array where a payment has no notes
+            notes: z
+              .union([z.looseObject({ order_id: gatewayId.optional() }), z.array(z.unknown())])
+              .optional(),
+            amount_refunded: paise.optional(),
+          }),
+          refund: eventEntity({
+            id: gatewayId.optional(),
+            payment_id: gatewayId.optional(),
+            amount: paise.optional(),
+          }),
+        })
+        .optional(),
+    },
+    { error: 'must be a JSON object' },
+  )
+  // what the typed fields do not cover: every other key and value, however deep
   .superRefine((value, context) => {
     const problem = jsonValueProblem(value);
     if (problem) context.addIssue({ code: 'custom', message: problem });
-  })
-  .pipe(
-    z.looseObject(
-      {
-        event: text().max(100).optional(),
-        payload: z
-          .looseObject({
-            payment_link: eventEntity({
-              id: gatewayId.optional(),
-              reference_id: gatewayId.optional(),
-              status: gatewayId.optional(),
-            }),
-            payment: eventEntity({
-              id: gatewayId.optional(),
-              status: gatewayId.optional(),
-              // Razorpay sends an empty array where a payment has no notes
-              notes: z
-                .union([z.looseObject({ order_id: gatewayId.optional() }), z.array(z.unknown())])
-                .optional(),
-            }),
-            refund: eventEntity({
-              id: gatewayId.optional(),
-              payment_id: gatewayId.optional(),
-              amount: z.number().int().nonnegative().optional(),
-            }),
-          })
-          .optional(),
-      },
-      { error: 'must be a JSON object' },
-    ),
-  );
+  });
 export type PaymentWebhookBody = z.infer<typeof PaymentWebhookBodySchema>;
+
+/** The webhook's own headers; the others are kept, as Fastify validates headers in place. */
+export const PaymentWebhookHeadersSchema = z.looseObject({
+  'x-razorpay-signature': text().max(200).optional(),
+  'x-razorpay-event-id': text().max(100).optional(),
+});
 
 export const WebhookResponseSchema = z.object({ success: z.literal(true), message: z.string() });

@@ -68,18 +68,26 @@ const VALID: Record<string, unknown> = {
     razorpay_payment_link_status: 'paid',
     razorpay_signature: 'abc',
   },
+  PaymentWebhookHeadersSchema: {
+    'x-razorpay-signature': 'abc',
+    'x-razorpay-event-id': 'evt_1',
+  },
   PaymentWebhookBodySchema: {
     event: 'payment_link.paid',
     payload: {
-      payment_link: { entity: { id: 'plink_1', reference_id: UUID, status: 'paid' } },
-      payment: { entity: { id: 'pay_1', status: 'captured', notes: { order_id: UUID } } },
+      payment_link: {
+        entity: { id: 'plink_1', reference_id: UUID, status: 'paid', amount_paid: 100 },
+      },
+      payment: {
+        entity: { id: 'pay_1', status: 'captured', notes: { order_id: UUID }, amount_refunded: 0 },
+      },
       refund: { entity: { id: 'rfnd_1', payment_id: 'pay_1', amount: 100 } },
     },
   },
 };
 
 const inputSchemas = Object.entries(contract).filter(([name]) =>
-  /(Request|Query|Params|Form|Body)Schema$/.test(name),
+  /(Request|Query|Params|Form|Body|Headers)Schema$/.test(name),
 ) as [string, ZodType][];
 
 /** Every path to a string inside a value, and a copy with that string replaced. */
@@ -251,10 +259,24 @@ describe('PaymentWebhookBodySchema', () => {
       entityOf({ id: ['pay_1'] }),
       entityOf({ id: 'pay_1', notes: { order_id: 5 } }),
       { event: 'refund.processed', payload: { refund: { entity: { amount: '100' } } } },
+      entityOf({ id: 'pay_1', amount_refunded: -1 }),
+      { event: 'payment_link.paid', payload: { payment_link: { entity: { amount_paid: 1.5 } } } },
     ]) {
       expect(contract.PaymentWebhookBodySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(
         false,
       );
+    }
+  });
+
+  it('refuses what it cannot store in a field it does not read: NUL, or a hostile depth', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i += 1) deep = { a: deep };
+    for (const bad of [
+      { event: 'payment.failed', extra: { note: 'a\u0000b' } },
+      { event: 'payment.failed', extra: { 'k\ud800': 1 } },
+      { event: 'payment.failed', extra: deep },
+    ]) {
+      expect(contract.PaymentWebhookBodySchema.safeParse(bad).success).toBe(false);
     }
   });
 

@@ -6,6 +6,7 @@ import {
   PLAN_ENDING_NOTICE_DAYS,
   activityKindOf,
   activityTypesOfKind,
+  isRealDateTime,
   type ActivityEvent,
   type ActivityKind,
   type Notification,
@@ -49,7 +50,8 @@ const encodeCursor = (cursor: Cursor) =>
 
 function decodeCursor(raw: string): Cursor {
   const [at = '', id = ''] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  if (!TIMESTAMP.test(at) || !UUID.test(id)) {
+  // the shape alone would let 2024-02-30 through to PostgreSQL, which refuses it
+  if (!TIMESTAMP.test(at) || !isRealDateTime(at) || !UUID.test(id)) {
     throw new AppError('BAD_REQUEST', 'cursor: is not valid', 'validation');
   }
   return { at, id };

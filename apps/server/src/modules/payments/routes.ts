@@ -3,9 +3,12 @@ import {
   CreatePaymentResponseSchema,
   ErrorResponseSchema,
   PaymentCallbackQuerySchema,
+  PaymentWebhookBodySchema,
+  PaymentWebhookHeadersSchema,
   WebhookResponseSchema,
   paymentPaths,
 } from '@portal/contract';
+import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { createPayment, handleCallback, handleWebhook } from './service';
 
@@ -59,12 +62,23 @@ export async function paymentRoutes(app: App) {
     },
   );
 
-  // the signature covers the exact bytes sent, so this route reads the body unparsed
+  // the signature covers the exact bytes sent: the parser keeps them beside the parsed body
   await app.register(async (webhook: App) => {
+    const rawBodies = new WeakMap<object, Buffer>();
     webhook.addContentTypeParser(
       ['application/json', 'text/plain'],
       { parseAs: 'buffer' },
-      (_request, body, done) => done(null, body),
+      (request, body, done) => {
+        const raw = body as Buffer;
+        rawBodies.set(request, raw);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(raw.toString('utf8'));
+        } catch {
+          return done(new AppError('BAD_REQUEST', 'Request body is not valid JSON'));
+        }
+        done(null, parsed);
+      },
     );
     webhook.post(
       paymentPaths.webhook,
@@ -72,24 +86,25 @@ export async function paymentRoutes(app: App) {
         schema: {
           tags: ['payments'],
           summary: 'Gateway events (X-Razorpay-Signature over the raw body)',
+          headers: PaymentWebhookHeadersSchema,
+          body: PaymentWebhookBodySchema,
           response: {
             200: WebhookResponseSchema,
             400: ErrorResponseSchema,
             401: ErrorResponseSchema,
             404: ErrorResponseSchema,
+            415: ErrorResponseSchema,
           },
         },
       },
       async (request) => {
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const header = (name: string) => {
-          const value = request.headers[name];
-          return Array.isArray(value) ? value[0] : value;
-        };
         const outcome = await handleWebhook(
           app.deps,
-          raw,
-          { signature: header('x-razorpay-signature'), eventId: header('x-razorpay-event-id') },
+          rawBodies.get(request) ?? Buffer.alloc(0),
+          {
+            signature: request.headers['x-razorpay-signature'],
+            eventId: request.headers['x-razorpay-event-id'],
+          },
           request.log,
         );
         return { success: true as const, message: outcome.result };
