@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { retirePlan } from '../plans/service';
 import { buyer, totalRupees } from '../payments/test-support';
+import { orders } from './schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -136,12 +138,14 @@ describe('POST /api/create-payment', () => {
     };
     const cases: [Record<string, string>, object, number, string][] = [
       [await authHeaders(t, stranger.id), base, 404, 'Order not found'],
-      [
-        a.headers,
-        { ...base, amount: 1 },
-        422,
-        'Amount does not match the order. The total is ₹6,148.77.',
-      ],
+      ...[1, base.amount - 0.01, base.amount + 0.01].map(
+        (amount): [Record<string, string>, object, number, string] => [
+          a.headers,
+          { ...base, amount },
+          422,
+          'Amount does not match the order. The total is ₹6,148.77.',
+        ],
+      ),
       [a.headers, { ...base, customer_name: '  ' }, 400, 'Customer name is required'],
       [a.headers, { ...base, order_id: 'nope' }, 404, 'Order not found'],
     ];
@@ -152,9 +156,12 @@ describe('POST /api/create-payment', () => {
         headers,
         payload,
       });
-      expect(res.statusCode).toBe(status);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(status);
       expect(res.json().message).toContain(message);
     }
+    expect((await a.history())[0]).toMatchObject({ _id: orderId, paymentStatus: 'Pending' });
+    const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order!.paymentLinkId).toBeNull();
   });
 });
 

@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackSignature, hmacHex } from '../../adapters/payment-gateway';
 import { createTestApp, type TestApp } from '../../test/app';
-import { activityEvents } from '../activity/schema';
 import { customerPlans } from '../plans/schema';
 import { invoiceCounters, receipts } from '../receipts/schema';
-import { orders } from '../orders/schema';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
-import { buyer, dropWebhooks } from './test-support';
+import { paymentEvents } from './schema';
+import {
+  TEST_PLAN,
+  buyer,
+  dropWebhooks,
+  linkEvent,
+  paidSilently as paidSilentlyIn,
+  refundEvent,
+  sendWebhook,
+  settledEffects as settledEffectsIn,
+} from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,155 +24,168 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function webhook(
-  event: string,
-  payload: unknown,
-  eventId = `evt_${randomUUID()}`,
-  secret?: string,
-) {
-  const body = JSON.stringify({ entity: 'event', event, payload, created_at: 1_780_000_000 });
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/payments/webhook',
-    headers: {
-      'content-type': 'application/json',
-      'x-razorpay-signature': hmacHex(secret ?? t.deps.payments.settings.webhookSecret, body),
-      'x-razorpay-event-id': eventId,
-    },
-    payload: body,
-  });
-}
+const webhook = (event: string, payload: unknown, eventId?: string, secret?: string) =>
+  sendWebhook(t, event, payload, { eventId, secret });
 
-const linkEvent = (linkId: string, orderId: string, status: string, paymentId = 'pay_TEST1') => ({
-  payment_link: { entity: { id: linkId, reference_id: orderId, status } },
-  payment: {
-    entity: {
-      id: paymentId,
-      status: status === 'paid' ? 'captured' : 'failed',
-      notes: { order_id: orderId },
-    },
-  },
+const paidSilently = (outcome: 'pay' | 'fail' = 'pay') => paidSilentlyIn(t, outcome);
+const settledEffects = (orderId: string, customerId: string) =>
+  settledEffectsIn(t, orderId, customerId);
+
+const DAY_MS = 86_400_000;
+/** The one plan period a paid order of TEST_PLAN gets, when paid at `paidAt`. */
+const yearFrom = (paidAt: Date) => ({
+  startsAt: paidAt.toISOString(),
+  endsAt: new Date(paidAt.getTime() + TEST_PLAN.durationDays * DAY_MS).toISOString(),
 });
-
-/** A Pending order with a payment link whose checkout was paid, but no word reached the portal. */
-async function paidSilently(outcome: 'pay' | 'fail' = 'pay') {
-  const b = await buyer(t);
-  const orderId = await b.order();
-  const { linkId, checkoutPath } = await b.pay(orderId);
-  const restore = dropWebhooks(t);
-  const callback = await b.checkout(checkoutPath, outcome).finally(restore);
-  return { b, orderId, linkId, callback };
-}
-
-async function settledEffects(orderId: string, customerId: string) {
-  const [r] = await t.deps.db
-    .select({ n: count() })
-    .from(receipts)
-    .where(eq(receipts.orderId, orderId));
-  const [p] = await t.deps.db
-    .select({ n: count() })
-    .from(customerPlans)
-    .where(eq(customerPlans.orderId, orderId));
-  const events = await t.deps.db
-    .select({ type: activityEvents.type })
-    .from(activityEvents)
-    .where(eq(activityEvents.customerId, customerId));
-  const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
-  return {
-    receipts: r!.n,
-    plans: p!.n,
-    events: events.map((e) => e.type).sort(),
-    status: order!.status,
-  };
-}
+const labels = (answers: { json(): { message: string } }[]) =>
+  answers.map((a) => a.json().message).sort();
 
 describe('POST /api/payments/webhook', () => {
   it('applies payment_link.paid once when the same event arrives ten times at once', async () => {
-    const { b, orderId, linkId } = await paidSilently();
+    const paid = await paidSilently();
     const eventId = `evt_${randomUUID()}`;
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
-        webhook('payment_link.paid', linkEvent(linkId, orderId, 'paid'), eventId),
+        webhook('payment_link.paid', linkEvent(paid, 'paid'), eventId),
       ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
-    expect(answers.filter((a) => a.json().message === 'applied')).toHaveLength(1);
-    expect(answers.filter((a) => a.json().message === 'duplicate')).toHaveLength(9);
-    expect(await settledEffects(orderId, b.customer.id)).toEqual({
+    expect(labels(answers)).toEqual(['applied', ...Array(9).fill('duplicate')]);
+    // one transition to Completed, one activation, one receipt
+    expect(await settledEffects(paid.orderId, paid.b.customer.id)).toEqual({
+      status: 'Completed',
       receipts: 1,
       plans: 1,
-      status: 'Completed',
+      periods: [yearFrom(t.clock.now())],
       events: ['order_created', 'payment_completed', 'plan_activated'],
     });
+    const stored = await t.deps.db
+      .select()
+      .from(paymentEvents)
+      .where(eq(paymentEvents.eventId, eventId));
+    expect(stored).toHaveLength(1);
   });
 
   it('answers within 2 seconds, with the event and its effects already stored', async () => {
-    const { b, orderId, linkId } = await paidSilently();
+    const paid = await paidSilently();
     const started = performance.now();
-    const res = await webhook('payment_link.paid', linkEvent(linkId, orderId, 'paid'));
+    const res = await webhook('payment_link.paid', linkEvent(paid, 'paid'));
     expect(performance.now() - started).toBeLessThan(2000);
     expect(res.json()).toEqual({ success: true, message: 'applied' });
-    expect(await settledEffects(orderId, b.customer.id)).toMatchObject({
+    expect(await settledEffects(paid.orderId, paid.b.customer.id)).toMatchObject({
       status: 'Completed',
       receipts: 1,
     });
   });
 
   it('changes the order once when ten different deliveries of paid race', async () => {
-    const { b, orderId, linkId } = await paidSilently();
+    const paid = await paidSilently();
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        webhook('payment_link.paid', linkEvent(linkId, orderId, 'paid')),
-      ),
+      Array.from({ length: 10 }, () => webhook('payment_link.paid', linkEvent(paid, 'paid'))),
     );
-    expect(answers.filter((a) => a.json().message === 'applied')).toHaveLength(1);
-    expect(answers.filter((a) => a.json().message === 'unchanged')).toHaveLength(9);
-    expect((await settledEffects(orderId, b.customer.id)).receipts).toBe(1);
+    expect(labels(answers)).toEqual(['applied', ...Array(9).fill('unchanged')]);
+    expect(await settledEffects(paid.orderId, paid.b.customer.id)).toEqual({
+      status: 'Completed',
+      receipts: 1,
+      plans: 1,
+      periods: [yearFrom(t.clock.now())],
+      events: ['order_created', 'payment_completed', 'plan_activated'],
+    });
+  });
+
+  it('fails the order once when ten deliveries of payment.failed race', async () => {
+    const paid = await paidSilently('fail');
+    const eventId = `evt_${randomUUID()}`;
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, () =>
+        webhook('payment.failed', linkEvent(paid, 'failed'), eventId),
+      ),
+      ...Array.from({ length: 5 }, () => webhook('payment.failed', linkEvent(paid, 'failed'))),
+    ]);
+    expect(labels(answers)).toEqual([
+      'applied',
+      ...Array(4).fill('duplicate'),
+      ...Array(5).fill('unchanged'),
+    ]);
+    expect(await settledEffects(paid.orderId, paid.b.customer.id)).toEqual({
+      status: 'Failed',
+      receipts: 0,
+      plans: 0,
+      periods: [],
+      events: ['order_created', 'payment_failed'],
+    });
   });
 
   it('never moves a paid order back, whatever arrives after', async () => {
-    const { b, orderId, linkId } = await paidSilently();
-    await webhook('payment_link.paid', linkEvent(linkId, orderId, 'paid'));
-    await webhook('payment.failed', linkEvent(linkId, orderId, 'failed', 'pay_TEST2'));
-    await webhook('payment_link.expired', linkEvent(linkId, orderId, 'expired'));
-    await webhook('payment_link.cancelled', linkEvent(linkId, orderId, 'cancelled'));
-    const effects = await settledEffects(orderId, b.customer.id);
+    const paid = await paidSilently();
+    await webhook('payment_link.paid', linkEvent(paid, 'paid'));
+    await webhook('payment.failed', linkEvent(paid, 'failed', 'pay_TEST2'));
+    await webhook('payment_link.expired', linkEvent(paid, 'expired'));
+    await webhook('payment_link.cancelled', linkEvent(paid, 'cancelled'));
+    const effects = await settledEffects(paid.orderId, paid.b.customer.id);
     expect(effects.status).toBe('Completed');
     expect(effects.events).not.toContain('payment_failed');
   });
 
   it('lets a payment that arrives after a failure complete the order', async () => {
-    const { b, orderId, linkId } = await paidSilently();
-    await webhook('payment.failed', linkEvent(linkId, orderId, 'failed', 'pay_TEST2'));
-    expect((await settledEffects(orderId, b.customer.id)).status).toBe('Failed');
-    await webhook('payment_link.paid', linkEvent(linkId, orderId, 'paid'));
-    expect(await settledEffects(orderId, b.customer.id)).toMatchObject({
+    const paid = await paidSilently();
+    await webhook('payment.failed', linkEvent(paid, 'failed', 'pay_TEST2'));
+    expect((await settledEffects(paid.orderId, paid.b.customer.id)).status).toBe('Failed');
+    await webhook('payment_link.paid', linkEvent(paid, 'paid'));
+    expect(await settledEffects(paid.orderId, paid.b.customer.id)).toMatchObject({
       status: 'Completed',
       receipts: 1,
     });
   });
 
   it('marks a full refund Refunded and ends the plan', async () => {
-    const { b, orderId, linkId } = await paidSilently();
-    await webhook('payment_link.paid', linkEvent(linkId, orderId, 'paid', 'pay_REFUND1'));
-    const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
-    const res = await webhook('refund.processed', {
-      refund: { entity: { id: 'rfnd_1', payment_id: 'pay_REFUND1', amount: order!.totalPaise } },
-    });
+    const paid = await paidSilently();
+    await webhook('payment_link.paid', linkEvent(paid, 'paid', 'pay_REFUND1'));
+    const res = await webhook(
+      'refund.processed',
+      refundEvent('pay_REFUND1', { id: 'rfnd_1', amountPaise: paid.totalPaise }),
+    );
     expect(res.json().message).toBe('applied');
-    const effects = await settledEffects(orderId, b.customer.id);
+    const effects = await settledEffects(paid.orderId, paid.b.customer.id);
     expect(effects.status).toBe('Refunded');
     expect(effects.events).toContain('payment_refunded');
     const [plan] = await t.deps.db
       .select()
       .from(customerPlans)
-      .where(eq(customerPlans.orderId, orderId));
+      .where(eq(customerPlans.orderId, paid.orderId));
     expect(plan!.endsAt.getTime()).toBe(t.clock.now().getTime());
   });
 
+  it('refunds once and ends the plan once when the refund arrives many times', async () => {
+    const paid = await paidSilently();
+    const paidAt = t.clock.now();
+    await webhook('payment_link.paid', linkEvent(paid, 'paid', 'pay_TWICE'));
+    t.clock.advance(DAY_MS);
+    const refundedAt = t.clock.now();
+    const refund = refundEvent('pay_TWICE', { id: 'rfnd_T', amountPaise: paid.totalPaise });
+    const eventId = `evt_${randomUUID()}`;
+    const first = await Promise.all(
+      Array.from({ length: 10 }, () => webhook('refund.processed', refund, eventId)),
+    );
+    expect(labels(first)).toEqual(['applied', ...Array(9).fill('duplicate')]);
+    // later redeliveries under new event ids move nothing either
+    t.clock.advance(DAY_MS);
+    const later = await Promise.all(
+      Array.from({ length: 10 }, () => webhook('refund.processed', refund)),
+    );
+    expect(labels(later)).toEqual(Array(10).fill('unchanged'));
+    expect(await settledEffects(paid.orderId, paid.b.customer.id)).toEqual({
+      status: 'Refunded',
+      receipts: 1,
+      plans: 1,
+      periods: [{ startsAt: paidAt.toISOString(), endsAt: refundedAt.toISOString() }],
+      events: ['order_created', 'payment_completed', 'payment_refunded', 'plan_activated'],
+    });
+  });
+
   it('refuses unsigned, mis-signed, id-less and unknown-order webhooks and changes nothing', async () => {
-    const { b, orderId, linkId } = await paidSilently();
-    const payload = linkEvent(linkId, orderId, 'paid');
+    const paid = await paidSilently();
+    const payload = linkEvent(paid, 'paid');
     const body = JSON.stringify({ event: 'payment_link.paid', payload });
 
     const unsigned = await t.app.inject({
@@ -203,15 +224,22 @@ describe('POST /api/payments/webhook', () => {
     });
     expect(noId.statusCode).toBe(400);
 
-    const unknown = await webhook('payment_link.paid', linkEvent(linkId, randomUUID(), 'paid'));
+    const unknown = await webhook(
+      'payment_link.paid',
+      linkEvent({ ...paid, orderId: randomUUID() }, 'paid'),
+    );
     expect(unknown.statusCode).toBe(404);
-    const wrongLink = await webhook('payment_link.paid', linkEvent('plink_other', orderId, 'paid'));
+    const wrongLink = await webhook(
+      'payment_link.paid',
+      linkEvent({ ...paid, linkId: 'plink_other' }, 'paid'),
+    );
     expect(wrongLink.statusCode).toBe(404);
 
-    expect(await settledEffects(orderId, b.customer.id)).toEqual({
+    expect(await settledEffects(paid.orderId, paid.b.customer.id)).toEqual({
+      status: 'Pending',
       receipts: 0,
       plans: 0,
-      status: 'Pending',
+      periods: [],
       events: ['order_created'],
     });
   });
@@ -232,10 +260,12 @@ describe('GET /api/payments/callback', () => {
       ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(303));
-    expect(await settledEffects(orderId, b.customer.id)).toMatchObject({
+    expect(await settledEffects(orderId, b.customer.id)).toEqual({
       status: 'Completed',
       receipts: 1,
       plans: 1,
+      periods: [yearFrom(t.clock.now())],
+      events: ['order_created', 'payment_completed', 'plan_activated'],
     });
   });
 

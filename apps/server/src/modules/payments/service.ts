@@ -25,9 +25,22 @@ const LINK_LIFETIME_SECONDS = 24 * 60 * 60;
 
 /** What the gateway says happened to an order's payment. */
 export type Observation =
-  | { kind: 'paid'; paymentId: string | null }
+  | {
+      kind: 'paid';
+      paymentId: string | null;
+      /** What the gateway says was paid, in paise (`amount_paid`), if it said. */
+      amountPaise: number | undefined;
+    }
   | { kind: 'failed'; reason: string }
   | { kind: 'refunded'; refundId: string };
+
+/** The outcome of applying an observation to an order. */
+export interface Settlement {
+  changed: boolean;
+  status: string;
+  /** Set when a payment was left unapplied because it is not the order's total. */
+  wrongAmount?: { paidPaise: number | null; totalPaise: number };
+}
 
 /** Starts (or resumes) the payment of a Pending order and answers the checkout URL. */
 export async function createPayment(
@@ -99,7 +112,7 @@ export async function settleInTransaction(
   deps: Pick<AppDeps, 'clock' | 'files' | 'config'>,
   orderId: string,
   seen: Observation,
-): Promise<{ changed: boolean; status: string }> {
+): Promise<Settlement> {
   const { clock } = deps;
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
   if (!order) throw new AppError('NOT_FOUND', 'Order not found');
@@ -111,6 +124,14 @@ export async function settleInTransaction(
       ? order.status === 'Completed'
       : MONOTONIC_RANK[target]! > MONOTONIC_RANK[order.status]!;
   if (!allowed) return { changed: false, status: order.status };
+  // money taken is never Failed, but only the order's total to the paisa completes it
+  if (seen.kind === 'paid' && seen.amountPaise !== order.totalPaise) {
+    return {
+      changed: false,
+      status: order.status,
+      wrongAmount: { paidPaise: seen.amountPaise ?? null, totalPaise: order.totalPaise },
+    };
+  }
 
   const now = clock.now();
   const [plan] = await tx.select().from(plans).where(eq(plans.id, order.planId));
@@ -204,11 +225,21 @@ export function settleOrder(deps: AppDeps, orderId: string, seen: Observation) {
   return deps.db.transaction((tx) => settleInTransaction(tx, deps, orderId, seen));
 }
 
+/** A payment of another amount than the order's needs a person: it is logged, not applied. */
+function warnOfWrongAmount(
+  log: FastifyBaseLogger | undefined,
+  orderId: string,
+  settlement: Settlement,
+) {
+  if (!settlement.wrongAmount) return;
+  log?.warn({ orderId, ...settlement.wrongAmount }, 'payment amount does not match the order');
+}
+
 /** What a payment link's state means for its order; null while it can still be paid. */
 export function observationOfLink(link: PaymentLink): Observation | null {
   if (link.status === 'paid') {
     const captured = link.payments?.find((p) => p.status === 'captured');
-    return { kind: 'paid', paymentId: captured?.payment_id ?? null };
+    return { kind: 'paid', paymentId: captured?.payment_id ?? null, amountPaise: link.amount_paid };
   }
   if (link.status === 'cancelled' || link.status === 'expired') {
     return { kind: 'failed', reason: `payment link ${link.status}` };
@@ -221,7 +252,7 @@ export async function checkOrderPayment(
   deps: AppDeps,
   order: OrderRow,
   log?: FastifyBaseLogger,
-): Promise<{ changed: boolean; status: string }> {
+): Promise<Settlement> {
   if (!order.paymentLinkId) return { changed: false, status: order.status };
   let link: PaymentLink;
   try {
@@ -236,7 +267,9 @@ export async function checkOrderPayment(
   }
   const seen = observationOfLink(link);
   if (!seen) return { changed: false, status: order.status };
-  return settleOrder(deps, order.id, seen);
+  const settlement = await settleOrder(deps, order.id, seen);
+  warnOfWrongAmount(log, order.id, settlement);
+  return settlement;
 }
 
 async function orderOfLink(deps: AppDeps, linkId: string, referenceId: string) {
@@ -291,9 +324,17 @@ export async function handleCallback(
 interface WebhookBody {
   event?: string;
   payload?: {
-    payment_link?: { entity?: { id?: string; reference_id?: string; status?: string } };
+    payment_link?: {
+      entity?: { id?: string; reference_id?: string; status?: string; amount_paid?: number };
+    };
     payment?: {
-      entity?: { id?: string; status?: string; notes?: Record<string, string> | unknown[] };
+      entity?: {
+        id?: string;
+        status?: string;
+        notes?: Record<string, string> | unknown[];
+        /** Everything refunded of this payment so far, in paise. */
+        amount_refunded?: number;
+      };
     };
     refund?: { entity?: { id?: string; payment_id?: string; amount?: number } };
   };
@@ -304,11 +345,14 @@ export type WebhookOutcome = {
   orderId?: string;
 };
 
-/** Resolves a webhook's order and what it says; null when the event is not about orders. */
+/**
+ * Resolves a webhook's order and what it says; null when the event is not about orders, and
+ * `seen` null when it is about an order but changes nothing (a partial refund).
+ */
 async function readWebhook(
   deps: AppDeps,
   body: WebhookBody,
-): Promise<{ order: OrderRow | null; seen: Observation } | null> {
+): Promise<{ order: OrderRow | null; seen: Observation | null } | null> {
   const event = body.event ?? '';
   const link = body.payload?.payment_link?.entity;
   const payment = body.payload?.payment?.entity;
@@ -323,7 +367,7 @@ async function readWebhook(
       link?.id && link.reference_id ? await orderOfLink(deps, link.id, link.reference_id) : null;
     const seen: Observation =
       event === 'payment_link.paid'
-        ? { kind: 'paid', paymentId: payment?.id ?? null }
+        ? { kind: 'paid', paymentId: payment?.id ?? null, amountPaise: link?.amount_paid }
         : { kind: 'failed', reason: event };
     return { order, seen };
   }
@@ -345,11 +389,12 @@ async function readWebhook(
         .from(orders)
         .where(eq(orders.gatewayPaymentId, paymentId));
     }
-    // a partial refund leaves the order paid
-    if (order && refund?.amount !== undefined && refund.amount < order.totalPaise) {
-      return null;
-    }
-    return { order, seen: { kind: 'refunded', refundId: refund?.id ?? paymentId ?? '' } };
+    // refunds short of the total leave the order paid: the payment's running total decides
+    // (several partial refunds can add up to all of it), else the one refund's own amount
+    const refundedPaise = payment?.amount_refunded ?? refund?.amount;
+    const partial = order && refundedPaise !== undefined && refundedPaise < order.totalPaise;
+    const seen: Observation = { kind: 'refunded', refundId: refund?.id ?? paymentId ?? '' };
+    return { order, seen: partial ? null : seen };
   }
   return null;
 }
@@ -398,9 +443,11 @@ export async function handleWebhook(
       .returning({ eventId: paymentEvents.eventId });
     if (inserted.length === 0) return { result: 'duplicate' as const, orderId: read?.order?.id };
     if (!read?.order) return { result: 'ignored' as const };
-    const { changed } = await settleInTransaction(tx, deps, read.order.id, read.seen);
+    if (!read.seen) return { result: 'unchanged' as const, orderId: read.order.id };
+    const settlement = await settleInTransaction(tx, deps, read.order.id, read.seen);
+    warnOfWrongAmount(log, read.order.id, settlement);
     return {
-      result: changed ? ('applied' as const) : ('unchanged' as const),
+      result: settlement.changed ? ('applied' as const) : ('unchanged' as const),
       orderId: read.order.id,
     };
   });

@@ -1,7 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import { asc, count, eq } from 'drizzle-orm';
 import { orderAmount, paiseToRupees } from '@portal/contract';
+import { hmacHex } from '../../adapters/payment-gateway';
 import type { TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
+import { activityEvents } from '../activity/schema';
+import { orders } from '../orders/schema';
+import { customerPlans } from '../plans/schema';
 import { createPlan, type NewPlan } from '../plans/service';
+import { receipts } from '../receipts/schema';
 
 export const TEST_PLAN: NewPlan = {
   planName: 'Professional',
@@ -86,5 +93,105 @@ export function dropWebhooks(t: TestApp): () => void {
   };
   return () => {
     t.deps.payments.fetch = original;
+  };
+}
+
+/** A Pending order whose checkout was paid (or failed) at the sandbox, with no word to the portal. */
+export async function paidSilently(t: TestApp, outcome: 'pay' | 'fail' = 'pay') {
+  const b = await buyer(t);
+  const orderId = await b.order();
+  const { linkId, checkoutPath } = await b.pay(orderId);
+  const restore = dropWebhooks(t);
+  const callback = await b.checkout(checkoutPath, outcome).finally(restore);
+  const { totalPaise } = orderAmount(b.plan.amountPaise);
+  return { b, orderId, linkId, callback, totalPaise };
+}
+
+/** Posts a webhook signed as the gateway signs it (or with another `secret`). */
+export function sendWebhook(
+  t: TestApp,
+  event: string,
+  payload: unknown,
+  { eventId = `evt_${randomUUID()}`, secret }: { eventId?: string; secret?: string } = {},
+) {
+  const body = JSON.stringify({ entity: 'event', event, payload, created_at: 1_780_000_000 });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/payments/webhook',
+    headers: {
+      'content-type': 'application/json',
+      'x-razorpay-signature': hmacHex(secret ?? t.deps.payments.settings.webhookSecret, body),
+      'x-razorpay-event-id': eventId,
+    },
+    payload: body,
+  });
+}
+
+/** The payload of a payment_link.* or payment.failed event about an order's link. */
+export const linkEvent = (
+  link: { linkId: string; orderId: string; totalPaise: number },
+  status: string,
+  paymentId = 'pay_TEST1',
+) => ({
+  payment_link: {
+    entity: {
+      id: link.linkId,
+      reference_id: link.orderId,
+      status,
+      amount: link.totalPaise,
+      amount_paid: status === 'paid' ? link.totalPaise : 0,
+    },
+  },
+  payment: {
+    entity: {
+      id: paymentId,
+      amount: link.totalPaise,
+      status: status === 'paid' ? 'captured' : 'failed',
+      notes: { order_id: link.orderId },
+    },
+  },
+});
+
+/** The payload of refund.processed: one refund, and all refunded of the payment so far. */
+export const refundEvent = (
+  paymentId: string,
+  refund: { id: string; amountPaise: number; refundedSoFarPaise?: number },
+) => ({
+  refund: { entity: { id: refund.id, payment_id: paymentId, amount: refund.amountPaise } },
+  payment: {
+    entity: {
+      id: paymentId,
+      status: 'captured',
+      amount_refunded: refund.refundedSoFarPaise ?? refund.amountPaise,
+    },
+  },
+});
+
+/**
+ * Everything that settling writes about an order: its state, its receipts, the plan periods it
+ * paid for, and each activity event of the customer (sorted, so a repeat shows as a duplicate).
+ */
+export async function settledEffects(t: TestApp, orderId: string, customerId: string) {
+  const { db } = t.deps;
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+  const [r] = await db.select({ n: count() }).from(receipts).where(eq(receipts.orderId, orderId));
+  const periods = await db
+    .select({ startsAt: customerPlans.startsAt, endsAt: customerPlans.endsAt })
+    .from(customerPlans)
+    .where(eq(customerPlans.orderId, orderId))
+    .orderBy(asc(customerPlans.startsAt));
+  const events = await db
+    .select({ type: activityEvents.type })
+    .from(activityEvents)
+    .where(eq(activityEvents.customerId, customerId));
+  return {
+    status: order!.status,
+    receipts: r!.n,
+    plans: periods.length,
+    periods: periods.map((p) => ({
+      startsAt: p.startsAt.toISOString(),
+      endsAt: p.endsAt.toISOString(),
+    })),
+    events: events.map((e) => e.type).sort(),
   };
 }
