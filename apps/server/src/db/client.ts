@@ -83,10 +83,66 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
 /** Any fixed number; the same on every instance. */
 const MIGRATION_LOCK_KEY = 7_241_031;
 
+/**
+ * How long a request waits for a connection (a new one, or a free one from the pool) before it
+ * fails with a 503: a database that does not answer must not hold requests for ever.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+type ConnectCallback = Parameters<pg.Pool['connect']>[0];
+
+/**
+ * Drizzle's transaction() checks a connection out and sends BEGIN before the try/finally that
+ * gives it back (drizzle-orm#6241), so every BEGIN that fails, as when a restart drops the
+ * connection, would keep one of the pool's connections for ever. Here a failed BEGIN gives its
+ * connection back, to be discarded, and a second release does nothing.
+ */
+class Pool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    // pool.query() checks out this way, never sends BEGIN and always gives the connection back
+    if (callback) return super.connect(callback);
+    return super.connect().then((client) => {
+      const release = client.release;
+      let released = false;
+      client.release = (error?: Error | boolean) => {
+        if (released) return;
+        released = true;
+        release(error);
+      };
+      return client;
+    });
+  }
+}
+
+function releasedWhenBeginFails(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    const text =
+      typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
+    if (result instanceof Promise && typeof text === 'string' && /^\s*begin\b/i.test(text)) {
+      result.catch((error: Error) => client.release(error));
+    }
+    return result;
+  }) as typeof client.query;
+}
+
 export async function openPostgres(url: string): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // a dropped idle connection must not take the process down
+  const pool = new Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  // A connection the server drops (a restart) must not take the process down: idle ones are
+  // reported on the pool, checked-out ones between two queries (in a transaction) on the client.
+  // The query that next uses it fails instead, and the pool discards it.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    releasedWhenBeginFails(client);
+  });
   const db = drizzlePg({ client: pool, ...drizzleOptions });
   return {
     db: db as unknown as Database,

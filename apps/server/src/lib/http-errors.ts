@@ -1,6 +1,12 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from './database-errors';
 import { AppError } from './errors';
+
+/** How long a client should wait after a 503: a database restart or failover takes about this. */
+export const RETRY_AFTER_SECONDS = 5;
+export const UNAVAILABLE_MESSAGE =
+  'The service is briefly unavailable. Please try again in a moment.';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -19,15 +25,16 @@ function describeValidation(context: string | undefined, issues: ValidationIssue
 }
 
 /**
- * The one error handler: what a client sent wrong is a 4xx with a message that names it;
- * anything else is logged with the request id and answered without details.
+ * The one error handler: what a client sent wrong is a 4xx with a message that names it; a
+ * database that cannot be reached is a 503 the client may retry; anything else is logged with
+ * the request id and answered without details.
  */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.retryAfterSeconds !== undefined) {
-        reply.header('retry-after', String(error.retryAfterSeconds));
-      }
+      const retryAfter =
+        error.retryAfterSeconds ?? (error.statusCode === 503 ? RETRY_AFTER_SECONDS : undefined);
+      if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
       if (error.statusCode >= 500) request.log.warn({ err: error }, error.message);
       return reply.code(error.statusCode).send({
         success: false,
@@ -53,6 +60,13 @@ export function registerErrorHandling(app: FastifyInstance) {
               ? 'Unsupported content type'
               : error.message;
       return reply.code(status).send({ success: false, message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unreachable');
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send({ success: false, message: UNAVAILABLE_MESSAGE });
     }
     request.log.error({ err: error }, 'request failed');
     return reply

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPglite, openPostgres, type DatabaseHandle } from '../db/client';
@@ -53,4 +54,26 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
       await dropper.end();
     },
   };
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on at the moment it is answered. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A database the app cannot reach, through the real driver of the run: PGlite already closed,
+ * or node-postgres pointed at a port where no server listens.
+ */
+export async function openUnreachableDatabase(): Promise<DatabaseHandle> {
+  if (!postgresTestServerUrl()) {
+    const handle = await openPglite();
+    await handle.close();
+    return { ...handle, close: async () => undefined };
+  }
+  return openPostgres(`postgres://portal:portal@127.0.0.1:${await freePort()}/portal`);
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
+import { openUnreachableDatabase } from '../../test/database';
+import { RETRY_AFTER_SECONDS } from '../../lib/http-errors';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,6 +14,20 @@ describe('GET /api/health', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, status: 'ok', database: 'ok' });
+  });
+
+  it('answers 503 with Retry-After while the database is unreachable', async () => {
+    const unreachable = await openUnreachableDatabase();
+    const down = await createTestApp({ deps: { db: unreachable.db } });
+    try {
+      const res = await down.app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS));
+      expect(res.json()).toEqual({ success: false, message: 'Database is unreachable' });
+    } finally {
+      await down.close();
+      await unreachable.close();
+    }
   });
 
   it('sends the security headers', async () => {
