@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { receiptPath } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { retirePlan } from '../plans/service';
-import { buyer, totalRupees } from '../payments/test-support';
+import { buyer, refundEvent, sendWebhook, totalRupees } from '../payments/test-support';
+import { receipts } from '../receipts/schema';
 import { orders } from './schema';
 
 let t: TestApp;
@@ -191,5 +193,41 @@ describe('GET /api/orders/:id/receipt', () => {
 
     t.clock.advance(11 * 60 * 1000);
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(410);
+  });
+
+  it('offers and opens no invoice once the order is refunded, by a link made before it either', async () => {
+    const a = await buyer(t);
+    const orderId = await a.order();
+    const { checkoutPath } = await a.pay(orderId);
+    await a.checkout(checkoutPath, 'pay');
+    const [paid] = await a.history();
+    expect(paid).toMatchObject({ _id: orderId, paymentStatus: 'Completed' });
+    const madeBefore = paid!.receiptUrl!;
+    expect((await t.app.inject({ method: 'GET', url: madeBefore })).statusCode).toBe(200);
+
+    const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
+    const refund = refundEvent(order!.gatewayPaymentId!, {
+      id: 'rfnd_FULL',
+      amountPaise: order!.totalPaise,
+    });
+    expect((await sendWebhook(t, 'refund.processed', refund)).json().message).toBe('applied');
+
+    expect((await a.history())[0]).toMatchObject({
+      _id: orderId,
+      paymentStatus: 'Refunded',
+      receiptUrl: null,
+    });
+    const madeAfter = t.deps.signedLinks.sign(receiptPath(orderId), a.customer.id, 600);
+    for (const url of [madeBefore, madeAfter]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Receipt not available for this order.',
+      });
+    }
+    // the invoice is kept: its credit note will refer to it
+    const kept = await t.deps.db.select().from(receipts).where(eq(receipts.orderId, orderId));
+    expect(kept).toHaveLength(1);
   });
 });

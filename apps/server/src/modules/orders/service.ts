@@ -12,7 +12,7 @@ import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
 import { plans } from '../plans/schema';
 import { isUuid, offeredPlan } from '../plans/service';
-import { receiptLink } from '../receipts/service';
+import { receiptLink, receiptOffered } from '../receipts/service';
 import { receipts } from '../receipts/schema';
 import { orders, type OrderRow } from './schema';
 
@@ -34,7 +34,7 @@ export function toOrder(
     orderDate: order.createdAt.toISOString(),
     paymentStatus: status,
     receiptUrl:
-      status === 'Completed' && hasReceipt ? receiptLink(deps, order.id, order.customerId) : null,
+      receiptOffered(status) && hasReceipt ? receiptLink(deps, order.id, order.customerId) : null,
   };
 }
 

@@ -63,7 +63,9 @@ describe('POST /api/payments/webhook with refund.processed', () => {
       expect(await settledEffects(t, order.orderId, order.b.customer.id)).toEqual(order.stillPaid);
       const [listed] = await order.b.history();
       expect(listed).toMatchObject({ _id: order.orderId, paymentStatus: 'Completed' });
-      expect(listed!.receiptUrl).not.toBeNull();
+      const invoice = await t.app.inject({ method: 'GET', url: listed!.receiptUrl! });
+      expect(invoice.statusCode).toBe(200);
+      expect(invoice.headers['content-type']).toBe('application/pdf');
       const [recorded] = await t.deps.db
         .select()
         .from(paymentEvents)

@@ -62,6 +62,13 @@ export async function issueReceipt(
   return { invoiceNumber };
 }
 
+/**
+ * Whether an order's tax invoice is offered, in the order list and by its download link alike:
+ * only while the order is Completed (spec). A refunded order's invoice is offered again
+ * together with its credit note (decision 023).
+ */
+export const receiptOffered = (status: string) => status === 'Completed';
+
 /** A link that opens the receipt in a new tab (no bearer token there), bound to the customer. */
 export function receiptLink(
   deps: Pick<AppDeps, 'signedLinks'>,
@@ -71,13 +78,22 @@ export function receiptLink(
   return deps.signedLinks.sign(receiptPath(orderId), customerId, RECEIPT_LINK_TTL_SECONDS);
 }
 
-/** The receipt file of an order that belongs to `customerId`; anything else is not found. */
+/**
+ * The receipt file of an order that belongs to `customerId` and is offered now; anything else
+ * is not found, so a link made before a refund stops opening the invoice.
+ */
 export async function receiptFileFor(db: Executor, orderId: string, customerId: string) {
   const [row] = await db
-    .select({ fileKey: receipts.fileKey, invoiceNumber: receipts.invoiceNumber })
+    .select({
+      fileKey: receipts.fileKey,
+      invoiceNumber: receipts.invoiceNumber,
+      status: orders.status,
+    })
     .from(receipts)
     .innerJoin(orders, eq(orders.id, receipts.orderId))
     .where(and(eq(receipts.orderId, orderId), eq(orders.customerId, customerId)));
-  if (!row) throw new AppError('NOT_FOUND', 'Receipt not available for this order.');
-  return row;
+  if (!row || !receiptOffered(row.status)) {
+    throw new AppError('NOT_FOUND', 'Receipt not available for this order.');
+  }
+  return { fileKey: row.fileKey, invoiceNumber: row.invoiceNumber };
 }
