@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { paymentPaths } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
@@ -13,6 +16,21 @@ import {
   verify,
 } from '../modules/auth/test-support';
 import { redactUrl } from './logging';
+
+/** What the app logged while `work` ran. */
+async function logOf(work: () => Promise<unknown>): Promise<string> {
+  const from = lines.length;
+  await work();
+  return lines.slice(from).join('');
+}
+
+const failureOf = (work: Promise<unknown>) =>
+  work.then(
+    () => {
+      throw new Error('the query was expected to fail');
+    },
+    (error: unknown) => error as Error,
+  );
 
 const lines: string[] = [];
 let t: TestApp;
@@ -67,11 +85,85 @@ describe('the server log', () => {
   });
 });
 
+describe('the server log of a failed query', () => {
+  it('keeps its SQL text and SQLSTATE code but not its parameters', async () => {
+    const email = `someone-${randomUUID()}@example.test`;
+    const sessionId = randomUUID();
+    const mobile = `98${String(Date.now()).slice(-8)}`;
+    const error = await failureOf(
+      t.deps.db.execute(sql`select ${sessionId}::uuid, ${email}::text, ${mobile}::uuid as broken`),
+    );
+    expect(error.message).toContain(email);
+    // the database quotes the value it could not read
+    expect((error.cause as Error).message).toContain(mobile);
+
+    const log = await logOf(async () => t.app.log.error({ err: error }, 'query failed'));
+    expect(log).toContain('Failed query: select $1::uuid, $2::text, $3::uuid as broken');
+    expect(log).toContain('"code":"22P02"');
+    expect(log).toContain('invalid input syntax for type uuid');
+    for (const secret of [email, sessionId, mobile, 'params:']) expect(log).not.toContain(secret);
+  });
+
+  it('names the violated constraint but not the row that broke it', async () => {
+    const customer = await createCustomer(t);
+    const error = await failureOf(createCustomer(t, { email: customer.email }));
+
+    const log = await logOf(async () => t.app.log.warn({ err: error }, 'insert failed'));
+    expect(log).toContain('"code":"23505"');
+    expect(log).toContain('"constraint":"customers_email_unique"');
+    for (const secret of [customer.email, customer.mobile, customer.passwordHash, 'params:']) {
+      expect(log).not.toContain(secret);
+    }
+  });
+
+  it('loses the parameters where the message was logged as text, and masks e-mail addresses', async () => {
+    const email = `someone-${randomUUID()}@example.test`;
+    const error = await failureOf(t.deps.db.execute(sql`select ${email}::uuid`));
+
+    const log = await logOf(async () => {
+      t.app.log.warn({ reason: error.message }, 'reset link failed');
+      t.app.log.warn({ err: error.message }, 'reconciliation failed');
+      t.app.log.error(`mail to ${email} failed: ${error.message}`);
+      t.app.log.info({ email, sessionId: randomUUID(), order: { email } }, 'personal fields');
+    });
+    expect(log).toContain('Failed query: select $1::uuid');
+    expect(log).toContain('mail to [email] failed');
+    expect(log).toContain('"email":"[REDACTED]"');
+    expect(log).toContain('"sessionId":"[REDACTED]"');
+    for (const secret of [email, 'params:']) expect(log).not.toContain(secret);
+  });
+});
+
+describe('the server log of a payment callback', () => {
+  it('hides the gateway signature in the logged URL', async () => {
+    const signature = 'a1b2c3d4e5f6'.repeat(5);
+    const log = await logOf(() =>
+      t.app.inject({
+        method: 'GET',
+        url: `${paymentPaths.callback}?razorpay_payment_id=pay_1&razorpay_payment_link_id=plink_1&razorpay_payment_link_reference_id=ref&razorpay_payment_link_status=paid&razorpay_signature=${signature}`,
+      }),
+    );
+    expect(log).toContain('razorpay_payment_id=pay_1');
+    expect(log).toContain('razorpay_signature=[REDACTED]');
+    expect(log).not.toContain(signature);
+  });
+});
+
 describe('redactUrl', () => {
   it('hides the values of secret query parameters and keeps the rest', () => {
     expect(redactUrl('/api/files/a?expires=1&sub=c&sig=abc&x=1')).toBe(
       '/api/files/a?expires=1&sub=c&sig=[REDACTED]&x=1',
     );
     expect(redactUrl('/reset-password?token=t0k')).toBe('/reset-password?token=[REDACTED]');
+  });
+
+  it('hides every signature-like parameter, whatever its prefix', () => {
+    expect(
+      redactUrl(
+        '/cb?razorpay_payment_id=pay_1&razorpay_signature=f00d&X-Amz-Signature=beef&X-Amz-Security-Token=t&access_token=a&page=2',
+      ),
+    ).toBe(
+      '/cb?razorpay_payment_id=pay_1&razorpay_signature=[REDACTED]&X-Amz-Signature=[REDACTED]&X-Amz-Security-Token=[REDACTED]&access_token=[REDACTED]&page=2',
+    );
   });
 });

@@ -1,28 +1,44 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyError, FastifyServerOptions } from 'fastify';
+import { loggableValue, scrubLogText, type LoggedError } from './database-errors';
 
-/** Query parameters that carry secrets (reset tokens, signed-link signatures). */
-const SECRET_QUERY_PARAMS = /([?&](?:token|sig|signature|expires_sig|code)=)[^&]*/gi;
+/**
+ * Names of query parameters that carry secrets, by how they end: reset tokens, signed-link and
+ * gateway signatures (`sig`, `razorpay_signature`, S3's `X-Amz-Signature`), codes, keys.
+ */
+const SECRET_PARAM_NAME = /(?:sig|signature|token|secret|hmac|password|code|otp|credential|key)$/i;
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY_PARAMS, '$1[REDACTED]');
+  return url.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, separator: string, name: string) =>
+    SECRET_PARAM_NAME.test(name) ? `${separator}${name}=[REDACTED]` : whole,
+  );
 }
+
+/** Keys whose values are secret or personal, at the top of a log line or one level down. */
+const REDACTED_KEYS = [
+  'password',
+  'newPassword',
+  'currentPassword',
+  'verificationCode',
+  'token',
+  'tempToken',
+  'refreshToken',
+  'accessToken',
+  'apiKey',
+  'secret',
+  'sessionId',
+  'email',
+  'mobile',
+  'gstNo',
+  'customer_email',
+  'customer_phone',
+];
 
 const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',
   'res.headers["set-cookie"]',
-  '*.password',
-  '*.newPassword',
-  '*.currentPassword',
-  '*.verificationCode',
-  '*.code',
-  '*.token',
-  '*.tempToken',
-  '*.refreshToken',
-  '*.accessToken',
-  '*.apiKey',
-  '*.secret',
+  ...REDACTED_KEYS.flatMap((key) => [key, `*.${key}`]),
 ];
 
 /** Pino options for the app; `stream` replaces standard output (tests read what is logged). */
@@ -40,6 +56,19 @@ export function loggerOptions(
         url: redactUrl(request.url),
         remoteAddress: request.ip,
       }),
+      // errors are logged under these names, as Error objects or as their messages
+      err: loggableValue as (error: FastifyError) => LoggedError,
+      error: loggableValue,
+      reason: loggableValue,
+    },
+    hooks: {
+      // a message built from an error's text gets the same treatment as the error
+      logMethod(args, method) {
+        const scrubbed = args.map((arg: unknown) =>
+          typeof arg === 'string' ? scrubLogText(arg) : arg,
+        ) as Parameters<typeof method>;
+        method.apply(this, scrubbed);
+      },
     },
   };
 }
