@@ -14,6 +14,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps';
 import { registerErrorHandling } from './lib/http-errors';
+import { registerNoStoreForApi } from './lib/http-headers';
 import { loggerOptions } from './lib/logging';
 import type { App } from './lib/types';
 import { createAccessTokens } from './modules/auth/access-token';
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
   registerErrorHandling(app);
+  registerNoStoreForApi(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
