@@ -1,21 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 
+/** A complete production configuration: its own secrets, address, gateway and bank. */
 const production = {
   NODE_ENV: 'production',
   PUBLIC_URL: 'https://portal.example.in',
   JWT_SECRET: 'j'.repeat(32),
   LINK_SIGNING_SECRET: 'l'.repeat(32),
   DATA_ENCRYPTION_KEY: 'd'.repeat(32),
+  PAYMENT_GATEWAY_URL: 'https://api.razorpay.com',
+  PAYMENT_GATEWAY_KEY_ID: 'rzp_live_abc',
+  PAYMENT_GATEWAY_KEY_SECRET: 'key-secret-1',
+  PAYMENT_GATEWAY_WEBHOOK_SECRET: 'hook-secret-1',
+  CONSENT_PROVIDER_URL: 'https://api.bank.example/open-banking/v3.1/aisp',
+  CONSENT_PROVIDER_CLIENT_ID: 'portal-client',
+  CONSENT_PROVIDER_CLIENT_SECRET: 'client-secret-1',
 };
 
+const without = (env: Record<string, string>, ...names: string[]) =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => !names.includes(name)));
+
+const REAL_SERVICES = [
+  'PAYMENT_GATEWAY_URL',
+  'PAYMENT_GATEWAY_KEY_ID',
+  'PAYMENT_GATEWAY_KEY_SECRET',
+  'PAYMENT_GATEWAY_WEBHOOK_SECRET',
+  'CONSENT_PROVIDER_URL',
+  'CONSENT_PROVIDER_CLIENT_ID',
+  'CONSENT_PROVIDER_CLIENT_SECRET',
+];
+
 describe('loadConfig', () => {
-  it('runs on embedded defaults with nothing set', () => {
+  it('runs on embedded defaults with nothing set: the sandboxes, the demo, no proxy', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       PORT: 3000,
       PUBLIC_URL: 'http://localhost:3000',
       AUTH_PURGE_MINUTES: 60,
+      SANDBOX: true,
+      SEED_DEMO: true,
+      TRUST_PROXY: false,
+      PAYMENT_GATEWAY_KEY_ID: 'rzp_test_sandbox',
     });
     expect(loadConfig({ AUTH_PURGE_MINUTES: '0' }).AUTH_PURGE_MINUTES).toBe(0);
     expect(config.DATABASE_URL).toBeUndefined();
@@ -30,18 +58,65 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32/);
   });
 
-  it('requires every secret in production', () => {
-    expect(loadConfig(production).NODE_ENV).toBe('production');
-    for (const name of Object.keys(production).filter((n) => n !== 'NODE_ENV')) {
-      const env: Record<string, string> = { ...production };
-      delete env[name];
-      expect(() => loadConfig(env)).toThrow(`${name} is required in production`);
+  it('requires every secret, the address and the real services in production', () => {
+    const config = loadConfig(production);
+    expect(config).toMatchObject({ NODE_ENV: 'production', SANDBOX: false, SEED_DEMO: false });
+    for (const name of ['JWT_SECRET', 'LINK_SIGNING_SECRET', 'DATA_ENCRYPTION_KEY', 'PUBLIC_URL']) {
+      expect(() => loadConfig(without(production, name))).toThrow(
+        `Invalid configuration: ${name} is required in production`,
+      );
+    }
+    for (const name of ['PAYMENT_GATEWAY_URL', 'CONSENT_PROVIDER_URL']) {
+      expect(() => loadConfig(without(production, name))).toThrow(
+        `${name} is required in production, which never runs the sandbox gateway and bank`,
+      );
+    }
+    for (const name of REAL_SERVICES.filter((n) => !n.endsWith('_URL'))) {
+      const url = name.startsWith('PAYMENT') ? 'PAYMENT_GATEWAY_URL' : 'CONSENT_PROVIDER_URL';
+      expect(() => loadConfig(without(production, name))).toThrow(
+        `Invalid configuration: ${name} is required with ${url}`,
+      );
     }
   });
 
-  it('requires the provider credentials with a provider URL', () => {
+  it('refuses a production start on the sandbox with one line naming every missing setting', () => {
+    expect(() => loadConfig(without(production, ...REAL_SERVICES))).toThrow(
+      new Error(
+        'Invalid configuration: PAYMENT_GATEWAY_URL, PAYMENT_GATEWAY_KEY_ID, ' +
+          'PAYMENT_GATEWAY_KEY_SECRET, PAYMENT_GATEWAY_WEBHOOK_SECRET, CONSENT_PROVIDER_URL, ' +
+          'CONSENT_PROVIDER_CLIENT_ID and CONSENT_PROVIDER_CLIENT_SECRET are required in ' +
+          'production, which never runs the sandbox gateway and bank (SANDBOX=on runs them, ' +
+          'for a public demo only)',
+      ),
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      new Error(
+        'Invalid configuration: JWT_SECRET, LINK_SIGNING_SECRET, DATA_ENCRYPTION_KEY and ' +
+          'PUBLIC_URL are required in production; PAYMENT_GATEWAY_URL, PAYMENT_GATEWAY_KEY_ID, ' +
+          'PAYMENT_GATEWAY_KEY_SECRET, PAYMENT_GATEWAY_WEBHOOK_SECRET, CONSENT_PROVIDER_URL, ' +
+          'CONSENT_PROVIDER_CLIENT_ID and CONSENT_PROVIDER_CLIENT_SECRET are required in ' +
+          'production, which never runs the sandbox gateway and bank (SANDBOX=on runs them, ' +
+          'for a public demo only)',
+      ),
+    );
+  });
+
+  it('runs the sandbox in production only when SANDBOX=on asks, and the demo only by SEED_DEMO', () => {
+    const demo = loadConfig({ ...without(production, ...REAL_SERVICES), SANDBOX: 'on' });
+    expect(demo).toMatchObject({ SANDBOX: true, SEED_DEMO: false });
+    expect(loadConfig({ ...production, SEED_DEMO: 'true' }).SEED_DEMO).toBe(true);
+    expect(loadConfig({ SEED_DEMO: 'false' }).SEED_DEMO).toBe(false);
+    expect(() => loadConfig({ SANDBOX: 'off' })).toThrow(
+      'CONSENT_PROVIDER_CLIENT_SECRET are required with SANDBOX=off',
+    );
+  });
+
+  it('requires the credentials that go with a gateway or provider URL', () => {
     expect(() => loadConfig({ CONSENT_PROVIDER_URL: 'https://bank.example/aisp' })).toThrow(
-      'CONSENT_PROVIDER_CLIENT_ID is required with CONSENT_PROVIDER_URL',
+      'Invalid configuration: CONSENT_PROVIDER_CLIENT_ID and CONSENT_PROVIDER_CLIENT_SECRET are required with CONSENT_PROVIDER_URL',
+    );
+    expect(() => loadConfig({ PAYMENT_GATEWAY_URL: 'https://api.razorpay.com' })).toThrow(
+      'PAYMENT_GATEWAY_KEY_ID, PAYMENT_GATEWAY_KEY_SECRET and PAYMENT_GATEWAY_WEBHOOK_SECRET are required with PAYMENT_GATEWAY_URL',
     );
   });
 
@@ -49,5 +124,59 @@ describe('loadConfig', () => {
     const config = loadConfig({ INIT_CWD: '/home/operator/portal', DATA_DIR: 'state' });
     expect(config.DATA_DIR).toBe('/home/operator/portal/state');
     expect(config.workingDir).toBe('/home/operator/portal');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('becomes the list of proxy addresses and CIDRs that Fastify trusts', () => {
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).TRUST_PROXY).toBe('127.0.0.1');
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, ::1 ,loopback' }).TRUST_PROXY).toBe(
+      '10.0.0.0/8,::1,loopback',
+    );
+    expect(loadConfig({ TRUST_PROXY: 'fd00::/8' }).TRUST_PROXY).toBe('fd00::/8');
+    for (const off of ['', 'false', '0', 'no']) {
+      expect(loadConfig({ TRUST_PROXY: off }).TRUST_PROXY).toBe(false);
+    }
+  });
+
+  it('refuses true and hop counts with one line that says what to set', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      new Error(
+        'Invalid configuration: TRUST_PROXY must name the proxies to trust, not "true", which ' +
+          'lets every client choose its own address: set TRUST_PROXY=127.0.0.1 for a reverse ' +
+          'proxy on this machine, or to the addresses or CIDRs of your proxies, comma-separated',
+      ),
+    );
+    expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(
+      'TRUST_PROXY must name the proxies to trust, not a hop count ("1"), which cannot tell the proxy from a client that connects directly: set TRUST_PROXY=127.0.0.1',
+    );
+  });
+
+  it('names an entry that is not an address, a CIDR or a range name', () => {
+    for (const bad of ['proxy.internal', '10.0.0.0/33', '::1/129', '10.0.0.1/8/8', '127.0.0.1,']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(
+        /^Invalid configuration: TRUST_PROXY has ".*", which is not an IP address, a CIDR, loopback, linklocal or uniquelocal$/,
+      );
+    }
+  });
+});
+
+describe('starting the server', () => {
+  it('stops a production start without a gateway and bank with that one line, exit code 1', () => {
+    const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+    const env = without(production, ...REAL_SERVICES);
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Invalid configuration: PAYMENT_GATEWAY_URL, .* are required in production, which never runs the sandbox gateway and bank \(SANDBOX=on runs them, for a public demo only\)$/,
+      ),
+    ]);
   });
 });

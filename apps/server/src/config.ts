@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
@@ -16,13 +17,66 @@ const optionalUrl = (protocols: string[]) =>
 
 const secret = z.string().min(32, 'must be at least 32 characters').optional();
 
+const ONE_PROXY_EXAMPLE =
+  'set TRUST_PROXY=127.0.0.1 for a reverse proxy on this machine, or to the addresses or CIDRs of your proxies, comma-separated';
+const FALSE_WORDS = ['', 'false', '0', 'no', 'off', 'n', 'disabled'];
+const TRUE_WORDS = ['true', 'yes', 'on', 'y', 'enabled'];
+/** proxy-addr's names for address ranges, which Fastify's trustProxy accepts beside addresses. */
+const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * The reverse proxies whose X-Forwarded-For entry is believed, in the form Fastify's trustProxy
+ * takes: false, or a comma-separated list of addresses and CIDRs. A bare `true` would believe
+ * whatever the client writes; a hop count cannot tell the proxy from a client that connects
+ * directly (Fastify 5.12 ignores one for that reason), so both are refused.
+ */
+const TrustProxySchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): string | false => {
+    const value = (raw ?? '').trim();
+    const lower = value.toLowerCase();
+    if (FALSE_WORDS.includes(lower)) return false;
+    const refuse = (message: string) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    };
+    if (TRUE_WORDS.includes(lower)) {
+      return refuse(
+        `must name the proxies to trust, not "${value}", which lets every client choose its own address: ${ONE_PROXY_EXAMPLE}`,
+      );
+    }
+    if (/^\d+$/.test(value)) {
+      return refuse(
+        `must name the proxies to trust, not a hop count ("${value}"), which cannot tell the proxy from a client that connects directly: ${ONE_PROXY_EXAMPLE}`,
+      );
+    }
+    const entries = value.split(',').map((entry) => entry.trim());
+    const bad = entries.find((entry) => !isProxyAddress(entry));
+    if (bad !== undefined) {
+      return refuse(
+        `has "${bad}", which is not an IP address, a CIDR, loopback, linklocal or uniquelocal`,
+      );
+    }
+    return entries.join(',');
+  });
+
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('localhost'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Where customers reach the portal; links in mails and gateway callbacks use it. */
   PUBLIC_URL: z.string().url().optional(),
-  TRUST_PROXY: z.stringbool().default(false),
+  TRUST_PROXY: TrustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, 'data')),
   /** Unset: embedded PGlite under DATA_DIR. Set: PostgreSQL. */
@@ -33,7 +87,13 @@ const ConfigSchema = z.object({
   /** Secrets; unset outside production, they are generated once and kept in DATA_DIR. */
   JWT_SECRET: secret,
   LINK_SIGNING_SECRET: secret,
-  SEED_DEMO: z.stringbool().default(true),
+  /** Seed the demo into an empty database. Default: on, except in production. */
+  SEED_DEMO: z.stringbool().optional(),
+  /**
+   * Run the built-in sandbox gateway and bank where no real one is configured. Default: on,
+   * except in production, where it exists only for a public demo that asks for it by name.
+   */
+  SANDBOX: z.stringbool().optional(),
   WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
   /** Set by npm to the folder it was run from; relative paths the operator gives resolve there. */
   INIT_CWD: z.string().optional(),
@@ -46,8 +106,9 @@ const ConfigSchema = z.object({
   CONSENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Payment gateway (Razorpay payment-links contract). Unset: the built-in sandbox gateway. */
   PAYMENT_GATEWAY_URL: optionalUrl(['http', 'https']),
-  PAYMENT_GATEWAY_KEY_ID: z.string().min(1).default('rzp_test_sandbox'),
-  /** Unset outside production: generated once and kept in DATA_DIR (sandbox use). */
+  /** Required with PAYMENT_GATEWAY_URL; the sandbox gateway's id otherwise. */
+  PAYMENT_GATEWAY_KEY_ID: z.string().min(1).optional(),
+  /** Required with PAYMENT_GATEWAY_URL; the sandbox's are generated once and kept in DATA_DIR. */
   PAYMENT_GATEWAY_KEY_SECRET: z.string().min(8).optional(),
   PAYMENT_GATEWAY_WEBHOOK_SECRET: z.string().min(8).optional(),
   /** Minutes between reconciliation runs; 0 turns the job off. */
@@ -71,13 +132,65 @@ const ConfigSchema = z.object({
     .default('997331'),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & {
+type ParsedConfig = z.infer<typeof ConfigSchema>;
+
+export type Config = Omit<ParsedConfig, 'SANDBOX' | 'SEED_DEMO' | 'PAYMENT_GATEWAY_KEY_ID'> & {
   PUBLIC_URL: string;
+  SANDBOX: boolean;
+  SEED_DEMO: boolean;
+  PAYMENT_GATEWAY_KEY_ID: string;
   /** Where relative paths given by the operator resolve. */
   workingDir: string;
 };
 
+export const SANDBOX_GATEWAY_KEY_ID = 'rzp_test_sandbox';
+
 export class ConfigError extends Error {}
+
+const PRODUCTION_SETTINGS = [
+  'JWT_SECRET',
+  'LINK_SIGNING_SECRET',
+  'DATA_ENCRYPTION_KEY',
+  'PUBLIC_URL',
+] as const;
+/** Each real service: its address first, then what it needs with it. */
+const SERVICES = [
+  [
+    'PAYMENT_GATEWAY_URL',
+    'PAYMENT_GATEWAY_KEY_ID',
+    'PAYMENT_GATEWAY_KEY_SECRET',
+    'PAYMENT_GATEWAY_WEBHOOK_SECRET',
+  ],
+  ['CONSENT_PROVIDER_URL', 'CONSENT_PROVIDER_CLIENT_ID', 'CONSENT_PROVIDER_CLIENT_SECRET'],
+] as const;
+
+const listed = (names: string[]) =>
+  names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+
+/** Every missing setting, grouped by why it is needed; empty when nothing is missing. */
+function missingSettings(parsed: ParsedConfig, sandbox: boolean): string[] {
+  const production = parsed.NODE_ENV === 'production';
+  const problems: string[] = [];
+  const need = (names: readonly (keyof ParsedConfig)[], when: string) => {
+    const missing = names.filter((name) => !parsed[name]);
+    if (missing.length > 0) {
+      problems.push(`${listed(missing)} ${missing.length === 1 ? 'is' : 'are'} required ${when}`);
+    }
+  };
+  if (production) need(PRODUCTION_SETTINGS, 'in production');
+  const unconfigured: (keyof ParsedConfig)[] = [];
+  for (const [url, ...credentials] of SERVICES) {
+    if (parsed[url]) need(credentials, `with ${url}`);
+    else if (!sandbox) unconfigured.push(url, ...credentials);
+  }
+  need(
+    unconfigured,
+    production
+      ? 'in production, which never runs the sandbox gateway and bank (SANDBOX=on runs them, for a public demo only)'
+      : 'with SANDBOX=off',
+  );
+  return problems;
+}
 
 /** Parses the environment once; the one place that reads `process.env`. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -87,32 +200,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
   const parsed = result.data;
-  const requireAll = (names: readonly (keyof typeof parsed)[], when: string) => {
-    const missing = names.find((name) => !parsed[name]);
-    if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required ${when}`);
-  };
-  if (parsed.NODE_ENV === 'production') {
-    requireAll(
-      ['JWT_SECRET', 'LINK_SIGNING_SECRET', 'DATA_ENCRYPTION_KEY', 'PUBLIC_URL'],
-      'in production',
-    );
-    if (parsed.PAYMENT_GATEWAY_URL) {
-      requireAll(['PAYMENT_GATEWAY_KEY_SECRET', 'PAYMENT_GATEWAY_WEBHOOK_SECRET'], 'in production');
-    }
-  }
-  if (parsed.CONSENT_PROVIDER_URL) {
-    requireAll(
-      ['CONSENT_PROVIDER_CLIENT_ID', 'CONSENT_PROVIDER_CLIENT_SECRET'],
-      'with CONSENT_PROVIDER_URL',
-    );
+  const production = parsed.NODE_ENV === 'production';
+  const sandbox = parsed.SANDBOX ?? !production;
+  const problems = missingSettings(parsed, sandbox);
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   // npm runs workspace scripts inside the workspace; the operator meant their own folder
   const workingDir = parsed.INIT_CWD ?? process.cwd();
   return {
     ...parsed,
+    SANDBOX: sandbox,
+    SEED_DEMO: parsed.SEED_DEMO ?? !production,
+    PAYMENT_GATEWAY_KEY_ID: parsed.PAYMENT_GATEWAY_KEY_ID ?? SANDBOX_GATEWAY_KEY_ID,
     DATA_DIR: path.resolve(workingDir, parsed.DATA_DIR),
     WEB_DIST_DIR: path.resolve(workingDir, parsed.WEB_DIST_DIR),
     workingDir,
     PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+  };
+}
+
+/**
+ * The built-in sandboxes this configuration runs: each stands in for a real service that is not
+ * configured, and only where SANDBOX allows it (loadConfig refuses the rest).
+ */
+export function sandboxesInUse(
+  config: Pick<Config, 'SANDBOX' | 'PAYMENT_GATEWAY_URL' | 'CONSENT_PROVIDER_URL'>,
+) {
+  return {
+    gateway: config.SANDBOX && !config.PAYMENT_GATEWAY_URL,
+    bank: config.SANDBOX && !config.CONSENT_PROVIDER_URL,
   };
 }

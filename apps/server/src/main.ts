@@ -1,44 +1,25 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseInUseError, openDatabase } from './db/client';
-import { DEMO_ACCOUNT, seedDemoIfEmpty } from './db/seed';
-import { createDeps, outboxDir } from './deps';
+import { seedDemoIfEmpty } from './db/seed';
+import { createDeps } from './deps';
 import { startAuthPurge } from './jobs/purge-expired-auth';
 import { startPaymentReconciliation } from './jobs/reconcile-payments';
+import { startNotices } from './sandbox/notices';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-
+  const config = loadConfig();
   const database = await openDatabase(config);
   await database.migrate();
   const deps = await createDeps(config, database.db);
   const app = await buildApp(deps);
 
-  if (config.SEED_DEMO && (await seedDemoIfEmpty(deps))) {
-    const mailNote = config.MAIL_URL ? 'sent by SMTP' : `written to ${outboxDir(config)}`;
-    console.log(
-      [
-        '',
-        'Demo account created. Sign in at ' + `${config.PUBLIC_URL}/login with:`,
-        `  E-mail:              ${DEMO_ACCOUNT.email}`,
-        `  Mobile number:       ${DEMO_ACCOUNT.mobile}`,
-        `  GST number:          ${DEMO_ACCOUNT.gstNo}`,
-        `  Tally serial number: ${DEMO_ACCOUNT.tallySerialNo}`,
-        `  Password:            ${DEMO_ACCOUNT.password}`,
-        `The verification code is e-mailed (${mailNote}).`,
-        '',
-      ].join('\n'),
-    );
+  const notices = startNotices(config, { demoSeeded: await seedDemoIfEmpty(deps) });
+  if (notices.warnings.length > 0) {
+    console.warn(['', ...notices.warnings, ''].join('\n'));
+    app.log.warn({ warnings: notices.warnings }, 'production is running the public demo');
   }
+  if (notices.info.length > 0) console.log(['', ...notices.info, ''].join('\n'));
 
   const reconciliation = startPaymentReconciliation(
     deps,
@@ -66,6 +47,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof DatabaseInUseError ? error.message : error);
+  // a setting to fix or a second process: one line says which
+  const oneLine = error instanceof ConfigError || error instanceof DatabaseInUseError;
+  console.error(oneLine ? error.message : error);
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
-import { injectFetch } from '../test/inject-fetch';
+import { injectFetch } from '../sandbox/in-process';
 import { authoriseBankConsent, rejectBankConsent } from '../sandbox/bank/service';
 import {
   ConsentProviderError,

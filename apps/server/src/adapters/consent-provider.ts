@@ -1,8 +1,14 @@
 import type { ConsentStatus } from '@portal/contract';
-import type { Config } from '../config';
+import { ConfigError, sandboxesInUse, type Config } from '../config';
 import { createEncryption, type Encryption } from '../lib/encryption';
 import { loadOrCreateLocalSecrets } from '../lib/secrets';
-import { SANDBOX_BANK_PREFIX, type SandboxBankOptions } from '../sandbox/bank/routes';
+import { createInProcessRoute } from '../sandbox/in-process';
+import {
+  SANDBOX_BANK_CLIENT_ID,
+  SANDBOX_BANK_PREFIX,
+  SANDBOX_BANK_SECRET_KEY,
+  type SandboxBankOptions,
+} from '../sandbox/bank/routes';
 import {
   CONSENT_ACCESS_TOKEN_HEADER,
   ConsentResponseSchema,
@@ -215,11 +221,10 @@ export interface ConsentDeps {
   sandboxBank: SandboxBankOptions | null;
 }
 
-const SANDBOX_CLIENT_ID = 'customer-portal';
-
 /**
- * Builds the provider from configuration: with no CONSENT_PROVIDER_URL, the sandbox bank in
- * this same server, with credentials kept beside the data like the other local secrets.
+ * Builds the provider from configuration: with no CONSENT_PROVIDER_URL (and SANDBOX allowing
+ * it), the sandbox bank in this same server, reached in memory, with credentials kept beside the
+ * data like the other local secrets. Tests may pass their own `fetch`.
  */
 export async function createConsentDeps(
   config: Config,
@@ -227,7 +232,7 @@ export async function createConsentDeps(
 ): Promise<ConsentDeps> {
   const local = await loadOrCreateLocalSecrets(config.DATA_DIR, [
     'dataEncryption',
-    'sandboxBankClientSecret',
+    SANDBOX_BANK_SECRET_KEY,
   ] as const);
   const encryption = createEncryption(config.DATA_ENCRYPTION_KEY ?? local.dataEncryption);
 
@@ -245,15 +250,22 @@ export async function createConsentDeps(
       }),
     };
   }
-  const sandboxBank = { clientId: SANDBOX_CLIENT_ID, clientSecret: local.sandboxBankClientSecret };
-  const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? 'localhost' : config.HOST;
+  if (!sandboxesInUse(config).bank) {
+    throw new ConfigError('Invalid configuration: CONSENT_PROVIDER_URL is required');
+  }
+  const credentials = {
+    clientId: SANDBOX_BANK_CLIENT_ID,
+    clientSecret: local[SANDBOX_BANK_SECRET_KEY],
+  };
+  const route = options.fetch ? undefined : createInProcessRoute('sandbox bank');
   return {
     encryption,
-    sandboxBank,
+    sandboxBank: { ...credentials, ...(route ? { route } : {}) },
     provider: createHttpConsentProvider({
-      fetch: options.fetch,
-      baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}${SANDBOX_BANK_PREFIX}`,
-      ...sandboxBank,
+      fetch: options.fetch ?? route!.fetch,
+      // reached in memory: only the path of this address is used
+      baseUrl: `${config.PUBLIC_URL}${SANDBOX_BANK_PREFIX}`,
+      ...credentials,
       timeoutMs: config.CONSENT_PROVIDER_TIMEOUT_MS,
     }),
   };

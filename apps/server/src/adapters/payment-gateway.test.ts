@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
+import { recordingServer } from '../sandbox/recording-server';
 import {
   callbackSignature,
+  createPaymentsDeps,
   createRazorpayGateway,
   gatewaySettingsFrom,
   type GatewaySettings,
@@ -117,6 +119,25 @@ describe('payment links API', () => {
     });
   });
 
+  it('sends its credentials to the configured gateway and follows no redirect elsewhere', async () => {
+    const elsewhere = await recordingServer(() => ({ status: 200, body: '{}' }));
+    const gatewayServer = await recordingServer(() => ({
+      status: 302,
+      headers: { location: `${elsewhere.url}/v1/payment_links/plink_1` },
+    }));
+    try {
+      const gateway = createRazorpayGateway({ ...settings, baseUrl: gatewayServer.url }, fetch);
+      await expect(gateway.fetchPaymentLink('plink_1')).rejects.toThrow(
+        'payment gateway unreachable',
+      );
+      expect(gatewayServer.requests).toHaveLength(1);
+      expect(gatewayServer.requests[0]!.headers.authorization).toMatch(/^Basic /);
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await Promise.all([elsewhere.close(), gatewayServer.close()]);
+    }
+  });
+
   it("reports the gateway's error description", async () => {
     const gateway = createRazorpayGateway(settings, async () =>
       Response.json({ error: { description: 'The api key provided is invalid' } }, { status: 401 }),
@@ -145,17 +166,14 @@ describe('gateway configuration', () => {
     }
   });
 
-  it('points at Razorpay by configuration, and production requires both secrets', async () => {
+  it('points at Razorpay by configuration, and requires its key id and both secrets', async () => {
     const env = {
-      NODE_ENV: 'production',
-      JWT_SECRET: 'j'.repeat(32),
-      LINK_SIGNING_SECRET: 'l'.repeat(32),
-      DATA_ENCRYPTION_KEY: 'd'.repeat(32),
-      PUBLIC_URL: 'https://portal.example',
       PAYMENT_GATEWAY_URL: 'https://api.razorpay.com',
       PAYMENT_GATEWAY_KEY_ID: 'rzp_live_abc',
     };
-    expect(() => loadConfig(env)).toThrow('PAYMENT_GATEWAY_KEY_SECRET is required in production');
+    expect(() => loadConfig(env)).toThrow(
+      'PAYMENT_GATEWAY_KEY_SECRET and PAYMENT_GATEWAY_WEBHOOK_SECRET are required with PAYMENT_GATEWAY_URL',
+    );
     const config = loadConfig({
       ...env,
       PAYMENT_GATEWAY_KEY_SECRET: 'key-secret-1',
@@ -168,5 +186,22 @@ describe('gateway configuration', () => {
       webhookSecret: 'hook-secret-1',
       sandbox: false,
     });
+    const payments = await createPaymentsDeps(config);
+    expect(payments.fetch).toBe(fetch);
+    expect(payments.sandboxRoute).toBeUndefined();
+  });
+
+  it('reaches the sandbox in memory only, once it is mounted', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-config-'));
+    try {
+      const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir });
+      const payments = await createPaymentsDeps(config);
+      expect(payments.sandboxRoute?.fetch).toBe(payments.fetch);
+      await expect(payments.gateway.fetchPaymentLink('plink_1')).rejects.toThrow(
+        'payment gateway unreachable: the sandbox payment gateway is not mounted in this process',
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

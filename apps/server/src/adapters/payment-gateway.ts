@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Config } from '../config';
+import { ConfigError, sandboxesInUse, type Config } from '../config';
 import { loadOrCreateLocalSecrets } from '../lib/secrets';
+import { createInProcessRoute, type InProcessRoute } from '../sandbox/in-process';
 
 /** Where the built-in sandbox gateway answers, relative to PUBLIC_URL. */
 export const SANDBOX_GATEWAY_PREFIX = '/sandbox/razorpay';
@@ -100,6 +101,8 @@ export function createRazorpayGateway(
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(15_000),
+        // the credentials go to the configured gateway and nowhere a redirect points
+        redirect: 'error',
       });
     } catch (error) {
       throw new GatewayError(`payment gateway unreachable: ${(error as Error).message}`);
@@ -147,7 +150,10 @@ export function createRazorpayGateway(
 
 /** The gateway settings from configuration; the sandbox's secrets are kept in DATA_DIR. */
 export async function gatewaySettingsFrom(config: Config): Promise<GatewaySettings> {
-  const sandbox = !config.PAYMENT_GATEWAY_URL;
+  const sandbox = sandboxesInUse(config).gateway;
+  if (!sandbox && !config.PAYMENT_GATEWAY_URL) {
+    throw new ConfigError('Invalid configuration: PAYMENT_GATEWAY_URL is required');
+  }
   const needLocal = !config.PAYMENT_GATEWAY_KEY_SECRET || !config.PAYMENT_GATEWAY_WEBHOOK_SECRET;
   const local = needLocal
     ? await loadOrCreateLocalSecrets(config.DATA_DIR, [
@@ -156,7 +162,10 @@ export async function gatewaySettingsFrom(config: Config): Promise<GatewaySettin
       ] as const)
     : undefined;
   return {
-    baseUrl: config.PAYMENT_GATEWAY_URL ?? `${config.PUBLIC_URL}${SANDBOX_GATEWAY_PREFIX}`,
+    // the sandbox is reached in memory: only the path of this address is used
+    baseUrl: sandbox
+      ? `${config.PUBLIC_URL}${SANDBOX_GATEWAY_PREFIX}`
+      : config.PAYMENT_GATEWAY_URL!,
     keyId: config.PAYMENT_GATEWAY_KEY_ID,
     keySecret: config.PAYMENT_GATEWAY_KEY_SECRET ?? local!.gatewayKeySecret,
     webhookSecret: config.PAYMENT_GATEWAY_WEBHOOK_SECRET ?? local!.gatewayWebhookSecret,
@@ -168,14 +177,28 @@ export async function gatewaySettingsFrom(config: Config): Promise<GatewaySettin
 export interface PaymentsDeps {
   gateway: PaymentGateway;
   settings: GatewaySettings;
-  /** Outbound HTTP (the gateway's API, the sandbox's webhook delivery); tests route it in-process. */
+  /** Outbound HTTP (the gateway's API, the sandbox's webhook delivery). */
   fetch: FetchLike;
+  /** With the sandbox as the gateway: the in-memory way to it, which the sandbox serves. */
+  sandboxRoute?: InProcessRoute;
 }
 
+/**
+ * The gateway from configuration. The built-in sandbox is reached in memory, never over the
+ * network, so its credentials cannot reach another server whatever PUBLIC_URL says.
+ */
 export async function createPaymentsDeps(
   config: Config,
-  fetchImpl: FetchLike = fetch,
+  fetchImpl?: FetchLike,
 ): Promise<PaymentsDeps> {
   const settings = await gatewaySettingsFrom(config);
-  return { settings, fetch: fetchImpl, gateway: createRazorpayGateway(settings, fetchImpl) };
+  const sandboxRoute =
+    settings.sandbox && !fetchImpl ? createInProcessRoute('sandbox payment gateway') : undefined;
+  const doFetch: FetchLike = fetchImpl ?? sandboxRoute?.fetch ?? fetch;
+  return {
+    settings,
+    fetch: doFetch,
+    gateway: createRazorpayGateway(settings, doFetch),
+    ...(sandboxRoute ? { sandboxRoute } : {}),
+  };
 }

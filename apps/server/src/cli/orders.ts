@@ -1,13 +1,25 @@
 import { reconcilePayments } from '../jobs/reconcile-payments';
-import { parseOptions, type CliCommand } from './command';
+import { CliError, parseOptions, type CliCommand } from './command';
 
 export const orderCommands: Record<string, CliCommand> = {
   'orders:reconcile': {
     summary: 'Asks the payment gateway about recent unsettled orders now and settles them',
     async run(args, deps) {
       parseOptions(args, {});
-      const { checked, settled } = await reconcilePayments(deps);
-      console.log(`Orders checked: ${checked}, settled: ${settled}`);
+      const { settings } = deps.payments;
+      console.log(
+        settings.sandbox
+          ? 'Payment gateway: the built-in sandbox, served by this process'
+          : `Payment gateway: ${settings.baseUrl}`,
+      );
+      const { checked, settled, failures } = await reconcilePayments(deps);
+      for (const { orderId, reason } of failures) console.error(`Order ${orderId}: ${reason}`);
+      console.log(`Orders checked: ${checked}, settled: ${settled}, failed: ${failures.length}`);
+      if (failures.length > 0) {
+        throw new CliError(
+          `${failures.length} of ${checked} orders could not be reconciled (listed above)`,
+        );
+      }
     },
   },
 };

@@ -18,9 +18,13 @@ export const DEMO_ACCOUNT = {
   tallyVersion: 'TallyPrime 5.1',
 } as const;
 
-/** On an empty database, creates the demo account and its sample data. */
+/**
+ * On an empty database, creates the demo account and its sample data, when SEED_DEMO asks for it
+ * (by default outside production only: its password is published in the README).
+ */
 export async function seedDemoIfEmpty(deps: AppDeps): Promise<boolean> {
   const { db } = deps;
+  if (!deps.config.SEED_DEMO) return false;
   const [row] = await db.select({ n: count() }).from(customers);
   if ((row?.n ?? 0) > 0) return false;
   const { password, ...profile } = DEMO_ACCOUNT;

@@ -1,5 +1,9 @@
+import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRazorpayGateway } from '../adapters/payment-gateway';
+import { recordingServer } from '../sandbox/recording-server';
 import { createTestApp, type TestApp } from '../test/app';
 import { authHeaders, createCustomer } from '../test/customers';
 import { orders } from '../modules/orders/schema';
@@ -59,6 +63,43 @@ describe('reconcilePayments', () => {
     ]);
     expect(runs.reduce((n, r) => n + r.settled, 0)).toBe(3);
     for (const { orderId } of lost) expect(await statusOf(orderId)).toBe('Completed');
+  });
+
+  it('answers and logs each order the gateway could not tell about, with its reason', async () => {
+    const { orderId } = await lostPayment();
+    const busy = await recordingServer(() => ({
+      status: 503,
+      body: JSON.stringify({ error: { description: 'Gateway busy' } }),
+    }));
+    const sandbox = t.deps.payments.gateway;
+    t.deps.payments.gateway = createRazorpayGateway(
+      { ...t.deps.payments.settings, baseUrl: busy.url },
+      fetch,
+    );
+    const logged: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        logged.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    try {
+      const result = await reconcilePayments(t.deps, pino(stream));
+      const reason = 'payment status check failed: payment gateway answered 503: Gateway busy';
+      expect(result.failures).toContainEqual({ orderId, reason });
+      expect(result.failures.length).toBe(result.checked);
+      expect(logged.filter((entry) => entry.orderId === orderId)).toEqual([
+        expect.objectContaining({
+          msg: 'payment status check failed',
+          err: 'payment gateway answered 503: Gateway busy',
+        }),
+        expect.objectContaining({ msg: 'reconciliation of an order failed' }),
+      ]);
+    } finally {
+      t.deps.payments.gateway = sandbox;
+      await busy.close();
+    }
+    expect(await statusOf(orderId)).toBe('Pending');
   });
 
   it('looks back 48 hours, not further', async () => {

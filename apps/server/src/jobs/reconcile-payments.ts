@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
 import type { AppDeps } from '../deps';
 import { checkOrderPayment } from '../modules/payments/service';
 import { orders } from '../modules/orders/schema';
@@ -10,16 +11,51 @@ export const RECONCILE_WINDOW_MS = 48 * 60 * 60 * 1000;
 /** An order claimed by one instance is left alone by the others for this long. */
 const CLAIM_LEASE_MS = 2 * 60 * 1000;
 
+/** An order that could not be reconciled, and why. */
+export interface ReconcileFailure {
+  orderId: string;
+  reason: string;
+}
+
+export interface ReconcileResult {
+  checked: number;
+  settled: number;
+  failures: ReconcileFailure[];
+}
+
+type Warning = { msg?: string; err?: unknown } & Record<string, unknown>;
+
+/**
+ * Keeps the warnings the payment service logs about one order (the gateway's own answer, a link
+ * that names another order), so that each failure is reported with its cause; `take` hands them
+ * on to the job's own log unchanged.
+ */
+function warningRecorder(log: FastifyBaseLogger | undefined) {
+  const lines: string[] = [];
+  const recorder: FastifyBaseLogger = pino(
+    { level: 'warn', base: null, timestamp: false },
+    { write: (line) => lines.push(line) },
+  );
+  const take = () =>
+    lines.splice(0).map((line) => {
+      const { level: _level, msg, ...fields } = JSON.parse(line) as Warning;
+      log?.warn(fields, msg);
+      return fields.err === undefined ? String(msg) : `${msg}: ${String(fields.err)}`;
+    });
+  return { log: recorder, take };
+}
+
 /**
  * Asks the gateway about orders whose state may differ from it (Pending, or Failed and still
  * payable) and settles them, so that a lost webhook loses nothing. Each order is claimed with
- * FOR UPDATE SKIP LOCKED and a lease, so instances running at once share the work.
+ * FOR UPDATE SKIP LOCKED and a lease, so instances running at once share the work. Every order
+ * that could not be settled is in `failures`, with its cause, and logged.
  */
 export async function reconcilePayments(
   deps: AppDeps,
   log?: FastifyBaseLogger,
   { limit = 100 }: { limit?: number } = {},
-): Promise<{ checked: number; settled: number }> {
+): Promise<ReconcileResult> {
   const now = deps.clock.now();
   const since = new Date(now.getTime() - RECONCILE_WINDOW_MS).toISOString();
   const leaseCutoff = new Date(now.getTime() - CLAIM_LEASE_MS).toISOString();
@@ -40,24 +76,31 @@ export async function reconcilePayments(
     return (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
   });
   let settled = 0;
+  const failures: ReconcileFailure[] = [];
+  const warnings = warningRecorder(log);
   for (const id of claimed) {
+    let reasons: string[];
     try {
       const [order] = await deps.db
         .select()
         .from(orders)
         .where(sql`${orders.id} = ${id}`);
       if (!order) continue;
-      const { changed } = await checkOrderPayment(deps, order, log);
+      const { changed } = await checkOrderPayment(deps, order, warnings.log);
       if (changed) settled += 1;
+      reasons = warnings.take();
     } catch (error) {
+      const logged = warnings.take();
+      reasons = logged.length > 0 ? logged : [(error as Error).message];
       log?.warn(
         { orderId: id, err: (error as Error).message },
         'reconciliation of an order failed',
       );
     }
+    if (reasons.length > 0) failures.push({ orderId: id, reason: reasons.join('; ') });
   }
   if (settled > 0) log?.info({ checked: claimed.length, settled }, 'payments reconciled');
-  return { checked: claimed.length, settled };
+  return { checked: claimed.length, settled, failures };
 }
 
 /** Runs reconciliation every `minutes`; `stop()` waits for a run in progress. */

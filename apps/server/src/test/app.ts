@@ -9,7 +9,6 @@ import { createSignedLinks } from '../lib/signed-links';
 import { createPaymentsDeps } from '../adapters/payment-gateway';
 import type { AppDeps } from '../deps';
 import { createConsentDeps } from '../adapters/consent-provider';
-import { injectFetch } from './inject-fetch';
 import type { App } from '../lib/types';
 import { openTestDatabase } from './database';
 import { createTestClock, type TestClock } from './clock';
@@ -53,12 +52,6 @@ export async function createTestApp(
     jwt: 'test-jwt-secret-'.padEnd(48, 'x'),
     linkSigning: 'test-link-secret-'.padEnd(48, 'y'),
   };
-  // the adapters reach the sandbox gateway and bank (and its webhooks reach us) through app.inject
-  const built: { app?: App } = {};
-  const viaInject = injectFetch(() => {
-    if (!built.app) throw new Error('the test app is not built yet');
-    return built.app;
-  });
   const deps: AppDeps = {
     config,
     db: database.db,
@@ -67,14 +60,14 @@ export async function createTestApp(
     secrets,
     files: createFolderFileStore(path.join(dataDir, 'files')),
     signedLinks: createSignedLinks(secrets.linkSigning, clock),
-    payments: await createPaymentsDeps(config, viaInject),
-    consents: await createConsentDeps(config, { fetch: viaInject }),
+    // as in production: the sandbox gateway and bank are reached in memory, through app.inject
+    payments: await createPaymentsDeps(config),
+    consents: await createConsentDeps(config),
     ...options.deps,
   };
   const app = await buildApp(deps, {
     logger: options.logStream ? { stream: options.logStream } : false,
   });
-  built.app = app;
   await app.ready();
   return {
     app,

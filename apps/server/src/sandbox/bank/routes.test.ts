@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { createTestPartner, requestTestConsent } from '../../modules/consents/testing';
+import { sandboxBankAuthorization } from './routes';
 import { createBankConsent, findBankConsent } from './service';
 
 let t: TestApp;
@@ -12,13 +13,16 @@ afterAll(() => t.close());
 
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+/** The sandbox bank's own client credentials, as a browser sends them after the prompt. */
+const signedIn = () => ({ authorization: sandboxBankAuthorization(t.deps.consents.sandboxBank!) });
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe('the sandbox bank page', () => {
   it('lists pending requests with authorise and reject forms, and no script', async () => {
     const customer = await createCustomer(t);
     const { apiKey } = await createTestPartner(t);
     const consent = await requestTestConsent(t, apiKey, customer.id);
-    const res = await t.app.inject({ method: 'GET', url: '/sandbox/bank' });
+    const res = await t.app.inject({ method: 'GET', url: '/sandbox/bank', headers: signedIn() });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
@@ -34,11 +38,15 @@ describe('the sandbox bank page', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: `/sandbox/bank/consents/${consent.consentId}/authorise`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...form, ...signedIn() },
       payload: '',
     });
     expect(res.statusCode).toBe(303);
-    const page = await t.app.inject({ method: 'GET', url: res.headers.location! });
+    const page = await t.app.inject({
+      method: 'GET',
+      url: res.headers.location!,
+      headers: signedIn(),
+    });
     expect(page.body).toContain(`Consent ${consent.consentId} authorised.`);
     expect((await findBankConsent(t.deps.db, consent.consentId))!.status).toBe('Authorised');
 
@@ -46,7 +54,7 @@ describe('the sandbox bank page', () => {
     const again = await t.app.inject({
       method: 'POST',
       url: `/sandbox/bank/consents/${consent.consentId}/reject`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...form, ...signedIn() },
       payload: '',
     });
     expect(again.headers.location).toContain('result=decided');
@@ -57,6 +65,7 @@ describe('the sandbox bank page', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: '/sandbox/bank?result=missing&consent=%3Cimg%20src%3Dx%3E',
+      headers: signedIn(),
     });
     expect(res.body).toContain('&lt;img src=x&gt;');
     expect(res.body).not.toContain('<img src=x>');
@@ -72,11 +81,38 @@ describe('the sandbox bank page', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: `/sandbox/bank/consents/${bank.consentId}/authorise`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...form, ...signedIn() },
       payload: '',
     });
     expect(res.headers.location).toContain('result=decided');
     expect((await findBankConsent(t.deps.db, bank.consentId))!.status).toBe(
+      'AwaitingAuthorisation',
+    );
+  });
+
+  it('lists nothing and decides nothing without the sandbox bank credentials', async () => {
+    const customer = await createCustomer(t);
+    const { apiKey } = await createTestPartner(t);
+    const consent = await requestTestConsent(t, apiKey, customer.id);
+    const { clientId } = t.deps.consents.sandboxBank!;
+    for (const headers of [{}, { authorization: basic(clientId, 'not-the-secret') }]) {
+      const page = await t.app.inject({ method: 'GET', url: '/sandbox/bank', headers });
+      expect(page.statusCode).toBe(401);
+      // the browser asks for them, and the prompt's page says where they are
+      expect(page.headers['www-authenticate']).toBe('Basic realm="Sandbox Bank", charset="UTF-8"');
+      expect(page.body).toContain('sandboxBankClientSecret');
+      expect(page.body).not.toContain(consent.consentId);
+      for (const decision of ['authorise', 'reject']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/sandbox/bank/consents/${consent.consentId}/${decision}`,
+          headers: { ...form, ...headers },
+          payload: '',
+        });
+        expect(res.statusCode).toBe(401);
+      }
+    }
+    expect((await findBankConsent(t.deps.db, consent.consentId))!.status).toBe(
       'AwaitingAuthorisation',
     );
   });

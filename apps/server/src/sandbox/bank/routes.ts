@@ -12,15 +12,31 @@ import {
   SandboxBankError,
 } from './service';
 import type { SandboxBankConsent } from './schema';
+import type { InProcessRoute } from '../in-process';
 import { CONSENT_ACCESS_TOKEN_HEADER, CreateConsentBodySchema, type ConsentResponse } from './wire';
 
 export const SANDBOX_BANK_PREFIX = '/sandbox/bank';
 
-/** The client credentials the sandbox bank accepts. */
+/** The client credentials the sandbox bank accepts, and the portal's in-memory way to it. */
 export interface SandboxBankOptions {
   clientId: string;
   clientSecret: string;
+  route?: InProcessRoute;
 }
+
+/** The portal's client id at the sandbox bank. */
+export const SANDBOX_BANK_CLIENT_ID = 'customer-portal';
+/** The key in DATA_DIR/secrets.json that holds the sandbox bank's client secret. */
+export const SANDBOX_BANK_SECRET_KEY = 'sandboxBankClientSecret';
+
+/** The Authorization header the sandbox bank accepts, for its API and its page alike. */
+export const sandboxBankAuthorization = ({ clientId, clientSecret }: SandboxBankOptions) =>
+  `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+
+/** Where a person finds the sandbox bank's credentials; the page's sign-in prompt says so. */
+export const SANDBOX_BANK_SIGN_IN =
+  `The sandbox bank asks for its client credentials: user "${SANDBOX_BANK_CLIENT_ID}", ` +
+  `password the value of "${SANDBOX_BANK_SECRET_KEY}" in DATA_DIR/secrets.json (docs/consents.md).`;
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
@@ -71,6 +87,7 @@ function toWire(row: SandboxBankConsent, selfUrl: string): ConsentResponse {
 export function sandboxBankRoutes(options: SandboxBankOptions) {
   return async function plugin(app: App) {
     const { db, clock } = app.deps;
+    options.route?.serve(app);
 
     // the sandbox page posts plain HTML forms
     app.addContentTypeParser(
@@ -96,6 +113,19 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       `${SANDBOX_BANK_PREFIX}/account-access-consents/${encodeURIComponent(consentId)}`;
 
     const hidden = { schema: { hide: true } };
+    // the page lists and decides every consent, so it takes the same credentials as the API
+    const signedIn = {
+      ...hidden,
+      onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+        if (authenticateClient(request)) return;
+        return reply
+          .code(401)
+          .header('www-authenticate', 'Basic realm="Sandbox Bank", charset="UTF-8"')
+          .header('cache-control', 'no-store')
+          .type('text/plain; charset=utf-8')
+          .send(SANDBOX_BANK_SIGN_IN);
+      },
+    };
 
     app.post('/account-access-consents', hidden, async (request, reply) => {
       const clientId = authenticateClient(request);
@@ -159,7 +189,7 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
     // The customer's side of the bank: a page to decide on pending consents.
     app.get<{ Querystring: { result?: string; consent?: string } }>(
       '/',
-      hidden,
+      signedIn,
       async (request, reply) => {
         const rows = await listBankConsents(db);
         const { result, consent } = request.query;
@@ -178,7 +208,7 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
     for (const decision of ['authorise', 'reject'] as const) {
       app.post<{ Params: { consentId: string } }>(
         `/consents/:consentId/${decision}`,
-        hidden,
+        signedIn,
         async (request, reply) => {
           const { consentId } = request.params;
           let result: string;

@@ -15,8 +15,20 @@ import { sandboxPaymentLinks } from './schema';
 
 type LinkRow = typeof sandboxPaymentLinks.$inferSelect;
 
-const randomId = (prefix: string) =>
-  `${prefix}_${randomBytes(10).toString('base64url').replace(/[-_]/g, 'x').slice(0, 14)}`;
+const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** 22 characters of 62: about 131 random bits, so holding the id is the checkout's only key. */
+export const SANDBOX_ID_LENGTH = 22;
+
+/** Alphanumeric like Razorpay's ids; bytes past 247 (4 × 62 - 1) are skipped to keep it uniform. */
+export function randomId(prefix: string): string {
+  let id = '';
+  while (id.length < SANDBOX_ID_LENGTH) {
+    for (const byte of randomBytes(SANDBOX_ID_LENGTH)) {
+      if (byte < 248 && id.length < SANDBOX_ID_LENGTH) id += ALPHANUMERIC[byte % 62];
+    }
+  }
+  return `${prefix}_${id}`;
+}
 
 const CreateLinkSchema = z
   .object({
@@ -46,6 +58,7 @@ const CreateLinkSchema = z
 export async function sandboxGatewayRoutes(app: App) {
   const { payments, config } = app.deps;
   const { settings } = payments;
+  payments.sandboxRoute?.serve(app);
   const expectedAuth = Buffer.from(
     `Basic ${Buffer.from(`${settings.keyId}:${settings.keySecret}`).toString('base64')}`,
   );

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app';
+import { buyer } from '../../modules/payments/test-support';
+import { randomId, SANDBOX_ID_LENGTH } from './routes';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('the sandbox checkout', () => {
+  it('is reached by a payment link id of about 131 random bits', async () => {
+    const b = await buyer(t);
+    const { linkId } = await b.pay(await b.order());
+    expect(linkId).toMatch(new RegExp(`^plink_[0-9A-Za-z]{${SANDBOX_ID_LENGTH}}$`));
+    expect(SANDBOX_ID_LENGTH * Math.log2(62)).toBeGreaterThan(128);
+    // every one of the 62 characters turns up, and no id twice
+    const ids = Array.from({ length: 2000 }, () => randomId('plink'));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(new Set(ids.flatMap((id) => [...id.slice('plink_'.length)])).size).toBe(62);
+  });
+
+  it('decides only the link whose id is given, and knows no other', async () => {
+    const b = await buyer(t);
+    const { linkId, checkoutPath } = await b.pay(await b.order());
+    const guessed = `/sandbox/razorpay/checkout/${linkId.slice(0, -1)}${linkId.endsWith('A') ? 'B' : 'A'}`;
+    for (const [method, url] of [
+      ['GET', guessed],
+      ['POST', `${guessed}/pay`],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: method === 'POST' ? '' : undefined,
+      });
+      expect(res.statusCode).toBe(404);
+    }
+    const page = await t.app.inject({ method: 'GET', url: checkoutPath });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(b.plan.planName);
+  });
+
+  it('has no list of links, and reads none without the gateway credentials', async () => {
+    const b = await buyer(t);
+    const { linkId } = await b.pay(await b.order());
+    const list = await t.app.inject({ method: 'GET', url: '/sandbox/razorpay/v1/payment_links' });
+    expect(list.statusCode).toBe(404);
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/sandbox/razorpay/v1/payment_links/${linkId}`,
+    });
+    expect(read.statusCode).toBe(401);
+    expect(read.body).not.toContain(linkId);
+  });
+});
