@@ -1,5 +1,17 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, signIn, test } from '../support/fixtures';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const SECRETS = path.resolve(import.meta.dirname, `../.data/${PORT}/secrets.json`);
+
+/** The sandbox bank's own client credentials, where the server keeps them (docs/consents.md). */
+const sandboxBankCredentials = () => ({
+  username: 'customer-portal',
+  password: (JSON.parse(readFileSync(SECRETS, 'utf8')) as Record<string, string>)
+    .sandboxBankClientSecret!,
+});
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -120,14 +132,24 @@ test('shows the details of a consent and copies its ids and tokens', async ({ pa
 
 test('refreshes a pending consent after the sandbox bank authorised it', async ({
   page,
-  context,
+  browser,
+  baseURL,
 }) => {
   await openConsents(page);
   await page.getByLabel('Filter by status').selectOption('Pending');
   await expect(rows(page).first().getByText('Pending', { exact: true })).toBeVisible();
   const [consentId] = await shownIds(page);
 
-  const bank = await context.newPage();
+  // a signed-in customer of the portal is no one at the bank
+  const anonymous = await page.request.get('/sandbox/bank');
+  expect(anonymous.status()).toBe(401);
+  expect(await anonymous.text()).not.toContain(consentId!);
+
+  const bankContext = await browser.newContext({
+    baseURL,
+    httpCredentials: sandboxBankCredentials(),
+  });
+  const bank = await bankContext.newPage();
   await bank.goto('/sandbox/bank');
   await expect(
     bank.getByRole('heading', { name: 'Account access consent requests' }),
@@ -135,7 +157,7 @@ test('refreshes a pending consent after the sandbox bank authorised it', async (
   await expectAccessible(bank);
   await bank.getByRole('button', { name: `Authorise ${consentId}` }).click();
   await expect(bank.getByRole('status')).toContainText(`Consent ${consentId} authorised.`);
-  await bank.close();
+  await bankContext.close();
 
   // still Pending in the portal until the customer refreshes it
   await page.reload();
