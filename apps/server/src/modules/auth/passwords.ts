@@ -13,13 +13,7 @@ import { passwordResetTokens } from './schema';
 import { randomToken, sha256 } from './secrets';
 import type { ServiceDeps } from './service';
 import { revokeCustomerSessions } from './sessions';
-import {
-  assertAccountNotThrottled,
-  assertWithinRateLimit,
-  countRateLimitHit,
-  recordAccountFailure,
-  unlockAccount,
-} from './throttle';
+import { reserveAccountAttempt, reserveRateLimitHit, unlockAccount } from './throttle';
 
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
 /** One reset mail a minute per account is plenty for a person and useless for mail-bombing. */
@@ -78,12 +72,12 @@ export async function changePassword(
   }
   const customer = await findCustomerById(db, input.customerId);
   if (!customer) throw new AppError('UNAUTHORIZED', authMessages.sessionExpired);
-  // a stolen access token must not become a way to guess the password
-  await assertAccountNotThrottled(db, clock, customer.email);
+  // a stolen access token must not become a way to guess the password: counted like a sign-in
+  const attempt = await reserveAccountAttempt(db, clock, customer.email);
   if (!(await verifyPassword(customer.passwordHash, input.currentPassword))) {
-    await db.transaction((tx) => recordAccountFailure(tx, clock, customer.email));
     throw new AppError('BAD_REQUEST', authMessages.currentPasswordIncorrect);
   }
+  await attempt.giveBack();
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
     await setPasswordHash(tx, clock, customer.id, passwordHash);
@@ -106,9 +100,8 @@ export async function changePassword(
  */
 export async function requestPasswordReset(deps: ServiceDeps, log: Log, email: string, ip: string) {
   const { db, clock } = deps;
-  await assertWithinRateLimit(db, clock, 'reset', ip);
+  await reserveRateLimitHit(db, clock, 'reset', ip);
   const token = await db.transaction(async (tx) => {
-    await countRateLimitHit(tx, clock, 'reset', ip);
     const customer = await findCustomerByEmail(tx, email);
     const [recent] = await tx
       .select({ id: passwordResetTokens.id })
@@ -144,8 +137,7 @@ export async function resetPassword(
   ip: string,
 ) {
   const { db, clock } = deps;
-  await assertWithinRateLimit(db, clock, 'reset', ip);
-  await countRateLimitHit(db, clock, 'reset', ip);
+  await reserveRateLimitHit(db, clock, 'reset', ip);
   const invalid = () => new AppError('BAD_REQUEST', authMessages.resetLinkInvalid);
   const [row] = await db
     .select({
@@ -162,6 +154,7 @@ export async function resetPassword(
   const { customer } = row;
   const passwordHash = await hashPassword(input.newPassword);
   const done = await db.transaction(async (tx) => {
+    // claimed with a condition, so that a link used twice at once sets the password once
     const [claimed] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: clock.now() })

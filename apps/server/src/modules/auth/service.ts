@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
 import { authMessages, type LoginRequestSchema, type User } from '@portal/contract';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
@@ -20,12 +20,12 @@ import {
   type IssuedSession,
 } from './sessions';
 import {
-  assertAccountNotThrottled,
-  assertWithinRateLimit,
   clearAccountFailures,
-  countRateLimitHit,
+  givenBackIfRefused,
   normaliseEmail,
   recordAccountFailure,
+  reserveAccountAttempt,
+  reserveRateLimitHit,
 } from './throttle';
 
 export const CODE_TTL_MS = 10 * 60_000;
@@ -55,8 +55,11 @@ const sameSerial = (a: string, b: string) => squash(a) === squash(b);
 export async function startLogin(deps: ServiceDeps, input: LoginInput, ip: string) {
   const { db, clock } = deps;
   const email = normaliseEmail(input.email);
-  await assertWithinRateLimit(db, clock, 'login', ip);
-  await assertAccountNotThrottled(db, clock, email);
+  // both limits count this attempt before the password is hashed; success gives the counts back
+  const addressAttempt = await reserveRateLimitHit(db, clock, 'login', ip);
+  const accountAttempt = await givenBackIfRefused(addressAttempt, () =>
+    reserveAccountAttempt(db, clock, email),
+  );
 
   const customer = await findCustomerByEmail(db, email);
   const passwordOk = customer
@@ -70,21 +73,18 @@ export async function startLogin(deps: ServiceDeps, input: LoginInput, ip: strin
     sameSerial(customer.tallySerialNo, input.tally_serialno);
 
   if (!matches) {
-    await db.transaction(async (tx) => {
-      await recordAccountFailure(tx, clock, email);
-      await countRateLimitHit(tx, clock, 'login', ip);
-      if (customer) {
-        await recordActivity(tx, clock, {
-          customerId: customer.id,
-          type: 'signin_failed',
-          title: 'Sign-in failed',
-          description: 'Someone tried to sign in to your account with incorrect details.',
-          status: 'failed',
-        });
-      }
-    });
+    if (customer) {
+      await recordActivity(db, clock, {
+        customerId: customer.id,
+        type: 'signin_failed',
+        title: 'Sign-in failed',
+        description: 'Someone tried to sign in to your account with incorrect details.',
+        status: 'failed',
+      });
+    }
     throw invalidLogin();
   }
+  await Promise.all([addressAttempt.giveBack(), accountAttempt.giveBack()]);
 
   const now = clock.now();
   const id = randomUUID();
@@ -118,6 +118,44 @@ async function findChallenge(deps: ServiceDeps, tempToken: string) {
   return row;
 }
 
+type FoundChallenge = NonNullable<Awaited<ReturnType<typeof findChallenge>>>;
+
+/** The challenge, if it still takes codes now; otherwise the reason it does not. */
+function openChallenge(found: FoundChallenge | undefined, now: Date): FoundChallenge {
+  if (!found || found.challenge.consumedAt) throw codeExpired();
+  if (found.challenge.attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
+  if (now >= found.challenge.expiresAt) throw codeExpired();
+  return found;
+}
+
+/** The same rules in SQL, for the statements that decide. */
+const stillOpen = (id: string, now: Date) =>
+  and(
+    eq(loginChallenges.id, id),
+    isNull(loginChallenges.consumedAt),
+    lt(loginChallenges.attempts, MAX_CODE_ATTEMPTS),
+    gt(loginChallenges.expiresAt, now),
+  );
+
+/**
+ * Counts a try on the challenge before its code is compared, so that codes arriving together
+ * get at most five comparisons; answers the code hash this try is compared with.
+ */
+async function reserveCodeAttempt(deps: ServiceDeps, tempToken: string, now: Date) {
+  const { challenge, email } = openChallenge(await findChallenge(deps, tempToken), now);
+  const [reserved] = await deps.db
+    .update(loginChallenges)
+    .set({ attempts: sql`${loginChallenges.attempts} + 1` })
+    .where(stillOpen(challenge.id, now))
+    .returning({ attempts: loginChallenges.attempts, codeHash: loginChallenges.codeHash });
+  if (!reserved) {
+    // another request changed the challenge in between: tell why it is closed now
+    openChallenge(await findChallenge(deps, tempToken), now);
+    throw codeExpired();
+  }
+  return { challenge, email, attempts: reserved.attempts, comparedHash: reserved.codeHash };
+}
+
 export interface CompletedLogin {
   token: string;
   user: User;
@@ -132,28 +170,17 @@ export async function verifyLogin(
   ip: string,
 ): Promise<CompletedLogin> {
   const { db, clock } = deps;
-  await assertWithinRateLimit(db, clock, 'code', ip);
-  const found = await findChallenge(deps, input.tempToken);
-  if (!found || found.challenge.consumedAt) throw codeExpired();
-  const { challenge, email } = found;
-  if (challenge.attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
-  if (clock.now() >= challenge.expiresAt) throw codeExpired();
+  // counted before the comparison; a refused or a right code gives it back
+  const addressAttempt = await reserveRateLimitHit(db, clock, 'code', ip);
+  const { challenge, email, attempts, comparedHash } = await givenBackIfRefused(
+    addressAttempt,
+    () => reserveCodeAttempt(deps, input.tempToken, clock.now()),
+  );
 
   const given = codeHash(challenge.id, input.verificationCode.trim());
-  if (!sameHash(given, challenge.codeHash)) {
-    const attempts = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(loginChallenges)
-        .set({ attempts: sql`${loginChallenges.attempts} + 1` })
-        .where(
-          and(
-            eq(loginChallenges.id, challenge.id),
-            lt(loginChallenges.attempts, MAX_CODE_ATTEMPTS),
-          ),
-        )
-        .returning({ attempts: loginChallenges.attempts });
+  if (!sameHash(given, comparedHash)) {
+    await db.transaction(async (tx) => {
       await recordAccountFailure(tx, clock, email);
-      await countRateLimitHit(tx, clock, 'code', ip);
       await recordActivity(tx, clock, {
         customerId: challenge.customerId,
         type: 'signin_failed',
@@ -161,11 +188,11 @@ export async function verifyLogin(
         description: 'An incorrect verification code was entered.',
         status: 'failed',
       });
-      return row?.attempts ?? MAX_CODE_ATTEMPTS;
     });
     if (attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
     throw new AppError('BAD_REQUEST', authMessages.invalidCode);
   }
+  await addressAttempt.giveBack();
 
   const session = await db.transaction(async (tx) => {
     // claimed with a condition, so that two requests with the same code cannot both sign in
@@ -176,7 +203,7 @@ export async function verifyLogin(
         and(
           eq(loginChallenges.id, challenge.id),
           isNull(loginChallenges.consumedAt),
-          lt(loginChallenges.attempts, MAX_CODE_ATTEMPTS),
+          eq(loginChallenges.codeHash, comparedHash),
         ),
       )
       .returning({ id: loginChallenges.id });
@@ -202,19 +229,13 @@ export async function verifyLogin(
   return { token, user: await getUser(db, clock, challenge.customerId), session };
 }
 
-/** A new code replaces the old one; at most one a minute and five per challenge. */
-export async function resendCode(deps: ServiceDeps, tempToken: string) {
-  const { db, clock } = deps;
-  const found = await findChallenge(deps, tempToken);
-  if (!found || found.challenge.consumedAt) throw codeExpired();
-  const { challenge, email } = found;
-  const now = clock.now();
-  if (challenge.attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
-  if (now >= challenge.expiresAt) throw codeExpired();
-  if (challenge.resendCount >= MAX_RESENDS) {
+/** The challenge, if it may have a new code now; otherwise the reason it may not. */
+function resendableChallenge(found: FoundChallenge | undefined, now: Date): FoundChallenge {
+  const open = openChallenge(found, now);
+  if (open.challenge.resendCount >= MAX_RESENDS) {
     throw new AppError('TOO_MANY_REQUESTS', authMessages.tooManyResends, 'resend_limit');
   }
-  const waitMs = challenge.codeSentAt.getTime() + RESEND_INTERVAL_MS - now.getTime();
+  const waitMs = open.challenge.codeSentAt.getTime() + RESEND_INTERVAL_MS - now.getTime();
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
     throw new AppError(
@@ -224,7 +245,16 @@ export async function resendCode(deps: ServiceDeps, tempToken: string) {
       seconds,
     );
   }
+  return open;
+}
+
+/** A new code replaces the old one; at most one a minute and five per challenge. */
+export async function resendCode(deps: ServiceDeps, tempToken: string) {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const { challenge, email } = resendableChallenge(await findChallenge(deps, tempToken), now);
   const code = randomCode();
+  // every limit again in the statement, so that resends arriving together send one code
   const [updated] = await db
     .update(loginChallenges)
     .set({
@@ -233,16 +263,19 @@ export async function resendCode(deps: ServiceDeps, tempToken: string) {
       expiresAt: new Date(now.getTime() + CODE_TTL_MS),
       resendCount: sql`${loginChallenges.resendCount} + 1`,
     })
-    // the condition makes two simultaneous resends send one code, not two
     .where(
       and(
-        eq(loginChallenges.id, challenge.id),
-        eq(loginChallenges.resendCount, challenge.resendCount),
-        isNull(loginChallenges.consumedAt),
+        stillOpen(challenge.id, now),
+        lt(loginChallenges.resendCount, MAX_RESENDS),
+        lte(loginChallenges.codeSentAt, new Date(now.getTime() - RESEND_INTERVAL_MS)),
       ),
     )
     .returning({ id: loginChallenges.id });
-  if (!updated) throw codeExpired();
+  if (!updated) {
+    // another resend or a code came first: tell why it may not have one now
+    resendableChallenge(await findChallenge(deps, tempToken), now);
+    throw codeExpired();
+  }
   try {
     await sendCodeMail(deps.mailer, email, code);
   } catch {

@@ -64,6 +64,26 @@ describe('sign-in throttling per account', () => {
     expect((await login(t, loginBody(customer), freshIp())).headers['retry-after']).toBe('240');
   });
 
+  it('does not count a right password as a failure', async () => {
+    const customer = await createCustomer(t);
+    await failLogins(customer, 4);
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
+    await failLogins(customer, 1);
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(429);
+  });
+
+  it('lets the right password through after the wait without starting a new one', async () => {
+    const customer = await createCustomer(t);
+    await failLogins(customer, 5);
+    t.clock.advance(minute);
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
+    // the five failures still stand: the next one waits 2 minutes
+    await failLogins(customer, 1);
+    expect((await login(t, loginBody(customer), freshIp())).headers['retry-after']).toBe('120');
+  });
+
   it('treats an unknown e-mail exactly like a known one', async () => {
     const ghost = { ...(await createCustomer(t)), email: 'ghost-account@example.test' };
     await failLogins(ghost, 5);
@@ -131,8 +151,24 @@ describe('rate limits per client address', () => {
     const ip = freshIp();
     for (let i = 0; i < 25; i += 1) {
       const customer = await createCustomer(t);
-      expect((await login(t, loginBody(customer), ip)).statusCode).toBe(200);
+      const res = await login(t, loginBody(customer), ip);
+      expect(res.statusCode).toBe(200);
+      expect((await verify(t, res.json().tempToken, await latestCode(t), ip)).statusCode).toBe(200);
     }
+  });
+
+  it("does not count against the address what an account's wait refused", async () => {
+    const ip = freshIp();
+    const customer = await createCustomer(t);
+    for (let i = 0; i < 5; i += 1) {
+      await login(t, loginBody(customer, { password: 'Wrong@123' }), ip);
+    }
+    for (let i = 0; i < 20; i += 1) {
+      expect((await login(t, loginBody(customer), ip)).statusCode).toBe(429);
+    }
+    const other = await createCustomer(t);
+    const res = await login(t, loginBody(other, { password: 'Wrong@123' }), ip);
+    expect(res.statusCode).toBe(401);
   });
 
   it('stops code guessing after 20 wrong codes in 15 minutes', async () => {

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { authMessages } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -24,14 +24,26 @@ export type RateLimitBucket = keyof typeof RATE_LIMITS;
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
+/**
+ * An attempt counted before it is evaluated, so that requests arriving together cannot all pass
+ * one check. An attempt that turns out not to be a failure gives its count back.
+ */
+export interface Reservation {
+  giveBack(): Promise<void>;
+}
+
 function waitMessage(ms: number) {
   const minutes = Math.max(1, Math.ceil(ms / 60_000));
   return `Too many attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`;
 }
 
-function tooMany(ms: number) {
-  return new AppError('TOO_MANY_REQUESTS', waitMessage(ms), 'throttled', Math.ceil(ms / 1000));
-}
+// a give-back or a reset may lift the block between the refusal and the read of its end
+const tooMany = (ms: number) => {
+  const wait = Math.max(ms, 1000);
+  return new AppError('TOO_MANY_REQUESTS', waitMessage(wait), 'throttled', Math.ceil(wait / 1000));
+};
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /** The wait after the n-th consecutive failure: none for the first four, then 1, 2, 4, 8, 15… minutes. */
 export function waitAfterFailures(failures: number): number {
@@ -39,46 +51,103 @@ export function waitAfterFailures(failures: number): number {
   return Math.min(FIRST_WAIT_MS * 2 ** (failures - FREE_FAILURES), MAX_WAIT_MS);
 }
 
-/** Refuses before any password hashing when the address is waiting or locked. */
-export async function assertAccountNotThrottled(db: Executor, clock: Clock, email: string) {
-  const [row] = await db
-    .select()
-    .from(accountThrottles)
-    .where(eq(accountThrottles.email, normaliseEmail(email)))
-    .limit(1);
-  if (!row) return;
-  if (row.lockedAt) {
-    throw new AppError('TOO_MANY_REQUESTS', authMessages.accountLocked, 'locked');
+/** `waitAfterFailures` as SQL, built from it, so that the wait is set in the counting statement. */
+const waitAfterFailuresSql = (failures: SQL) => {
+  const steps: string[] = [];
+  for (let n = FREE_FAILURES; waitAfterFailures(n) < MAX_WAIT_MS; n += 1) {
+    steps.push(`when ${n} then ${waitAfterFailures(n)}`);
   }
-  const remaining = (row.blockedUntil?.getTime() ?? 0) - clock.now().getTime();
-  if (remaining > 0) throw tooMany(remaining);
+  return sql`(case ${failures} ${sql.raw(steps.join(' '))} else ${sql.raw(String(MAX_WAIT_MS))} end)`;
+};
+
+/** The columns of a throttle row whose count becomes `failures`: the wait and the lock come with it. */
+function countedFailure(failures: SQL, now: Date) {
+  return {
+    consecutiveFailures: failures,
+    blockedUntil: sql`case when ${failures} >= ${sql.raw(String(FREE_FAILURES))}
+      then ${at(now)} + ${waitAfterFailuresSql(failures)} * interval '1 millisecond'
+      else ${accountThrottles.blockedUntil} end`,
+    lockedAt: sql`case when ${failures} >= ${sql.raw(String(LOCK_AFTER_FAILURES))}
+      then coalesce(${accountThrottles.lockedAt}, ${at(now)}) else ${accountThrottles.lockedAt} end`,
+    updatedAt: now,
+  };
 }
 
-export async function recordAccountFailure(tx: Executor, clock: Clock, email: string) {
+const oneMore = sql`${accountThrottles.consecutiveFailures} + 1`;
+
+/**
+ * Counts an attempt on the address before its password is checked, in one statement that
+ * refuses while the address waits or is locked. No row lock outlives the statement, so none is
+ * held across the password hashing.
+ */
+export async function reserveAccountAttempt(
+  db: Executor,
+  clock: Clock,
+  email: string,
+): Promise<Reservation> {
   const now = clock.now();
   const key = normaliseEmail(email);
-  const [row] = await tx
+  const [reserved] = await db
     .insert(accountThrottles)
     .values({ email: key, consecutiveFailures: 1, updatedAt: now })
     .onConflictDoUpdate({
       target: accountThrottles.email,
-      set: {
-        consecutiveFailures: sql`${accountThrottles.consecutiveFailures} + 1`,
-        updatedAt: now,
-      },
+      set: countedFailure(oneMore, now),
+      setWhere: sql`${accountThrottles.lockedAt} is null
+        and (${accountThrottles.blockedUntil} is null or ${accountThrottles.blockedUntil} <= ${at(now)})`,
     })
-    .returning({ failures: accountThrottles.consecutiveFailures });
-  const failures = row?.failures ?? 1;
-  const wait = waitAfterFailures(failures);
-  if (failures >= LOCK_AFTER_FAILURES || wait > 0) {
-    await tx
-      .update(accountThrottles)
-      .set({
-        blockedUntil: new Date(now.getTime() + wait),
-        ...(failures >= LOCK_AFTER_FAILURES ? { lockedAt: now } : {}),
-      })
-      .where(eq(accountThrottles.email, key));
+    .returning({ blockedUntil: accountThrottles.blockedUntil });
+  if (!reserved) {
+    const [row] = await db
+      .select()
+      .from(accountThrottles)
+      .where(eq(accountThrottles.email, key))
+      .limit(1);
+    if (row?.lockedAt) {
+      throw new AppError('TOO_MANY_REQUESTS', authMessages.accountLocked, 'locked');
+    }
+    throw tooMany((row?.blockedUntil?.getTime() ?? 0) - now.getTime());
   }
+  const waitSetHere = reserved.blockedUntil;
+  return {
+    async giveBack() {
+      // a row that counts only this attempt goes, so that sign-ins that never fail leave none
+      const [gone] = await db
+        .delete(accountThrottles)
+        .where(
+          and(
+            eq(accountThrottles.email, key),
+            lte(accountThrottles.consecutiveFailures, 1),
+            isNull(accountThrottles.lockedAt),
+          ),
+        )
+        .returning({ email: accountThrottles.email });
+      if (gone) return;
+      const fewer = sql`${accountThrottles.consecutiveFailures} - 1`;
+      // The wait this attempt set goes, and so does any wait that a count without it would not
+      // have; a wait set since by a later failure stays.
+      await db
+        .update(accountThrottles)
+        .set({
+          consecutiveFailures: sql`greatest(${fewer}, 0)`,
+          blockedUntil: sql`case when ${fewer} < ${sql.raw(String(FREE_FAILURES))}
+            ${waitSetHere ? sql`or ${accountThrottles.blockedUntil} = ${at(waitSetHere)}` : sql``}
+            then null else ${accountThrottles.blockedUntil} end`,
+          lockedAt: sql`case when ${fewer} < ${sql.raw(String(LOCK_AFTER_FAILURES))}
+            then null else ${accountThrottles.lockedAt} end`,
+        })
+        .where(eq(accountThrottles.email, key));
+    },
+  };
+}
+
+/** A failure that was not reserved (a wrong code): counted, with its wait, in one statement. */
+export async function recordAccountFailure(tx: Executor, clock: Clock, email: string) {
+  const now = clock.now();
+  await tx
+    .insert(accountThrottles)
+    .values({ email: normaliseEmail(email), consecutiveFailures: 1, updatedAt: now })
+    .onConflictDoUpdate({ target: accountThrottles.email, set: countedFailure(oneMore, now) });
 }
 
 /** After a completed sign-in: the count of consecutive failures starts again. */
@@ -96,42 +165,69 @@ export async function unlockAccount(tx: Executor, email: string) {
 
 const bucketKey = (bucket: RateLimitBucket, ip: string) => `${bucket}:${ip}`;
 
-export async function assertWithinRateLimit(
+/**
+ * Counts a hit in the address's current window, starting a new window when the old one ended,
+ * in one statement that refuses once the window is full.
+ */
+export async function reserveRateLimitHit(
   db: Executor,
   clock: Clock,
   bucket: RateLimitBucket,
   ip: string,
-) {
+): Promise<Reservation> {
   const { max, windowMs } = RATE_LIMITS[bucket];
-  const [row] = await db
-    .select()
-    .from(rateLimitWindows)
-    .where(eq(rateLimitWindows.key, bucketKey(bucket, ip)))
-    .limit(1);
-  if (!row) return;
-  const remaining = row.windowStart.getTime() + windowMs - clock.now().getTime();
-  if (remaining > 0 && row.hits >= max) throw tooMany(remaining);
-}
-
-/** Counts one hit in the address's current window, starting a new window when the old one ended. */
-export async function countRateLimitHit(
-  tx: Executor,
-  clock: Clock,
-  bucket: RateLimitBucket,
-  ip: string,
-) {
   const now = clock.now();
-  const windowEnded = sql`${rateLimitWindows.windowStart} <= ${new Date(
-    now.getTime() - RATE_LIMITS[bucket].windowMs,
-  ).toISOString()}::timestamptz`;
-  await tx
+  const key = bucketKey(bucket, ip);
+  const windowEnded = sql`${rateLimitWindows.windowStart} <= ${at(new Date(now.getTime() - windowMs))}`;
+  const [reserved] = await db
     .insert(rateLimitWindows)
-    .values({ key: bucketKey(bucket, ip), windowStart: now, hits: 1 })
+    .values({ key, windowStart: now, hits: 1 })
     .onConflictDoUpdate({
       target: rateLimitWindows.key,
       set: {
         hits: sql`case when ${windowEnded} then 1 else ${rateLimitWindows.hits} + 1 end`,
         windowStart: sql`case when ${windowEnded} then excluded.window_start else ${rateLimitWindows.windowStart} end`,
       },
-    });
+      setWhere: sql`${windowEnded} or ${rateLimitWindows.hits} < ${sql.raw(String(max))}`,
+    })
+    .returning({ windowStart: rateLimitWindows.windowStart });
+  if (!reserved) {
+    const [row] = await db
+      .select()
+      .from(rateLimitWindows)
+      .where(eq(rateLimitWindows.key, key))
+      .limit(1);
+    throw tooMany((row?.windowStart.getTime() ?? now.getTime()) + windowMs - now.getTime());
+  }
+  return {
+    async giveBack() {
+      // only into the window it was taken from; a window that counts only this hit goes
+      const sameWindow = and(
+        eq(rateLimitWindows.key, key),
+        eq(rateLimitWindows.windowStart, reserved.windowStart),
+      );
+      const [gone] = await db
+        .delete(rateLimitWindows)
+        .where(and(sameWindow, lte(rateLimitWindows.hits, 1)))
+        .returning({ key: rateLimitWindows.key });
+      if (gone) return;
+      await db
+        .update(rateLimitWindows)
+        .set({ hits: sql`greatest(${rateLimitWindows.hits} - 1, 0)` })
+        .where(sameWindow);
+    },
+  };
+}
+
+/** Runs `step`; when it refuses (throws), the reservation is given back: nothing was evaluated. */
+export async function givenBackIfRefused<T>(
+  reservation: Reservation,
+  step: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await reservation.giveBack();
+    throw error;
+  }
 }

@@ -112,6 +112,55 @@ describe('PUT /api/users/:id', () => {
     expect(res.statusCode).toBe(429);
   });
 
+  it('checks five of many wrong current passwords sent at once and refuses the rest', async () => {
+    const customer = await createCustomer(t);
+    const session = await signIn(t, customer);
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        change(session.token, customer.id, {
+          currentPassword: `Wrong@${i}`,
+          password: 'Fresh@2026',
+        }),
+      ),
+    );
+    const incorrect = answers.filter((res) => res.statusCode === 400);
+    expect(incorrect).toHaveLength(5);
+    expect(incorrect[0]!.json().message).toBe('Current password is incorrect');
+    expect(answers.filter((res) => res.statusCode === 429)).toHaveLength(95);
+  });
+
+  it('does not count the right current password as a failure', async () => {
+    const customer = await createCustomer(t);
+    const session = await signIn(t, customer);
+    for (let i = 0; i < 4; i += 1) {
+      await change(session.token, customer.id, {
+        currentPassword: `Wrong@${i}`,
+        password: 'Fresh@2026',
+      });
+    }
+    const right = await change(session.token, customer.id, {
+      currentPassword: customer.password,
+      password: 'Fresh@2026',
+    });
+    expect(right.statusCode).toBe(200);
+    const again = await change(session.token, customer.id, {
+      currentPassword: 'Fresh@2026',
+      password: 'Fresh@2027',
+    });
+    expect(again.statusCode).toBe(200);
+    // the four failures still stand: the fifth brings the wait
+    const fifth = await change(session.token, customer.id, {
+      currentPassword: 'Wrong@9',
+      password: 'Fresh@2028',
+    });
+    expect(fifth.statusCode).toBe(400);
+    const res = await change(session.token, customer.id, {
+      currentPassword: 'Fresh@2027',
+      password: 'Fresh@2028',
+    });
+    expect(res.statusCode).toBe(429);
+  });
+
   it('refuses a short new password or a missing current one', async () => {
     const customer = await createCustomer(t);
     const session = await signIn(t, customer);

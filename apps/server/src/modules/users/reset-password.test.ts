@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths, changePasswordPath } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -125,6 +125,26 @@ describe('POST /api/users/reset-password', () => {
     const again = await reset(token, 'Another@2026');
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual(invalid);
+  });
+
+  it('takes a link only once when it is used several times at once', async () => {
+    const customer = await createCustomer(t);
+    const token = await resetTokenFor(customer.email);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => reset(token, `Parallel@${i}`)),
+    );
+    expect(answers.filter((res) => res.statusCode === 200)).toHaveLength(1);
+    for (const res of answers.filter((r) => r.statusCode !== 200)) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual(invalid);
+    }
+    const resets = await t.deps.db
+      .select()
+      .from(activityEvents)
+      .where(
+        and(eq(activityEvents.customerId, customer.id), eq(activityEvents.type, 'password_reset')),
+      );
+    expect(resets).toHaveLength(1);
   });
 
   it('refuses a link older than 30 minutes', async () => {
