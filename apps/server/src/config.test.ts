@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 
@@ -128,12 +129,21 @@ describe('loadConfig', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  it('becomes the list of proxy addresses and CIDRs that Fastify trusts', () => {
+  it('becomes the list of proxy addresses and CIDRs that Fastify trusts', async () => {
     expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).TRUST_PROXY).toBe('127.0.0.1');
     expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, ::1 ,loopback' }).TRUST_PROXY).toBe(
       '10.0.0.0/8,::1,loopback',
     );
     expect(loadConfig({ TRUST_PROXY: 'fd00::/8' }).TRUST_PROXY).toBe('fd00::/8');
+    for (const accepted of [
+      '192.168.1.1/32,10.0.0.0/1',
+      'linklocal,uniquelocal',
+      '::ffff:10.0.0.1',
+    ]) {
+      const app = Fastify({ trustProxy: loadConfig({ TRUST_PROXY: accepted }).TRUST_PROXY });
+      await app.ready();
+      await app.close();
+    }
     for (const off of ['', 'false', '0', 'no']) {
       expect(loadConfig({ TRUST_PROXY: off }).TRUST_PROXY).toBe(false);
     }
@@ -153,7 +163,14 @@ describe('TRUST_PROXY', () => {
   });
 
   it('names an entry that is not an address, a CIDR or a range name', () => {
-    for (const bad of ['proxy.internal', '10.0.0.0/33', '::1/129', '10.0.0.1/8/8', '127.0.0.1,']) {
+    for (const bad of [
+      'proxy.internal',
+      '10.0.0.0/33',
+      '0.0.0.0/0',
+      '::1/129',
+      '10.0.0.1/8/8',
+      '127.0.0.1,',
+    ]) {
       expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(
         /^Invalid configuration: TRUST_PROXY has ".*", which is not an IP address, a CIDR, loopback, linklocal or uniquelocal$/,
       );

@@ -30,7 +30,10 @@ function isProxyAddress(entry: string): boolean {
   const version = isIP(address);
   if (!version || rest.length > 0) return false;
   if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+  // proxy-addr (Fastify's) refuses a /0, which would trust every address anyway
+  return (
+    /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (version === 4 ? 32 : 128)
+  );
 }
 
 /**
