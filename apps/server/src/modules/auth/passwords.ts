@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { recordActivity } from '../activity/record';
 import { customers, type Customer } from '../users/schema';
-import { findCustomerByEmail, findCustomerById, setPasswordHash } from '../users/service';
+import { findCustomerById, lockCustomerByEmail, setPasswordHash } from '../users/service';
 import { sendPasswordChangedMail, sendResetMail } from './mails';
 import { passwordResetTokens } from './schema';
 import { randomToken, sha256 } from './secrets';
@@ -95,38 +95,46 @@ export async function changePassword(
 }
 
 /**
- * Answers alike whether or not the account exists: the same database work either way, and
- * the mail leaves after the answer.
+ * The request path of "forgot password": only the count per client address, the same work for
+ * every address typed. The rest happens after the answer, in `mailResetLink`.
  */
-export async function requestPasswordReset(deps: ServiceDeps, log: Log, email: string, ip: string) {
+export async function countResetRequest(deps: ServiceDeps, ip: string) {
+  await reserveRateLimitHit(deps.db, deps.clock, 'reset', ip);
+}
+
+/**
+ * After the answer: mails a reset link when an account has the address, at most one a minute.
+ * Never throws; a failure is logged.
+ */
+export async function mailResetLink(deps: ServiceDeps, log: Log, email: string) {
   const { db, clock } = deps;
-  await reserveRateLimitHit(db, clock, 'reset', ip);
-  const token = await db.transaction(async (tx) => {
-    const customer = await findCustomerByEmail(tx, email);
-    const [recent] = await tx
-      .select({ id: passwordResetTokens.id })
-      .from(passwordResetTokens)
-      .where(
-        and(
-          eq(
-            passwordResetTokens.customerId,
-            customer?.id ?? '00000000-0000-0000-0000-000000000000',
+  try {
+    const issued = await db.transaction(async (tx) => {
+      // locked, so that requests arriving together issue one link
+      const customer = await lockCustomerByEmail(tx, email);
+      if (!customer) return undefined;
+      const [recent] = await tx
+        .select({ id: passwordResetTokens.id })
+        .from(passwordResetTokens)
+        .where(
+          and(
+            eq(passwordResetTokens.customerId, customer.id),
+            isNull(passwordResetTokens.usedAt),
+            gt(
+              passwordResetTokens.createdAt,
+              new Date(clock.now().getTime() - RESET_MAIL_INTERVAL_MS),
+            ),
           ),
-          isNull(passwordResetTokens.usedAt),
-          gt(
-            passwordResetTokens.createdAt,
-            new Date(clock.now().getTime() - RESET_MAIL_INTERVAL_MS),
-          ),
-        ),
-      )
-      .limit(1);
-    if (!customer || recent) return undefined;
-    return { to: customer.email, token: await issueResetToken(tx, clock, customer.id) };
-  });
-  if (token) {
-    void sendResetMail(deps.mailer, token.to, resetLink(deps.config.PUBLIC_URL, token.token)).catch(
-      (error: unknown) => log.warn({ reason: (error as Error).message }, 'reset mail failed'),
-    );
+        )
+        .limit(1);
+      if (recent) return undefined;
+      return { to: customer.email, token: await issueResetToken(tx, clock, customer.id) };
+    });
+    if (issued) {
+      await sendResetMail(deps.mailer, issued.to, resetLink(deps.config.PUBLIC_URL, issued.token));
+    }
+  } catch (error) {
+    log.warn({ reason: (error as Error).message }, 'reset link failed');
   }
 }
 

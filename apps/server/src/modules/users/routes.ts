@@ -11,7 +11,7 @@ import {
   authPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { changePassword, requestPasswordReset, resetPassword } from '../auth/passwords';
+import { changePassword, countResetRequest, mailResetLink, resetPassword } from '../auth/passwords';
 
 const bodyErrors = {
   400: ErrorResponseSchema,
@@ -22,6 +22,11 @@ const bodyErrors = {
 
 export async function userRoutes(app: App) {
   const { deps } = app;
+  // work begun after an answer was sent; closing the app waits for it
+  const afterAnswers = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled(afterAnswers);
+  });
 
   app.put(
     authPaths.changePassword,
@@ -61,9 +66,18 @@ export async function userRoutes(app: App) {
         body: ForgotPasswordRequestSchema,
         response: { 200: ForgotPasswordResponseSchema, ...bodyErrors },
       },
+      // the account is looked up only after the answer, so that neither the answer nor its
+      // timing tells whether it exists
+      onResponse: async (request, reply) => {
+        if (reply.statusCode !== 200) return;
+        const work = mailResetLink(deps, request.log, request.body.email).finally(() =>
+          afterAnswers.delete(work),
+        );
+        afterAnswers.add(work);
+      },
     },
     async (request) => {
-      await requestPasswordReset(deps, request.log, request.body.email, request.ip);
+      await countResetRequest(deps, request.ip);
       return { success: true as const, message: authMessages.resetLinkSent };
     },
   );

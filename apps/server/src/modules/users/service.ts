@@ -15,6 +15,17 @@ export async function findCustomerByEmail(db: Executor, email: string) {
   return customer;
 }
 
+/** The customer with the address, locked until the transaction ends. */
+export async function lockCustomerByEmail(tx: Executor, email: string) {
+  const [customer] = await tx
+    .select()
+    .from(customers)
+    .where(eq(customers.email, email.trim().toLowerCase()))
+    .limit(1)
+    .for('update');
+  return customer;
+}
+
 export async function findCustomerById(db: Executor, id: string) {
   const [customer] = await db.select().from(customers).where(eq(customers.id, id)).limit(1);
   return customer;

@@ -1,0 +1,149 @@
+import { Writable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authPaths } from '@portal/contract';
+import { createSmtpMailer } from '../../adapters/mail';
+import type { Database, DatabaseHandle } from '../../db/client';
+import { createTestApp, type TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
+import { openTestDatabase } from '../../test/database';
+import { passwordResetTokens } from '../auth/schema';
+import { freshIp, waitForMailCount } from '../auth/test-support';
+
+// The app's database, watched: which kinds of query each request starts, and a gate that holds
+// every transaction until the test opens it.
+const QUERIES = new Set(['select', 'insert', 'update', 'delete', 'execute', 'transaction']);
+const started: string[] = [];
+const transactions: Promise<unknown>[] = [];
+let gate: Promise<void> = Promise.resolve();
+
+function watched(db: Database): Database {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || !QUERIES.has(String(property))) return value;
+      return (...args: unknown[]) => {
+        started.push(String(property));
+        const run = () => (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (property !== 'transaction') return run();
+        const transaction = gate.then(run);
+        transactions.push(transaction);
+        return transaction;
+      };
+    },
+  });
+}
+
+let database: DatabaseHandle;
+let t: TestApp;
+beforeAll(async () => {
+  database = await openTestDatabase();
+  t = await createTestApp({ deps: { db: watched(database.db) } });
+});
+afterAll(async () => {
+  await t.close();
+  await database.close();
+});
+
+const forgot = (email: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: authPaths.forgotPassword,
+    payload: { email },
+    remoteAddress: freshIp(),
+  });
+
+/** The answer, and the queries started by the time it arrived. */
+async function answerTo(email: string) {
+  started.length = 0;
+  const res = await forgot(email);
+  return { status: res.statusCode, body: res.json(), queries: [...started] };
+}
+
+function closeGate() {
+  let open = () => {};
+  gate = new Promise((resolve) => {
+    open = resolve;
+  });
+  return open;
+}
+
+const tokensOf = (customerId: string) =>
+  database.db
+    .select()
+    .from(passwordResetTokens)
+    .where(eq(passwordResetTokens.customerId, customerId));
+
+describe('POST /api/users/forgot-password', () => {
+  it('answers before it looks the address up, the same way whether or not an account has it', async () => {
+    const customer = await createCustomer(t);
+    const mailsBefore = (await t.outbox()).length;
+    const open = closeGate();
+
+    const known = await answerTo(customer.email);
+    const unknown = await answerTo('nobody-at-all@example.test');
+    expect(known.status).toBe(200);
+    expect(known.body).toEqual({
+      success: true,
+      message: 'If an account exists for that e-mail, a reset link has been sent.',
+    });
+    expect(unknown).toEqual(known);
+    // before the answer, no look-up: only the count per client address
+    expect(known.queries).not.toContain('select');
+    // the account's work is held at the gate: nothing of it has happened yet
+    expect(await tokensOf(customer.id)).toHaveLength(0);
+    expect(await t.outbox()).toHaveLength(mailsBefore);
+
+    open();
+    const mail = (await waitForMailCount(t, mailsBefore + 1)).at(-1)!;
+    expect(mail.subject).toBe('Reset your password');
+    expect(mail.to).toContain(customer.email);
+    expect(await tokensOf(customer.id)).toHaveLength(1);
+  });
+
+  it('issues one link when requests for one account arrive together', async () => {
+    const customer = await createCustomer(t);
+    const mailsBefore = (await t.outbox()).length;
+    const open = closeGate();
+    transactions.length = 0;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => forgot(customer.email)));
+    expect(answers.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    open();
+    await Promise.all(transactions);
+    expect(await tokensOf(customer.id)).toHaveLength(1);
+    await waitForMailCount(t, mailsBefore + 1);
+  });
+
+  it('logs a reset mail that cannot be sent, and answers as usual', async () => {
+    const logLines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    });
+    // nothing listens on port 1: the real SMTP adapter fails to connect
+    const down = await createTestApp({
+      deps: { mailer: createSmtpMailer('smtp://127.0.0.1:1', 'portal@example.test') },
+      logStream,
+      env: { LOG_LEVEL: 'warn' },
+    });
+    const customer = await createCustomer(down);
+    const res = await down.app.inject({
+      method: 'POST',
+      url: authPaths.forgotPassword,
+      payload: { email: customer.email },
+      remoteAddress: freshIp(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe(
+      'If an account exists for that e-mail, a reset link has been sent.',
+    );
+    // closing the app waits for the work begun after the answer, so its log is complete
+    await down.close();
+    const failures = logLines.map((line) => JSON.parse(line) as { msg: string; level: number });
+    expect(failures).toContainEqual(
+      expect.objectContaining({ msg: 'reset link failed', level: 40 }),
+    );
+  });
+});
