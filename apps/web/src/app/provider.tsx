@@ -1,8 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { Toaster } from 'sonner';
-import { NOTICE_DURATION_MS } from '@portal/contract';
 import { ApiError } from '@/lib/http';
+import { Toaster } from '@/ui/toaster';
 
 export function createQueryClient() {
   return new QueryClient({
@@ -23,7 +22,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster position="top-right" duration={NOTICE_DURATION_MS} richColors closeButton />
+      <Toaster />
     </QueryClientProvider>
   );
 }

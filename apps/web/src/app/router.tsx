@@ -1,18 +1,26 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths } from '@/config/paths';
 import { RedirectIfAuthenticated, RequireAuth, UnknownPath } from './guards';
+import { RouteEffects, type RouteHandle } from './route-effects';
 import { RouteError } from './route-error';
+
+const titled = (title: RouteHandle['title']): { handle: RouteHandle } => ({ handle: { title } });
 
 /** The spec's route table (§2); each page loads on demand. */
 export const routes: RouteObject[] = [
   {
+    element: <RouteEffects />,
     errorElement: <RouteError />,
     children: [
       {
         element: <RedirectIfAuthenticated />,
-        children: [{ path: paths.login, lazy: () => import('./routes/login') }],
+        children: [{ path: paths.login, ...titled('Login'), lazy: () => import('./routes/login') }],
       },
-      { path: paths.resetPassword, lazy: () => import('./routes/reset-password') },
+      {
+        path: paths.resetPassword,
+        ...titled((search) => (search.has('token') ? 'Set New Password' : 'Reset Password')),
+        lazy: () => import('./routes/reset-password'),
+      },
       {
         element: <RequireAuth />,
         children: [
@@ -21,13 +29,25 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/app-layout'),
             children: [
               { index: true, element: <Navigate to={paths.dashboard} replace /> },
-              { path: paths.dashboard, lazy: () => import('./routes/dashboard') },
-              { path: paths.profile, lazy: () => import('./routes/profile') },
-              { path: paths.plans, lazy: () => import('./routes/plans') },
-              { path: paths.plugins, lazy: () => import('./routes/plugins') },
-              { path: paths.orders, lazy: () => import('./routes/orders') },
-              { path: paths.consents, lazy: () => import('./routes/consents') },
-              { path: paths.activity, lazy: () => import('./routes/activity') },
+              {
+                path: paths.dashboard,
+                ...titled('Dashboard'),
+                lazy: () => import('./routes/dashboard'),
+              },
+              { path: paths.profile, ...titled('Profile'), lazy: () => import('./routes/profile') },
+              { path: paths.plans, ...titled('Plans'), lazy: () => import('./routes/plans') },
+              { path: paths.plugins, ...titled('Plugins'), lazy: () => import('./routes/plugins') },
+              { path: paths.orders, ...titled('Orders'), lazy: () => import('./routes/orders') },
+              {
+                path: paths.consents,
+                ...titled('Consents'),
+                lazy: () => import('./routes/consents'),
+              },
+              {
+                path: paths.activity,
+                ...titled('Activity'),
+                lazy: () => import('./routes/activity'),
+              },
             ],
           },
         ],

@@ -1,4 +1,4 @@
-/** en-IN formatting for every screen (spec §9). */
+/** en-IN formatting for every screen (spec §9); dates and times in the customer's zone. */
 const inrFormatter = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 const inrWholeFormatter = new Intl.NumberFormat('en-IN', {
   style: 'currency',
@@ -8,26 +8,56 @@ const inrWholeFormatter = new Intl.NumberFormat('en-IN', {
 });
 const numberFormatter = new Intl.NumberFormat('en-IN');
 
+/** Every customer is in India today; a browser set to another zone still shows the Indian date. */
+export const CUSTOMER_TIME_ZONE = 'Asia/Kolkata';
+
+const dateFormatter = new Intl.DateTimeFormat('en-IN', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  timeZone: CUSTOMER_TIME_ZONE,
+});
+const dateTimeFormatter = new Intl.DateTimeFormat('en-IN', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: CUSTOMER_TIME_ZONE,
+});
+
 /** ₹1,23,456.78 */
 export const formatInr = (rupees: number) => inrFormatter.format(rupees);
 /** ₹1,23,457: the plans table shows no decimals. */
 export const formatInrWhole = (rupees: number) => inrWholeFormatter.format(rupees);
 export const formatNumber = (n: number) => numberFormatter.format(n);
 
-function toDate(value: string | number | Date | null | undefined): Date | null {
+type Instant = string | number | Date | null | undefined;
+
+function toDate(value: Instant): Date | null {
   if (value === null || value === undefined || value === '') return null;
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** 21/11/2026 */
-export function formatDate(value: string | number | Date | null | undefined, fallback = 'N/A') {
+/** 05/01/2027 */
+export function formatDate(value: Instant, fallback = 'N/A') {
   const date = toDate(value);
-  return date ? date.toLocaleDateString('en-IN') : fallback;
+  return date ? dateFormatter.format(date) : fallback;
 }
 
-/** 21/11/2026, 2:05:09 pm */
-export function formatDateTime(value: string | number | Date | null | undefined, fallback = 'N/A') {
+/** 05/01/2027, 10:14 */
+export function formatDateTime(value: Instant, fallback = 'N/A') {
   const date = toDate(value);
-  return date ? date.toLocaleString('en-IN') : fallback;
+  return date ? dateTimeFormatter.format(date) : fallback;
 }
+
+/** Whether the instant has passed; an unreadable or missing one has not. */
+export function isPast(value: Instant, now: Date = new Date()) {
+  const date = toDate(value);
+  return date !== null && date.getTime() <= now.getTime();
+}
+
+/** How an order is named on every screen: #4FA65D (the full id only in details). */
+export const formatOrderRef = (orderId: string) => `#${orderId.slice(0, 6).toUpperCase()}`;

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
+import { Toaster } from '@/ui/toaster';
 
 /** Renders a screen inside the app's providers, at `path`, with a fresh query cache. */
 export function renderWithProviders(ui: ReactElement, { path = '/' }: { path?: string } = {}) {

@@ -5,23 +5,29 @@ import { Badge, type BadgeTone } from './badge';
 
 const icons = { consent: ShieldCheck, order: CreditCard, profile: UserRound } as const;
 
-const looks: Record<ActivityStatus, { tone: BadgeTone; label: string; icon: string }> = {
-  success: { tone: 'green', label: 'Success', icon: 'bg-green-100 text-green-700' },
-  pending: { tone: 'yellow', label: 'Pending', icon: 'bg-amber-100 text-amber-800' },
-  failed: { tone: 'red', label: 'Failed', icon: 'bg-red-100 text-red-700' },
+const looks: Record<ActivityStatus, { tone: BadgeTone; icon: string }> = {
+  success: { tone: 'green', icon: 'bg-green-100 text-green-700' },
+  pending: { tone: 'yellow', icon: 'bg-amber-100 text-amber-800' },
+  failed: { tone: 'red', icon: 'bg-red-100 text-red-700' },
 };
 
 export interface ActivityRowProps {
   kind: ActivityKind;
   title: string;
   description: string;
-  /** Already formatted for en-IN. */
+  /** Already formatted. */
   date: string;
+  /** The colour of the row. */
   status: ActivityStatus;
+  /**
+   * The state of the thing the row is about ('Completed', 'Approved'), shown once as the row's
+   * badge. Rows whose title already says what happened ('Payment completed') have none.
+   */
+  state?: string;
 }
 
 /** One activity item, the same on the dashboard, the activity screen and the bell. */
-export function ActivityRow({ kind, title, description, date, status }: ActivityRowProps) {
+export function ActivityRow({ kind, title, description, date, status, state }: ActivityRowProps) {
   const Icon = icons[kind];
   const look = looks[status];
   return (
@@ -35,7 +41,7 @@ export function ActivityRow({ kind, title, description, date, status }: Activity
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-sm font-medium text-slate-900">{title}</p>
-          <Badge tone={look.tone}>{look.label}</Badge>
+          {state && <Badge tone={look.tone}>{state}</Badge>}
         </div>
         <p className="mt-0.5 break-words text-sm text-slate-600">{description}</p>
         <p className="mt-1 text-xs text-slate-500">{date}</p>

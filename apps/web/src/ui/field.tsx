@@ -42,7 +42,7 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
           className={cn(
             'block h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 placeholder:text-slate-400 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30 read-only:bg-slate-50',
             icon && 'pl-10',
-            revealable && 'pr-10',
+            revealable && 'pr-10 pointer-coarse:pr-12',
             error && 'border-red-600',
             className,
           )}

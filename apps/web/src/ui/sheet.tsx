@@ -2,6 +2,7 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '@/lib/cn';
+import { useFocusReturn } from './focus-return';
 
 export interface SheetProps {
   open: boolean;
@@ -13,8 +14,10 @@ export interface SheetProps {
   className?: string;
 }
 
-/** A panel sliding in from the left over the page: focus stays inside, Escape closes (Radix). */
+/** A panel sliding in from the left over the page: focus stays inside, Escape closes, and focus
+ * returns to the control that opened it. */
 export function Sheet({ open, onOpenChange, title, id, children, className }: SheetProps) {
+  const focus = useFocusReturn();
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -22,6 +25,8 @@ export function Sheet({ open, onOpenChange, title, id, children, className }: Sh
         <RadixDialog.Content
           id={id}
           aria-describedby={undefined}
+          onOpenAutoFocus={focus.onOpenAutoFocus}
+          onCloseAutoFocus={focus.onCloseAutoFocus}
           className={cn(
             'fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-white shadow-xl',
             className,
@@ -29,7 +34,7 @@ export function Sheet({ open, onOpenChange, title, id, children, className }: Sh
         >
           <RadixDialog.Title className="sr-only">{title}</RadixDialog.Title>
           <RadixDialog.Close
-            className="absolute right-2 top-3 z-10 rounded p-1.5 text-slate-300 hover:bg-white/10 hover:text-white"
+            className="absolute right-2 top-2.5 z-10 flex h-11 w-11 items-center justify-center rounded-md text-slate-300 hover:bg-white/10 hover:text-white"
             aria-label="Close menu"
           >
             <X className="h-5 w-5" aria-hidden="true" />

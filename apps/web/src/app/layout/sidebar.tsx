@@ -20,7 +20,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         </p>
       </div>
       <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
-        <ul className="space-y-1">
+        <ul className="space-y-1 pointer-coarse:space-y-2">
           {navItems.map(({ label, to, icon: Icon }) => (
             <li key={to}>
               <NavLink

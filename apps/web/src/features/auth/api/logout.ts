@@ -1,7 +1,7 @@
 import { LogoutResponseSchema, authPaths } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/ui/toast';
 import { paths } from '@/config/paths';
 import { api } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-store';
@@ -25,11 +25,11 @@ export function useLogout({ successMessage = 'Logged out successfully' } = {}) {
     mutationFn: logout,
     onSuccess: () => {
       finish();
-      toast.success(successMessage, { position: 'top-center' });
+      toast.success(successMessage);
     },
     onError: () => {
       finish();
-      toast.error('Failed to logout', { position: 'top-center' });
+      toast.error('Failed to logout');
     },
   });
 }

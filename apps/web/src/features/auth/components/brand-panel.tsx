@@ -1,9 +1,15 @@
 import { Landmark, Lock } from 'lucide-react';
+import { cn } from '@/lib/cn';
 
 /** The login screen's left panel: product name, tagline and the secured-connection note. */
-export function BrandPanel() {
+export function BrandPanel({ className }: { className?: string }) {
   return (
-    <div className="flex flex-col justify-between gap-8 bg-blue-900 px-8 py-10 text-white lg:px-14 lg:py-16">
+    <div
+      className={cn(
+        'flex flex-col justify-between gap-8 bg-blue-900 px-8 py-10 text-white lg:px-14 lg:py-16',
+        className,
+      )}
+    >
       <div className="flex items-center gap-3">
         <span className="flex h-11 w-11 items-center justify-center rounded-lg bg-white/15">
           <Landmark className="h-6 w-6" aria-hidden="true" />

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/ui/toast';
 import { LoginRequestSchema, type LoginRequest } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { Button } from '@/ui/button';
@@ -46,6 +46,7 @@ const identityFields: IdentityField[] = [
 export function LoginForm() {
   const [defaultValues] = useState(() => ({ ...emptyForm, ...readRememberedLogin() }));
   const [verifying, setVerifying] = useState(false);
+  const submitButton = useRef<HTMLButtonElement>(null);
   const {
     register,
     handleSubmit,
@@ -77,10 +78,11 @@ export function LoginForm() {
           {...register('password')}
         />
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <label className="flex items-center gap-2 text-sm text-slate-700">
+          {/* on a touch screen the whole label is the 44 px target */}
+          <label className="flex items-center gap-2 text-sm text-slate-700 pointer-coarse:min-h-11 pointer-coarse:pr-2">
             <input
               type="checkbox"
-              className="h-4 w-4 rounded border-slate-400 accent-blue-700"
+              className="h-4 w-4 rounded border-slate-400 accent-blue-700 pointer-coarse:h-5 pointer-coarse:w-5"
               {...register('rememberMe')}
             />
             Remember me
@@ -92,11 +94,21 @@ export function LoginForm() {
             Forgot password?
           </Link>
         </div>
-        <Button type="submit" size="lg" className="w-full" disabled={isSubmitting}>
+        <Button
+          ref={submitButton}
+          type="submit"
+          size="lg"
+          className="w-full"
+          disabled={isSubmitting}
+        >
           {isSubmitting ? 'Signing in...' : 'Secure Login'}
         </Button>
       </form>
-      <TwoFactorDialog open={verifying} onOpenChange={setVerifying} />
+      <TwoFactorDialog
+        open={verifying}
+        onOpenChange={setVerifying}
+        returnFocus={() => submitButton.current}
+      />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/ui/toast';
 import { VERIFICATION_CODE_LENGTH } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { Button } from '@/ui/button';
@@ -19,9 +19,12 @@ type Notice = { tone: 'error' | 'success'; text: string } | null;
 export function TwoFactorDialog({
   open,
   onOpenChange,
+  returnFocus,
 }: {
   open: boolean;
   onOpenChange(open: boolean): void;
+  /** The sign-in button: it is busy (so unfocused) while the dialog opens. */
+  returnFocus(): HTMLElement | null;
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -51,7 +54,7 @@ export function TwoFactorDialog({
       return;
     }
     close(false);
-    toast.success('Login successful!', { position: 'top-center' });
+    toast.success('Login successful!');
     navigate(paths.dashboard, { replace: true });
   };
 
@@ -67,6 +70,7 @@ export function TwoFactorDialog({
     <Dialog
       open={open}
       onOpenChange={close}
+      returnFocus={returnFocus}
       title="Two-Factor Authentication"
       description="We've sent a verification code to your email. Please enter it below to complete your login."
     >
@@ -95,16 +99,17 @@ export function TwoFactorDialog({
           )}
         </div>
         <div className="flex flex-col gap-2 sm:flex-row-reverse">
+          {/* flex-1 only side by side: in a column a zero basis would squash them to their text */}
           <Button
             type="submit"
-            className="flex-1"
+            className="sm:flex-1"
             disabled={code.length !== VERIFICATION_CODE_LENGTH || busy !== null}
           >
             Verify &amp; Login
           </Button>
           <Button
             variant="secondary"
-            className="flex-1"
+            className="sm:flex-1"
             onClick={onResend}
             disabled={busy !== null}
           >

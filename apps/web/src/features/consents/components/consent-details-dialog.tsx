@@ -1,13 +1,14 @@
 import { RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { Consent } from '@portal/contract';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, isPast } from '@/lib/format';
 import { Badge } from '@/ui/badge';
 import { Button } from '@/ui/button';
 import { Dialog } from '@/ui/dialog';
 import { ConsentStatusBadge } from './consent-status-badge';
 import { CopyButton } from './copy-button';
 import { truncateToken } from './consent-rules';
+import { permissionName } from './permission-names';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -42,13 +43,20 @@ function TokenItem({
       <dd className="mt-1">
         {token ? (
           <>
-            <div className="flex items-center gap-1">
-              <code className="min-w-0 break-all rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-800">
+            <div className="flex items-center gap-2">
+              {/* one line, cut short with an ellipsis where it does not fit; Copy takes it whole */}
+              <code className="block min-w-0 flex-1 truncate rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-800">
                 {truncateToken(token)}
               </code>
               <CopyButton value={token} label={label} />
             </div>
-            <p className="mt-1 text-xs text-slate-600">Expires: {formatDateTime(expiresAt)}</p>
+            {isPast(expiresAt) ? (
+              <p className="mt-1 flex items-center gap-1.5 text-xs text-slate-600">
+                <Badge tone="red">Expired</Badge> on {formatDateTime(expiresAt)}
+              </p>
+            ) : (
+              <p className="mt-1 text-xs text-slate-600">Expires: {formatDateTime(expiresAt)}</p>
+            )}
           </>
         ) : (
           <span className="text-slate-600">Not issued</span>
@@ -78,7 +86,7 @@ export function ConsentDetailsDialog({
       onOpenChange={(open) => !open && onClose()}
       title="Consent Details"
       description={
-        consent ? <span className="break-all font-mono">{consent.consentId}</span> : undefined
+        consent ? <span className="break-words font-mono">{consent.consentId}</span> : undefined
       }
       className="max-w-2xl"
     >
@@ -96,7 +104,7 @@ export function ConsentDetailsDialog({
             <dl>
               <Item label="Partner Name">{consent.partnerName}</Item>
               <Item label="Partner ID">
-                <span className="break-all font-mono">{consent.partnerId}</span>
+                <span className="break-words font-mono">{consent.partnerId}</span>
                 <CopyButton value={consent.partnerId} label="Partner ID" />
               </Item>
             </dl>
@@ -115,9 +123,9 @@ export function ConsentDetailsDialog({
           <Section title="Authorized APIs">
             {consent.apiList.length > 0 ? (
               <ul className="flex flex-wrap gap-2" aria-label="Authorized APIs">
-                {consent.apiList.map((name) => (
-                  <li key={name}>
-                    <Badge tone="blue">{name}</Badge>
+                {consent.apiList.map((code) => (
+                  <li key={code}>
+                    <Badge tone="blue">{permissionName(code)}</Badge>
                   </li>
                 ))}
               </ul>

@@ -29,7 +29,7 @@ const consent = (n: number, over: Partial<Consent> = {}): Consent => ({
   accessToken: ACCESS,
   accessTokenExpiresAt: '2026-06-02T10:00:00.000Z',
   refreshToken: `sbk_rt_${'R'.repeat(70)}`,
-  refreshTokenExpiresAt: '2026-09-01T10:00:00.000Z',
+  refreshTokenExpiresAt: '2099-09-01T10:00:00.000Z',
   createdAt: '2026-05-20T10:00:00.000Z',
   consentCreationDate: '2026-05-20T10:00:00.000Z',
   lastUpdated: '2026-05-21T10:00:00.000Z',
@@ -125,9 +125,11 @@ describe('ConsentsScreen', () => {
       expect(within(tiles).getByText(label!).nextElementSibling).toHaveTextContent(n!);
     }
     const row = (await screen.findByText('sbk-intent-001')).closest('tr')!;
-    expect(within(row).getByText('ReadAccountsBasic')).toBeInTheDocument();
-    expect(within(row).getByText('ReadBalances')).toBeInTheDocument();
-    expect(within(row).queryByText('ReadTransactionsDetail')).not.toBeInTheDocument();
+    // the permissions in plain words, never the bank's codes
+    expect(within(row).getByText('Read accounts')).toBeInTheDocument();
+    expect(within(row).getByText('Read balances')).toBeInTheDocument();
+    expect(within(row).queryByText('Read transaction details')).not.toBeInTheDocument();
+    expect(row).not.toHaveTextContent('ReadAccountsBasic');
     expect(within(row).getByText('+2 more')).toBeInTheDocument();
     expect(within(row).getByText('LedgerSync Plugin')).toBeInTheDocument();
     expect(within(row).getByText('PTN-LEDGERSYNC')).toBeInTheDocument();
@@ -140,7 +142,7 @@ describe('ConsentsScreen', () => {
     expect(
       within(row).getByRole('button', { name: 'Delete consent sbk-intent-001' }),
     ).toBeEnabled();
-    for (const header of ['Consent Details', 'Partner', 'Status', 'APIs', 'Created']) {
+    for (const header of ['Consent Details', 'Partner', 'Status', 'APIs', 'Created', 'Actions']) {
       expect(screen.getByRole('columnheader', { name: header })).toBeInTheDocument();
     }
     // the userId sent is the signed-in customer's
@@ -294,6 +296,10 @@ describe('ConsentsScreen', () => {
 
     await u.click(screen.getByRole('button', { name: 'Delete consent sbk-intent-001' }));
     dialog = screen.getByRole('dialog', { name: 'Delete Consent' });
+    // one added line names the partner and what deleting means
+    expect(dialog).toHaveTextContent(
+      'LedgerSync Plugin will no longer be able to read your bank account data.',
+    );
     await u.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Consent deleted successfully!')).toBeInTheDocument();
     const del = calls().find((c) => c.method === 'DELETE')!;
@@ -325,7 +331,7 @@ describe('ConsentsScreen', () => {
       'GST Reconciler',
       'PTN-GSTRECON',
       'Uploaded',
-      'ReadStatementsDetail',
+      'Read statement details',
       'ACMETRD4101',
       'Created',
       'Consent Date',
@@ -335,6 +341,13 @@ describe('ConsentsScreen', () => {
     expect(within(dialog).getAllByText('Last Updated')).toHaveLength(2);
     expect(within(dialog).getByText(`${ACCESS.slice(0, 50)}...`)).toBeInTheDocument();
     expect(within(dialog).queryByText(ACCESS)).not.toBeInTheDocument();
+    expect(dialog).not.toHaveTextContent('ReadStatementsDetail');
+    // the access token's expiry has passed, the refresh token's has not
+    const [accessExpiry, refreshExpiry] = within(dialog)
+      .getAllByText(/^(Expires:|on) /)
+      .map((p) => p.textContent);
+    expect(accessExpiry).toBe('Expired on 02/06/2026, 15:30');
+    expect(refreshExpiry).toBe('Expires: 01/09/2099, 15:30');
 
     await u.click(within(dialog).getByRole('button', { name: 'Copy Access Token' }));
     expect(await screen.findByText('Access Token copied to clipboard!')).toBeInTheDocument();

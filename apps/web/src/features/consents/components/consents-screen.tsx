@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Eye, FileCheck2, FileX2, RefreshCw, Search, ShieldCheck, Trash2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
+import { useEffect, useState, type ReactNode } from 'react';
+import { toast } from '@/ui/toast';
 import { CONSENT_STATUSES, type Consent, type ConsentStatus } from '@portal/contract';
+import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/http';
 import { formatDate } from '@/lib/format';
 import { useSessionStore } from '@/lib/session-store';
@@ -12,7 +13,7 @@ import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
-import { SkeletonRows, Table, TableHead, Td } from '@/ui/table';
+import { DataTable, RowActions, type Column } from '@/ui/table';
 import { useConsents } from '../api/get-consents';
 import { useUserConsents } from '../api/get-user-consents';
 import { useDeleteConsent } from '../api/delete-consent';
@@ -20,6 +21,7 @@ import { useRefreshConsentStatus } from '../api/refresh-consent-status';
 import { ConsentDetailsDialog } from './consent-details-dialog';
 import { countConsents, searchConsents, summariseApis, type ConsentCounts } from './consent-rules';
 import { ConsentStatusBadge } from './consent-status-badge';
+import { permissionName } from './permission-names';
 import { DeleteConsentDialog } from './delete-consent-dialog';
 
 const TILES: { key: keyof ConsentCounts; className: string }[] = [
@@ -29,8 +31,6 @@ const TILES: { key: keyof ConsentCounts; className: string }[] = [
   { key: 'Rejected', className: 'text-red-800' },
   { key: 'Expired', className: 'text-slate-700' },
 ];
-
-const COLUMNS = ['Consent Details', 'Partner', 'Status', 'APIs', 'Created', 'Actions'];
 
 function CountTiles({ consents }: { consents: Consent[] | undefined }) {
   const counts = consents ? countConsents(consents) : null;
@@ -49,6 +49,139 @@ function CountTiles({ consents }: { consents: Consent[] | undefined }) {
       ))}
     </dl>
   );
+}
+
+/** An icon button beside the row on a desktop; on a phone a full-width button with its word. */
+function RowAction({
+  label,
+  word,
+  onClick,
+  disabled,
+  danger,
+  children,
+}: {
+  label: string;
+  word: string;
+  onClick(): void;
+  disabled?: boolean;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      variant="ghost"
+      size="icon"
+      onClick={onClick}
+      disabled={disabled}
+      aria-label={label}
+      className={cn(
+        'max-md:border max-md:border-slate-300 max-md:px-4',
+        danger && 'text-red-700 hover:bg-red-50',
+      )}
+    >
+      {children}
+      <span className="md:hidden">{word}</span>
+    </Button>
+  );
+}
+
+function consentColumns({
+  refreshingId,
+  onDetails,
+  onRefresh,
+  onDelete,
+}: {
+  refreshingId: string | null | undefined;
+  onDetails(consent: Consent): void;
+  onRefresh(consent: Consent): void;
+  onDelete(consent: Consent): void;
+}): Column<Consent>[] {
+  return [
+    {
+      header: 'Consent Details',
+      cell: (consent) => (
+        <>
+          <p className="max-w-[13rem] break-words font-mono text-xs font-medium text-slate-900">
+            {consent.consentId}
+          </p>
+          <p className="mt-1 flex items-center gap-1 text-xs text-slate-600">
+            {consent.documentUploaded === 'Y' ? (
+              <>
+                <FileCheck2 className="h-3.5 w-3.5 text-green-700" aria-hidden="true" />
+                Document uploaded
+              </>
+            ) : (
+              <>
+                <FileX2 className="h-3.5 w-3.5" aria-hidden="true" />
+                No document
+              </>
+            )}
+          </p>
+        </>
+      ),
+    },
+    {
+      header: 'Partner',
+      cell: (consent) => (
+        <>
+          <p className="font-medium">{consent.partnerName}</p>
+          <p className="mt-1 font-mono text-xs text-slate-600">{consent.partnerId}</p>
+        </>
+      ),
+    },
+    { header: 'Status', cell: (consent) => <ConsentStatusBadge status={consent.consentStatus} /> },
+    {
+      header: 'APIs',
+      cell: (consent) => {
+        const apis = summariseApis(consent.apiList);
+        return (
+          <div className="flex max-w-[17rem] flex-wrap items-center gap-1">
+            {apis.shown.map((code) => (
+              <Badge key={code} tone="blue">
+                {permissionName(code)}
+              </Badge>
+            ))}
+            {apis.more > 0 && <span className="text-xs text-slate-600">+{apis.more} more</span>}
+          </div>
+        );
+      },
+    },
+    { header: 'Created', cell: (consent) => formatDate(consent.createdAt) },
+    {
+      header: 'Actions',
+      actions: true,
+      cell: (consent) => {
+        const busy = refreshingId === consent.consentId;
+        return (
+          <RowActions>
+            <RowAction
+              label={`View details of consent ${consent.consentId}`}
+              word="View details"
+              onClick={() => onDetails(consent)}
+            >
+              <Eye className="h-4 w-4" aria-hidden="true" />
+            </RowAction>
+            <RowAction
+              label={`Refresh status of consent ${consent.consentId}`}
+              word="Refresh status"
+              onClick={() => onRefresh(consent)}
+              disabled={busy}
+            >
+              <RefreshCw className={busy ? 'h-4 w-4 animate-spin' : 'h-4 w-4'} aria-hidden="true" />
+            </RowAction>
+            <RowAction
+              label={`Delete consent ${consent.consentId}`}
+              word="Delete"
+              onClick={() => onDelete(consent)}
+              danger
+            >
+              <Trash2 className="h-4 w-4" aria-hidden="true" />
+            </RowAction>
+          </RowActions>
+        );
+      },
+    },
+  ];
 }
 
 /** Spec §2 Consents screen. */
@@ -167,101 +300,21 @@ export function ConsentsScreen() {
             description="Create your first consent to get started"
           />
         ) : (
-          <Table aria-busy={list.isFetching} className="min-w-[56rem]">
-            <caption className="sr-only">Consents</caption>
-            <TableHead
-              columns={COLUMNS}
-              label={(c) => (c === 'Actions' ? <span className="sr-only">Actions</span> : c)}
-            />
-            <tbody>
-              {loading ? (
-                <SkeletonRows rows={3} columns={COLUMNS} />
-              ) : (
-                rows.map((consent) => {
-                  const apis = summariseApis(consent.apiList);
-                  const busy = refreshingId === consent.consentId;
-                  return (
-                    <tr key={consent._id}>
-                      <Td>
-                        <p className="max-w-[13rem] break-all font-mono text-xs font-medium text-slate-900">
-                          {consent.consentId}
-                        </p>
-                        <p className="mt-1 flex items-center gap-1 text-xs text-slate-600">
-                          {consent.documentUploaded === 'Y' ? (
-                            <>
-                              <FileCheck2
-                                className="h-3.5 w-3.5 text-green-700"
-                                aria-hidden="true"
-                              />
-                              Document uploaded
-                            </>
-                          ) : (
-                            <>
-                              <FileX2 className="h-3.5 w-3.5" aria-hidden="true" />
-                              No document
-                            </>
-                          )}
-                        </p>
-                      </Td>
-                      <Td>
-                        <p className="font-medium">{consent.partnerName}</p>
-                        <p className="mt-1 font-mono text-xs text-slate-600">{consent.partnerId}</p>
-                      </Td>
-                      <Td>
-                        <ConsentStatusBadge status={consent.consentStatus} />
-                      </Td>
-                      <Td>
-                        <div className="flex max-w-[17rem] flex-wrap items-center gap-1">
-                          {apis.shown.map((name) => (
-                            <Badge key={name} tone="blue">
-                              {name}
-                            </Badge>
-                          ))}
-                          {apis.more > 0 && (
-                            <span className="text-xs text-slate-600">+{apis.more} more</span>
-                          )}
-                        </div>
-                      </Td>
-                      <Td>{formatDate(consent.createdAt)}</Td>
-                      <Td>
-                        <div className="flex items-center gap-1">
-                          <Button
-                            variant="ghost"
-                            size="icon"
-                            onClick={() => setDetails(consent)}
-                            aria-label={`View details of consent ${consent.consentId}`}
-                          >
-                            <Eye className="h-4 w-4" aria-hidden="true" />
-                          </Button>
-                          <Button
-                            variant="ghost"
-                            size="icon"
-                            onClick={() => refreshStatus(consent)}
-                            disabled={busy}
-                            aria-label={`Refresh status of consent ${consent.consentId}`}
-                          >
-                            <RefreshCw
-                              className={busy ? 'h-4 w-4 animate-spin' : 'h-4 w-4'}
-                              aria-hidden="true"
-                            />
-                          </Button>
-                          <Button
-                            variant="ghost"
-                            size="icon"
-                            className="text-red-700 hover:bg-red-50"
-                            onClick={() => setToDelete(consent)}
-                            aria-label={`Delete consent ${consent.consentId}`}
-                          >
-                            <Trash2 className="h-4 w-4" aria-hidden="true" />
-                          </Button>
-                        </div>
-                      </Td>
-                    </tr>
-                  );
-                })
-              )}
-            </tbody>
-          </Table>
+          <DataTable
+            caption="Consents"
+            columns={consentColumns({
+              refreshingId,
+              onDetails: setDetails,
+              onRefresh: refreshStatus,
+              onDelete: setToDelete,
+            })}
+            rows={rows}
+            rowKey={(consent) => consent._id}
+            loading={loading}
+            skeletonRows={3}
+            busy={list.isFetching}
+            className="md:min-w-[56rem]"
+          />
         )}
 
         {totalPages > 1 && (
@@ -299,7 +352,7 @@ export function ConsentsScreen() {
         refreshing={refresh.isPending}
       />
       <DeleteConsentDialog
-        open={toDelete !== null}
+        partnerName={toDelete?.partnerName ?? null}
         onCancel={() => setToDelete(null)}
         onConfirm={confirmDelete}
         deleting={remove.isPending}

@@ -9,12 +9,13 @@ import {
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { DashboardActivityItem, DashboardCounters, User } from '@portal/contract';
+import type { DashboardCounters, User } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { formatDate, formatNumber } from '@/lib/format';
 import { ActivityRow } from '@/ui/activity-row';
 import { Card, CardBody, CardHeader } from '@/ui/card';
 import { Skeleton } from '@/ui/spinner';
+import type { DashboardRow } from '../utils/dashboard-data';
 
 export interface DashboardViewProps {
   /** The signed-in customer's profile; undefined while loading or when it failed. */
@@ -22,8 +23,8 @@ export interface DashboardViewProps {
   /** Company name known from the session, so the heading does not wait for the profile. */
   sessionCompanyName?: string;
   counters: DashboardCounters;
-  recentOrders: readonly DashboardActivityItem[];
-  recentActivity: readonly DashboardActivityItem[];
+  recentOrders: readonly DashboardRow[];
+  recentActivity: readonly DashboardRow[];
   isLoading: boolean;
   isError: boolean;
 }
@@ -123,7 +124,7 @@ function ActivityList({
   empty,
   label,
 }: {
-  items: readonly DashboardActivityItem[];
+  items: readonly DashboardRow[];
   loading: boolean;
   empty: string;
   label: string;
@@ -159,7 +160,7 @@ interface ActivityCardProps {
   title: string;
   viewAll: string;
   what: string;
-  items: readonly DashboardActivityItem[];
+  items: readonly DashboardRow[];
   loading: boolean;
   empty: string;
 }

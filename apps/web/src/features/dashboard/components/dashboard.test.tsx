@@ -142,12 +142,19 @@ describe('Dashboard', () => {
     const activity = within(card('All Recent Activity')).getAllByRole('listitem');
     expect(activity.map((li) => li.querySelector('p')?.textContent)).toEqual([
       'Order for Gold',
-      'Consent approved',
+      'Consent for Partner c1',
       'Order for Gold',
-      'Consent pending',
+      'Consent for Partner c2',
     ]);
-    expect(activity[0]).toHaveTextContent('Failed');
-    expect(activity[0]).toHaveTextContent('20/5/2026');
+    // the state once per row, in the words of its screen: Completed and Approved, not Success
+    for (const [li, state] of activity.map(
+      (li, i) => [li, ['Failed', 'Approved', 'Completed', 'Pending'][i]!] as const,
+    )) {
+      expect(li.textContent!.split(state)).toHaveLength(2);
+      expect(li).not.toHaveTextContent('Success');
+    }
+    expect(activity[0]).toHaveTextContent('#O2');
+    expect(activity[0]).toHaveTextContent('20/05/2026');
     expect(within(card('Recent Orders')).getAllByRole('listitem')).toHaveLength(2);
     expect(
       within(card('All Recent Activity')).getByRole('link', { name: /View All/ }),

@@ -9,6 +9,10 @@ import {
   type Order,
   type User,
 } from '@portal/contract';
+import { formatOrderRef } from '@/lib/format';
+
+/** A dashboard activity item with the state of what it is about, shown once as its badge. */
+export type DashboardRow = DashboardActivityItem & { state?: string };
 
 /** Spec §4: Approved is success, Pending is pending, anything else failed. */
 export function consentActivityStatus(status: string): ActivityStatus {
@@ -70,28 +74,30 @@ export function dashboardActivity(input: {
   user?: Pick<User, 'company_name' | 'created_at'> | null;
   /** When there is no account date to show the welcome at. */
   now: Date;
-}): DashboardActivityItem[] {
+}): DashboardRow[] {
   const consents = (input.consents ?? [])
     .slice(0, DASHBOARD_ACTIVITY_CONSENTS)
-    .map((consent): DashboardActivityItem => ({
+    .map((consent): DashboardRow => ({
       id: `consent-${consent._id}`,
       type: 'consent',
-      title: `Consent ${consent.consentStatus.toLowerCase()}`,
-      description: `${consent.partnerName} · ${consent.consentId}`,
+      title: `Consent for ${consent.partnerName}`,
+      description: consent.consentId,
       date: consent.createdAt,
       status: consentActivityStatus(consent.consentStatus),
+      state: consent.consentStatus,
     }));
   const orders = (input.orders ?? [])
     .slice(0, DASHBOARD_ACTIVITY_ORDERS)
-    .map((order): DashboardActivityItem => ({
+    .map((order): DashboardRow => ({
       id: `order-${order._id}`,
       type: 'order',
       title: `Order for ${order.planId.planName}`,
-      description: `${order.formattedAmount} · ${order.paymentStatus}`,
+      description: `${formatOrderRef(order._id)} · ${order.formattedAmount}`,
       date: order.orderDate,
       status: orderActivityStatus(order.paymentStatus),
+      state: order.paymentStatus,
     }));
-  const welcome: DashboardActivityItem = {
+  const welcome: DashboardRow = {
     id: 'welcome',
     type: 'profile',
     title: 'Welcome to the customer portal',
@@ -105,9 +111,9 @@ export function dashboardActivity(input: {
 }
 
 /** What 'All Recent Activity' shows: the derived items cut to 4. */
-export const recentActivity = (items: readonly DashboardActivityItem[]) =>
+export const recentActivity = (items: readonly DashboardRow[]) =>
   items.slice(0, DASHBOARD_ACTIVITY_LIMIT);
 
 /** What 'Recent Orders' shows: the order-type items. */
-export const recentOrders = (items: readonly DashboardActivityItem[]) =>
+export const recentOrders = (items: readonly DashboardRow[]) =>
   items.filter((item) => item.type === 'order');

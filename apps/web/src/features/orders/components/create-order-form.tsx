@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
+import { useRef, useState, type FormEvent } from 'react';
+import { toast } from '@/ui/toast';
 import { PackageOpen } from 'lucide-react';
 import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, type Plan } from '@portal/contract';
 import { usePlans } from '@/features/plans/api/get-plans';
@@ -12,6 +12,7 @@ import { Card, CardBody, CardHeader } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { Field, type FieldProps } from '@/ui/field';
 import { Skeleton } from '@/ui/spinner';
+import { useToastsAbove } from '@/ui/toaster';
 import { useCreateOrder } from '../api/create-order';
 import { useCreatePayment } from '../api/create-payment';
 import { goToPayment } from './go-to-payment';
@@ -91,6 +92,8 @@ export function CreateOrderForm({
   });
   const [errors, setErrors] = useState<Partial<Record<keyof OrderForm, string>>>({});
   const [processing, setProcessing] = useState(false);
+  const totalBar = useRef<HTMLDivElement>(null);
+  useToastsAbove(totalBar);
 
   const plan = plans?.find((p) => p._id === selectedPlanId) ?? null;
   const amounts = plan ? planAmounts(plan) : null;
@@ -147,7 +150,8 @@ export function CreateOrderForm({
   }
 
   return (
-    <form onSubmit={submit} noValidate={false} className="grid gap-6 lg:grid-cols-3">
+    // on a phone the total bar is fixed to the bottom: the padding keeps the form clear of it
+    <form onSubmit={submit} noValidate={false} className="grid gap-6 max-md:pb-24 lg:grid-cols-3">
       <div className="space-y-6 lg:col-span-2">
         <Card>
           <CardHeader title="Select a Plan" />
@@ -238,9 +242,26 @@ export function CreateOrderForm({
           ) : (
             <p className="text-sm text-slate-600">Select a plan to see the order summary.</p>
           )}
-          <Button type="submit" className="mt-6 w-full" disabled={!plan || processing}>
-            {processing ? 'Processing...' : 'Proceed to Payment'}
-          </Button>
+          {/* below 768 px a bar fixed to the bottom of the screen: the total and the button stay
+              in sight while the customer scrolls through the plans and the form */}
+          <div
+            ref={totalBar}
+            className="mt-6 max-md:fixed max-md:inset-x-0 max-md:bottom-0 max-md:z-20 max-md:mt-0 max-md:flex max-md:items-center max-md:gap-4 max-md:border-t max-md:border-slate-200 max-md:bg-white max-md:px-4 max-md:py-3 max-md:shadow-[0_-4px_12px_rgb(15_23_42/0.08)]"
+          >
+            <p className="min-w-0 md:hidden">
+              <span className="block text-xs text-slate-600">Total</span>
+              <span className="block font-semibold text-slate-900">
+                {amounts ? formatInr(amounts.total) : 'Select a plan'}
+              </span>
+            </p>
+            <Button
+              type="submit"
+              className="w-full max-md:ml-auto max-md:w-auto"
+              disabled={!plan || processing}
+            >
+              {processing ? 'Processing...' : 'Proceed to Payment'}
+            </Button>
+          </div>
         </CardBody>
       </Card>
     </form>

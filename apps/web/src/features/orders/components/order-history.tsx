@@ -1,19 +1,16 @@
 import { FileText, RefreshCw, ShoppingBag } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/ui/toast';
 import type { Order } from '@portal/contract';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/http';
-import { formatDate } from '@/lib/format';
+import { formatDateTime, formatOrderRef } from '@/lib/format';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
-import { Skeleton } from '@/ui/spinner';
-import { SkeletonRows, Table, TableHead, Td } from '@/ui/table';
+import { DataTable, RowActions, type Column } from '@/ui/table';
 import { useCheckPaymentStatus } from '../api/check-payment-status';
 import { useOrderHistory } from '../api/get-order-history';
 import { PaymentStatusBadge } from './payment-status-badge';
-
-const columns = ['Order ID', 'Plan', 'Amount', 'Order Date', 'Payment Status', 'Receipt'];
 
 export const receiptAvailable = (order: Order) =>
   order.paymentStatus === 'Completed' && Boolean(order.receiptUrl);
@@ -48,6 +45,48 @@ function CheckStatusButton({ order }: { order: Order }) {
   );
 }
 
+const columns: Column<Order>[] = [
+  {
+    header: 'Order ID',
+    className: 'font-mono text-xs',
+    cell: (order) => <span title={order._id}>{formatOrderRef(order._id)}</span>,
+  },
+  { header: 'Plan', cell: (order) => order.planId.planName },
+  { header: 'Amount', cell: (order) => order.formattedAmount },
+  { header: 'Order Date', cell: (order) => formatDateTime(order.orderDate) },
+  {
+    header: 'Payment Status',
+    cell: (order) => (
+      <div className="flex flex-wrap items-center gap-2">
+        <PaymentStatusBadge status={order.paymentStatus} />
+        {order.paymentStatus === 'Pending' && <CheckStatusButton order={order} />}
+      </div>
+    ),
+  },
+  {
+    header: 'Receipt',
+    actions: true,
+    cell: (order) => {
+      const available = receiptAvailable(order);
+      return (
+        <RowActions>
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-disabled={!available}
+            aria-label={`Receipt for order ${formatOrderRef(order._id)}`}
+            className={cn(!available && 'cursor-not-allowed text-slate-500')}
+            onClick={() => openReceipt(order)}
+          >
+            <FileText className="h-4 w-4" aria-hidden="true" />
+            Receipt
+          </Button>
+        </RowActions>
+      );
+    },
+  },
+];
+
 /** Spec §2 Orders screen, Order History tab. */
 export function OrderHistory() {
   const { data: orders, isPending, isError } = useOrderHistory();
@@ -74,52 +113,13 @@ export function OrderHistory() {
   }
   return (
     <Card>
-      <Table aria-busy={isPending}>
-        <caption className="sr-only">Order history</caption>
-        <TableHead columns={columns} />
-        <tbody>
-          {isPending ? (
-            <SkeletonRows
-              rows={2}
-              columns={columns}
-              cell={() => <Skeleton className="h-5 w-20" />}
-            />
-          ) : (
-            orders.map((order) => {
-              const available = receiptAvailable(order);
-              return (
-                <tr key={order._id}>
-                  <Td className="font-mono text-xs" title={order._id}>
-                    #{order._id.slice(-6).toUpperCase()}
-                  </Td>
-                  <Td>{order.planId.planName}</Td>
-                  <Td>{order.formattedAmount}</Td>
-                  <Td>{formatDate(order.orderDate)}</Td>
-                  <Td>
-                    <div className="flex flex-wrap items-center gap-2">
-                      <PaymentStatusBadge status={order.paymentStatus} />
-                      {order.paymentStatus === 'Pending' && <CheckStatusButton order={order} />}
-                    </div>
-                  </Td>
-                  <Td>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      aria-disabled={!available}
-                      aria-label={`Receipt for order ${order._id.slice(-6).toUpperCase()}`}
-                      className={cn(!available && 'cursor-not-allowed text-slate-500')}
-                      onClick={() => openReceipt(order)}
-                    >
-                      <FileText className="h-4 w-4" aria-hidden="true" />
-                      Receipt
-                    </Button>
-                  </Td>
-                </tr>
-              );
-            })
-          )}
-        </tbody>
-      </Table>
+      <DataTable
+        caption="Order history"
+        columns={columns}
+        rows={orders ?? []}
+        rowKey={(order) => order._id}
+        loading={isPending}
+      />
     </Card>
   );
 }

@@ -206,16 +206,16 @@ describe('OrdersScreen, Create Order', () => {
 });
 
 describe('OrdersScreen, Order History', () => {
-  it('lists orders with status icons and opens a receipt in a new tab', async () => {
+  it('lists orders by reference, with date and time, status icons, and opens a receipt in a new tab', async () => {
     serve({
       'GET /api/plans': plansRoute,
       'GET /api/orders/history': () =>
         jsonResponse(200, {
           success: true,
           orders: [
-            order({ _id: '00000000-0000-4000-8000-000000aaa111' }),
+            order({ _id: 'aaa11100-0000-4000-8000-000000000001' }),
             order({
-              _id: '00000000-0000-4000-8000-000000bbb222',
+              _id: 'bbb22200-0000-4000-8000-000000000002',
               paymentStatus: 'Failed',
               receiptUrl: null,
             }),
@@ -225,9 +225,11 @@ describe('OrdersScreen, Order History', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     renderWithProviders(<OrdersScreen />, { path: '/orders?tab=history' });
     const paid = (await screen.findByText('#AAA111')).closest('tr')!;
+    expect(within(paid).getByRole('button', { name: 'Receipt for order #AAA111' })).toBeEnabled();
     expect(paid).toHaveTextContent('Professional');
     expect(paid).toHaveTextContent('₹6,148.77');
-    expect(paid).toHaveTextContent('3/6/2026');
+    // 10:00 UTC is 15:30 in India
+    expect(paid).toHaveTextContent('03/06/2026, 15:30');
     expect(paid).toHaveTextContent('Completed');
     expect(paid.querySelector('svg')).not.toBeNull();
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([

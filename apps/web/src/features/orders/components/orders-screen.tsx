@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import * as Tabs from '@radix-ui/react-tabs';
 import { ArrowLeft, Info } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/ui/toast';
 import { usePlans } from '@/features/plans/api/get-plans';
 import { paths } from '@/config/paths';
 import { Button } from '@/ui/button';
@@ -71,7 +71,7 @@ export function OrdersScreen() {
       <Tabs.Root value={tab} onValueChange={changeTab}>
         <Tabs.List
           aria-label="Orders"
-          className="mb-6 inline-flex gap-1 rounded-lg bg-slate-100 p-1"
+          className="mb-6 inline-flex gap-2 rounded-lg bg-slate-100 p-1"
         >
           <Tabs.Trigger value="create" className={tabClass}>
             Create Order

@@ -37,13 +37,13 @@ const answer = (list: Plan[]) =>
     .mockResolvedValue(jsonResponse(200, { success: true, data: { plans: list } }));
 
 describe('PlansScreen', () => {
-  it('shows cards with badge, price, companies, validity and the Multi-only line', async () => {
+  it('shows cards with badge, price before GST, companies, validity and the Multi-only line', async () => {
     answer(plans);
     renderWithProviders(<PlansScreen />, { path: '/plans' });
     expect(screen.getByRole('heading', { name: 'Choose Your Plan' })).toBeInTheDocument();
     const starter = (await screen.findByRole('heading', { name: 'Starter' })).closest('section')!;
     expect(starter).toHaveTextContent('Single');
-    expect(starter).toHaveTextContent('₹499.00 / 30 days');
+    expect(starter).toHaveTextContent('₹499.00 + GST / 30 days');
     expect(starter).toHaveTextContent('1 Company');
     expect(starter).not.toHaveTextContent('1 Companies');
     expect(starter).toHaveTextContent('Valid for 30 days');
@@ -79,9 +79,9 @@ describe('PlansScreen', () => {
     expect(row).toHaveTextContent('Multi');
     expect(row).toHaveTextContent('5 Companies');
     expect(row).toHaveTextContent('180 days');
-    expect(row).toHaveTextContent('₹7,500');
+    expect(row).toHaveTextContent('₹7,500 + GST');
     expect(row).not.toHaveTextContent('₹7,499.50');
-    expect(row).toHaveTextContent('2/6/2026');
+    expect(row).toHaveTextContent('02/06/2026');
   });
 
   it('goes to the order page with a toast on Purchase Plan', async () => {

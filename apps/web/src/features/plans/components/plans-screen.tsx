@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/ui/toast';
 import { Check, LayoutGrid, PackageOpen, Table2 } from 'lucide-react';
 import type { Plan } from '@portal/contract';
 import { paths } from '@/config/paths';
@@ -12,7 +12,7 @@ import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
-import { Table, TableHead, Td } from '@/ui/table';
+import { DataTable, RowActions, type Column } from '@/ui/table';
 import { usePlans } from '../api/get-plans';
 import { PlanTypeBadge, companiesLabel } from './plan-type-badge';
 
@@ -38,6 +38,9 @@ function ViewToggle({ view, onChange }: { view: View; onChange(view: View): void
   );
 }
 
+/** Prices are before GST; the plans say so beside the number (the order adds it). */
+const plusGst = <span className="text-sm font-normal text-slate-600"> + GST</span>;
+
 function PlanCard({
   plan,
   busy,
@@ -62,6 +65,7 @@ function PlanCard({
       <h2 className="mt-3 text-xl font-semibold text-slate-900">{plan.planName}</h2>
       <p className="mt-2">
         <span className="text-3xl font-bold text-slate-900">{formatInr(plan.amount)}</span>
+        {plusGst}
         <span className="text-sm text-slate-600"> / {plan.duration} days</span>
       </p>
       <ul className="mt-4 flex-1 space-y-2 text-sm text-slate-700">
@@ -84,8 +88,6 @@ function PlanCard({
   );
 }
 
-const columns = ['Plan Details', 'Type', 'Companies', 'Duration', 'Price', 'Created', 'Action'];
-
 function PlansTable({
   plans,
   busyId,
@@ -95,39 +97,47 @@ function PlansTable({
   busyId: string | null;
   onPurchase(plan: Plan): void;
 }) {
-  return (
-    <Table>
-      <caption className="sr-only">Plans</caption>
-      <TableHead columns={columns} />
-      <tbody>
-        {plans.map((plan) => (
-          <tr key={plan._id}>
-            <Td>
-              <p className="font-medium">{plan.planName}</p>
-              <p className="text-xs text-slate-600">ID: {plan._id.slice(-6)}</p>
-            </Td>
-            <Td>
-              <PlanTypeBadge type={plan.planType} />
-            </Td>
-            <Td>{companiesLabel(plan.noOfCompany)}</Td>
-            <Td>{plan.duration} days</Td>
-            <Td>{formatInrWhole(plan.amount)}</Td>
-            <Td>{formatDate(plan.createdDate)}</Td>
-            <Td>
-              <Button
-                size="sm"
-                disabled={busyId === plan._id}
-                aria-label={`Purchase Plan ${plan.planName}`}
-                onClick={() => onPurchase(plan)}
-              >
-                {busyId === plan._id ? 'Processing...' : 'Purchase Plan'}
-              </Button>
-            </Td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
-  );
+  const columns: Column<Plan>[] = [
+    {
+      header: 'Plan Details',
+      cell: (plan) => (
+        <>
+          <p className="font-medium">{plan.planName}</p>
+          <p className="text-xs text-slate-600">ID: {plan._id.slice(-6)}</p>
+        </>
+      ),
+    },
+    { header: 'Type', cell: (plan) => <PlanTypeBadge type={plan.planType} /> },
+    { header: 'Companies', cell: (plan) => companiesLabel(plan.noOfCompany) },
+    { header: 'Duration', cell: (plan) => `${plan.duration} days` },
+    {
+      header: 'Price',
+      cell: (plan) => (
+        <>
+          {formatInrWhole(plan.amount)}
+          {plusGst}
+        </>
+      ),
+    },
+    { header: 'Created', cell: (plan) => formatDate(plan.createdDate) },
+    {
+      header: 'Action',
+      actions: true,
+      cell: (plan) => (
+        <RowActions>
+          <Button
+            size="sm"
+            disabled={busyId === plan._id}
+            aria-label={`Purchase Plan ${plan.planName}`}
+            onClick={() => onPurchase(plan)}
+          >
+            {busyId === plan._id ? 'Processing...' : 'Purchase Plan'}
+          </Button>
+        </RowActions>
+      ),
+    },
+  ];
+  return <DataTable caption="Plans" columns={columns} rows={plans} rowKey={(plan) => plan._id} />;
 }
 
 /** Spec §2 Plans screen. */

@@ -35,7 +35,7 @@ describe('PluginsList', () => {
     expect(row).toHaveTextContent('Windows');
     expect(row).toHaveTextContent('2 KB');
     expect(row).toHaveTextContent('a'.repeat(64));
-    expect(row).toHaveTextContent('1/6/2026');
+    expect(row).toHaveTextContent('01/06/2026');
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
       'Platform',
       'File Name',

@@ -1,5 +1,5 @@
 import { Download, PackageOpen } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '@/ui/toast';
 import type { Plugin } from '@portal/contract';
 import { formatDate } from '@/lib/format';
 import { Button } from '@/ui/button';
@@ -7,7 +7,7 @@ import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
-import { SkeletonRows, Table, TableHead, Td } from '@/ui/table';
+import { DataTable, RowActions, type Column } from '@/ui/table';
 import { usePlugins } from '../api/get-plugins';
 import { formatSize } from './format-size';
 
@@ -17,14 +17,47 @@ function download(plugin: Plugin) {
   toast.success(`Downloading ${plugin.fileName}...`);
 }
 
-const columns = ['Platform', 'File Name', 'Version', 'Uploaded Date', 'Download'];
-
-const skeletonCell = (column: string) => (
-  <>
-    <Skeleton className="h-5 w-24" />
-    {column === 'File Name' && <Skeleton className="mt-2 h-4 w-72" />}
-  </>
-);
+const columns: Column<Plugin>[] = [
+  { header: 'Platform', className: 'font-medium', cell: (plugin) => plugin.platform },
+  {
+    header: 'File Name',
+    skeleton: (
+      <div>
+        <Skeleton className="h-5 w-24" />
+        <Skeleton className="mt-2 h-4 w-full max-w-72" />
+      </div>
+    ),
+    cell: (plugin) => (
+      <>
+        <p className="break-words">{plugin.fileName}</p>
+        <p className="mt-1 text-xs text-slate-600">{formatSize(plugin.size)}</p>
+        {/* narrow enough that the table fits, so the checksum wraps */}
+        <p className="mt-0.5 max-w-xs text-xs text-slate-600">
+          SHA-256{' '}
+          <code className="select-all break-all font-mono text-slate-700">{plugin.sha256}</code>
+        </p>
+      </>
+    ),
+  },
+  { header: 'Version', cell: (plugin) => plugin.version },
+  { header: 'Uploaded Date', cell: (plugin) => formatDate(plugin.uploadedDate) },
+  {
+    header: 'Download',
+    actions: true,
+    cell: (plugin) => (
+      <RowActions>
+        <Button
+          size="sm"
+          onClick={() => download(plugin)}
+          aria-label={`Download ${plugin.fileName}`}
+        >
+          <Download className="h-4 w-4" aria-hidden="true" />
+          Download
+        </Button>
+      </RowActions>
+    ),
+  },
+];
 
 /** Spec §2 Plugins screen, with each file's size and SHA-256 so a download can be verified. */
 export function PluginsList() {
@@ -41,44 +74,13 @@ export function PluginsList() {
         ) : !isPending && plugins.length === 0 ? (
           <EmptyState icon={<PackageOpen className="h-10 w-10" />} title="No plugins available" />
         ) : (
-          <Table aria-busy={isPending}>
-            <caption className="sr-only">Plugin installers</caption>
-            <TableHead columns={columns} />
-            <tbody>
-              {isPending ? (
-                <SkeletonRows rows={2} columns={columns} cell={skeletonCell} />
-              ) : (
-                plugins.map((plugin) => (
-                  <tr key={plugin._id}>
-                    <Td className="font-medium">{plugin.platform}</Td>
-                    <Td>
-                      <p>{plugin.fileName}</p>
-                      <p className="mt-1 text-xs text-slate-600">{formatSize(plugin.size)}</p>
-                      {/* narrow enough that the table fits, so the checksum wraps */}
-                      <p className="mt-0.5 max-w-xs text-xs text-slate-600">
-                        SHA-256{' '}
-                        <code className="select-all break-all font-mono text-slate-700">
-                          {plugin.sha256}
-                        </code>
-                      </p>
-                    </Td>
-                    <Td>{plugin.version}</Td>
-                    <Td>{formatDate(plugin.uploadedDate)}</Td>
-                    <Td>
-                      <Button
-                        size="sm"
-                        onClick={() => download(plugin)}
-                        aria-label={`Download ${plugin.fileName}`}
-                      >
-                        <Download className="h-4 w-4" aria-hidden="true" />
-                        Download
-                      </Button>
-                    </Td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </Table>
+          <DataTable
+            caption="Plugin installers"
+            columns={columns}
+            rows={plugins ?? []}
+            rowKey={(plugin) => plugin._id}
+            loading={isPending}
+          />
         )}
       </Card>
     </div>

@@ -35,7 +35,7 @@ describe('ProfileView', () => {
     expect(valueOf('Tally Serial No')).toHaveTextContent('712345678');
     expect(valueOf('Tally Version')).toHaveTextContent('TallyPrime 5.1');
     expect(valueOf('User ID')).toHaveTextContent('c1');
-    expect(valueOf('Account Created')).toHaveTextContent('15/3/2025');
+    expect(valueOf('Account Created')).toHaveTextContent('15/03/2025');
     expect(screen.getByText('No active plan found.')).toBeInTheDocument();
     expect(screen.getByText('Contact support to subscribe to a plan.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
@@ -52,7 +52,7 @@ describe('ProfileView', () => {
     expect(valueOf('Mobile Number')).toHaveTextContent(/^Not specified$/);
   });
 
-  it('shows the current plan with en-IN dates', async () => {
+  it('shows the current plan with zero-padded en-IN dates', async () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(
       profileAnswer(
         testUser({
@@ -72,8 +72,8 @@ describe('ProfileView', () => {
     expect(valueOf('Plan Name')).toHaveTextContent('Annual Multi');
     expect(valueOf('Amount')).toHaveTextContent('₹12,000.00');
     expect(valueOf('Duration')).toHaveTextContent('365 days');
-    expect(valueOf('Start Date')).toHaveTextContent('1/4/2026');
-    expect(valueOf('End Date')).toHaveTextContent('31/3/2027');
+    expect(valueOf('Start Date')).toHaveTextContent('01/04/2026');
+    expect(valueOf('End Date')).toHaveTextContent('31/03/2027');
     expect(valueOf('Status')).toHaveTextContent('Active');
     expect(screen.queryByText('No active plan found.')).not.toBeInTheDocument();
   });

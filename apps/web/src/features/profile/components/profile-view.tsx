@@ -79,38 +79,41 @@ function ProfileDetails({ user }: { user: User }) {
   return (
     <>
       <Card className="p-5 sm:p-6">
-        <div className="flex items-start gap-4 sm:items-center">
-          <span
-            className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-blue-700 text-xl font-semibold text-white sm:h-16 sm:w-16 sm:text-2xl"
-            aria-hidden="true"
-          >
-            {initial}
-          </span>
-          <div className="min-w-0 flex-1">
-            <h2 className="truncate text-xl font-semibold text-slate-900">{user.company_name}</h2>
-            <p className="mt-1 flex items-center gap-2 text-sm text-slate-600">
-              <Mail className="h-4 w-4 shrink-0" aria-hidden="true" />
-              <span className="truncate">{user.email}</span>
-            </p>
-            <div className="mt-2 flex flex-wrap items-center gap-3">
-              <Badge tone="blue">{user.customer_type || 'Customer'}</Badge>
-              {since && (
-                <span className="flex items-center gap-1 text-sm text-slate-600">
-                  <Calendar className="h-4 w-4" aria-hidden="true" />
-                  Since {since}
-                </span>
-              )}
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
+          <div className="flex min-w-0 flex-1 items-start gap-4 sm:items-center">
+            <span
+              className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-blue-700 text-xl font-semibold text-white sm:h-16 sm:w-16 sm:text-2xl"
+              aria-hidden="true"
+            >
+              {initial}
+            </span>
+            <div className="min-w-0 flex-1">
+              {/* the whole name, over two lines if need be: it is who the customer is */}
+              <h2 className="break-words text-xl font-semibold text-slate-900">
+                {user.company_name}
+              </h2>
+              <p className="mt-1 flex items-center gap-2 text-sm text-slate-600">
+                <Mail className="h-4 w-4 shrink-0" aria-hidden="true" />
+                <span className="min-w-0 break-words">{user.email}</span>
+              </p>
+              <div className="mt-2 flex flex-wrap items-center gap-3">
+                <Badge tone="blue">{user.customer_type || 'Customer'}</Badge>
+                {since && (
+                  <span className="flex items-center gap-1 text-sm text-slate-600">
+                    <Calendar className="h-4 w-4" aria-hidden="true" />
+                    Since {since}
+                  </span>
+                )}
+              </div>
             </div>
           </div>
           <Button
             variant="secondary"
-            size="icon"
-            className="shrink-0 self-start"
-            aria-label="Password settings"
-            title="Password settings"
+            className="shrink-0 sm:self-center"
             onClick={() => setChangingPassword(true)}
           >
             <KeyRound className="h-5 w-5" aria-hidden="true" />
+            Password settings
           </Button>
         </div>
       </Card>
