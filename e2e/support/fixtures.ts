@@ -47,11 +47,12 @@ export async function waitForCode(before: number): Promise<string> {
   return code;
 }
 
-/** Fails on any axe-core violation of the page as it is now. */
-export async function expectAccessible(page: Page) {
+/** Fails on any axe-core violation of the page as it is now; `where` names it in the message. */
+export async function expectAccessible(page: Page, where?: string) {
   const results = await new AxeBuilder({ page }).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    where && `${where}: axe violations`,
   ).toEqual([]);
 }
 
