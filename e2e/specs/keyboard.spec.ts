@@ -1,0 +1,161 @@
+import type { Locator, Page } from '@playwright/test';
+import { DEMO, expect, mailCount, test, waitForCode } from '../support/fixtures';
+
+/*
+ * Sign-in, a purchase up to the gateway's checkout, and ending a consent, with the keyboard only:
+ * Tab to a control, Enter or Escape, type. After every dialog closes, focus is back on the
+ * control that opened it (or, when that is gone, on the main content), never on <body>.
+ */
+
+/** Presses Tab until `target` has focus, as a keyboard user would. */
+async function tabTo(page: Page, target: Locator, maxPresses = 80) {
+  for (let presses = 0; presses < maxPresses; presses++) {
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`${target} was not reached with ${maxPresses} presses of Tab`);
+}
+
+const announcer = (page: Page) => page.getByTestId('route-announcer');
+
+async function typeInto(page: Page, label: string, text: string) {
+  const field = page.getByLabel(label, { exact: true });
+  await tabTo(page, field);
+  await page.keyboard.type(text);
+}
+
+async function signInByKeyboard(page: Page) {
+  await page.goto('/login');
+  await expect(page).toHaveTitle('Login · Customer Portal');
+  await typeInto(page, 'Email', DEMO.email);
+  await typeInto(page, 'Mobile Number', DEMO.mobile);
+  await typeInto(page, 'GST Number', DEMO.gstNo);
+  await typeInto(page, 'Tally Serial Number', DEMO.tallySerialNo);
+  await typeInto(page, 'Password', DEMO.password);
+  const secureLogin = page.getByRole('button', { name: 'Secure Login' });
+  await tabTo(page, secureLogin);
+  const before = mailCount();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Verification code')).toBeFocused();
+  const code = await waitForCode(before);
+  await page.keyboard.type(code);
+  await page.keyboard.press('Enter');
+  await page.waitForURL('**/dashboard');
+  await expect(page).toHaveTitle('Dashboard · Customer Portal');
+}
+
+/** Follows a sidebar link with the keyboard and checks the new screen is titled and announced. */
+async function goByKeyboard(page: Page, item: string, screen: string) {
+  await tabTo(
+    page,
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: item }),
+  );
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveTitle(`${screen} · Customer Portal`);
+  await expect(announcer(page)).toHaveText(screen);
+}
+
+test.describe('by keyboard only', () => {
+  test('signs in: the code dialog gives focus back to Secure Login when it is closed', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await typeInto(page, 'Email', DEMO.email);
+    await typeInto(page, 'Mobile Number', DEMO.mobile);
+    await typeInto(page, 'GST Number', DEMO.gstNo);
+    await typeInto(page, 'Tally Serial Number', DEMO.tallySerialNo);
+    await typeInto(page, 'Password', DEMO.password);
+    const secureLogin = page.getByRole('button', { name: 'Secure Login' });
+    await tabTo(page, secureLogin);
+    let before = mailCount();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
+    await expect(dialog.getByLabel('Verification code')).toBeFocused();
+    await waitForCode(before);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(secureLogin).toBeFocused();
+
+    // again, and this time with the code
+    before = mailCount();
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByLabel('Verification code')).toBeFocused();
+    await page.keyboard.type(await waitForCode(before));
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/dashboard');
+    await expect(page).toHaveTitle('Dashboard · Customer Portal');
+    await expect(announcer(page)).toHaveText('Dashboard');
+
+    // the bell's list, opened and closed from the keyboard
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    await tabTo(page, bell);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog', { name: 'Notifications' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog', { name: 'Notifications' })).toBeHidden();
+    await expect(bell).toBeFocused();
+  });
+
+  test('buys a plan up to the gateway checkout', async ({ page }) => {
+    await signInByKeyboard(page);
+    await goByKeyboard(page, 'Plans', 'Plans');
+    await tabTo(page, page.getByRole('button', { name: 'Purchase Plan Business' }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/orders\?planId=/);
+    await expect(page).toHaveTitle('Orders · Customer Portal');
+    await expect(page.getByRole('radio', { name: /Business/ })).toBeChecked();
+    await tabTo(page, page.getByRole('button', { name: 'Proceed to Payment' }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
+    await expect(page.getByRole('button', { name: /^Pay / })).toBeVisible();
+  });
+
+  test('ends a consent: details and the confirmation give focus back, Delete is never the default', async ({
+    page,
+  }) => {
+    await signInByKeyboard(page);
+    await goByKeyboard(page, 'Consents', 'Consents');
+    const view = page.getByRole('button', { name: /^View details of consent / }).first();
+    await expect(view).toBeVisible();
+    const consentId = (await view.getAttribute('aria-label'))!.replace(
+      'View details of consent ',
+      '',
+    );
+
+    await tabTo(page, view);
+    await page.keyboard.press('Enter');
+    const details = page.getByRole('dialog', { name: 'Consent Details' });
+    await expect(details).toBeVisible();
+    await expect(details).toContainText(consentId);
+    await page.keyboard.press('Escape');
+    await expect(details).toBeHidden();
+    await expect(view).toBeFocused();
+
+    const remove = page.getByRole('button', { name: `Delete consent ${consentId}` });
+    const confirm = page.getByRole('dialog', { name: 'Delete Consent' });
+    const deleteButton = confirm.getByRole('button', { name: 'Delete', exact: true });
+    await tabTo(page, remove);
+    await page.keyboard.press('Enter');
+    await expect(confirm).toBeVisible();
+    await expect(deleteButton).not.toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(confirm).toBeHidden();
+    await expect(remove).toBeFocused();
+
+    await page.keyboard.press('Enter');
+    await tabTo(page, confirm.getByRole('button', { name: 'Cancel' }));
+    await page.keyboard.press('Enter');
+    await expect(confirm).toBeHidden();
+    await expect(remove).toBeFocused();
+
+    await page.keyboard.press('Enter');
+    await tabTo(page, deleteButton);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Consent deleted successfully!')).toBeVisible();
+    await expect(remove).toHaveCount(0);
+    // its button went with the row: focus goes to the main content, not to <body>
+    await expect(page.locator('#main-content')).toBeFocused();
+  });
+});
