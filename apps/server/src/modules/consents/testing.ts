@@ -1,6 +1,7 @@
 import type { PartnerConsent } from '@portal/contract';
 import type { TestApp } from '../../test/app';
 import { createPartner } from '../partners/service';
+import { sandboxBankAuthorization } from '../../sandbox/bank/routes';
 
 let sequence = 0;
 
@@ -40,7 +41,10 @@ export async function decideAtBank(
   const res = await t.app.inject({
     method: 'POST',
     url: `/sandbox/bank/consents/${encodeURIComponent(consentId)}/${decision}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: sandboxBankAuthorization(t.deps.consents.sandboxBank!),
+    },
     payload: '',
   });
   if (
