@@ -6,6 +6,7 @@ import {
   authoriseBankConsent,
   createBankConsent,
   findBankConsent,
+  isBankConsentId,
   listBankConsents,
   rejectBankConsent,
   revokeBankConsent,
@@ -211,6 +212,9 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
         signedIn,
         async (request, reply) => {
           const { consentId } = request.params;
+          if (!isBankConsentId(consentId)) {
+            return reply.code(404).type('text/plain; charset=utf-8').send('No such consent.');
+          }
           let result: string;
           try {
             if (decision === 'authorise') await authoriseBankConsent(db, clock, consentId);

@@ -62,7 +62,12 @@ export async function createBankConsent(
   return row!;
 }
 
+/** The shape of the ids this bank gives out; anything else names no consent here. */
+export const isBankConsentId = (id: string) => /^[A-Za-z0-9._-]{1,200}$/.test(id);
+
 export async function findBankConsent(db: Executor, consentId: string) {
+  // a NUL or other odd text cannot be a text parameter in PostgreSQL: it names nothing here
+  if (!isBankConsentId(consentId)) return null;
   const [row] = await db
     .select()
     .from(sandboxBankConsents)

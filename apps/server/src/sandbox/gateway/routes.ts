@@ -50,6 +50,14 @@ const CreateLinkSchema = z
   })
   .passthrough();
 
+/** The gateway's ids are alphanumeric with a prefix; other text names no link. */
+const IdParams = z.object({
+  id: z
+    .string()
+    .max(100)
+    .regex(/^[A-Za-z0-9_]+$/, 'is not a payment link id'),
+});
+
 /**
  * A stand-in for Razorpay's payment links, served by this app: the same API (Basic auth with
  * the key id and secret), a hosted checkout page, the signed callback redirect and signed
@@ -145,7 +153,7 @@ export async function sandboxGatewayRoutes(app: App) {
 
     api.get(
       `${SANDBOX_GATEWAY_PREFIX}/v1/payment_links/:id`,
-      { schema: { hide: true, params: z.object({ id: z.string().max(100) }) } },
+      { schema: { hide: true, params: IdParams } },
       async (request, reply) => {
         const row = await findLink(request.params.id);
         if (!row) {
@@ -203,8 +211,6 @@ export async function sandboxGatewayRoutes(app: App) {
     });
     return `${row.callbackUrl}${row.callbackUrl.includes('?') ? '&' : '?'}${query}`;
   }
-
-  const IdParams = z.object({ id: z.string().max(100) });
 
   await app.register(async (page: App) => {
     // the checkout page's buttons are plain HTML forms
