@@ -1,0 +1,26 @@
+/** The budgets of "Fast at any size", each beside the figure it limits in the report. */
+export const BUDGET = {
+  /** The portal's consents page against the plainly written peer, same data, same run. */
+  minConsentsToPeerRatio: 2,
+  /** At 100 connections, on PostgreSQL: the consents page, orders history and the profile. */
+  maxP99Ms: 100,
+  maxCpuMsPerRequest: 0.5,
+  /** The embedded database, one process: the consents page at 100 connections. */
+  maxPgliteConsentsP99Ms: 300,
+  /** Median server time of each request the web app makes, at a million consents. */
+  maxServerTimeMs: 20,
+  /** … and at most this many times its time at ten thousand. */
+  maxGrowth: 2,
+  maxLoginFirstLoadGzipKiB: 120,
+  lighthouse: {
+    minPerformance: 95,
+    maxLcpSeconds: 2,
+    maxTbtMs: 150,
+    maxCls: 0.02,
+    minBestPractices: 100,
+    minAccessibility: 100,
+  },
+  entryEncodings: ['br', 'gzip'],
+  hashedAssetCacheControl: 'public, max-age=31536000, immutable',
+  indexCacheControl: 'no-cache',
+} as const;

@@ -1,0 +1,109 @@
+/**
+ * Lighthouse's mobile run (its defaults: a mid-range phone, simulated slow 4G and CPU) on
+ * Debian's Chromium, against the production build served by the portal.
+ */
+import lighthouse from 'lighthouse';
+import puppeteer, { type Page } from 'puppeteer-core';
+import { AUTH_STORAGE_KEY } from '@portal/contract';
+import type { Session } from './portal';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface PageScores {
+  /** Category scores, 0 to 100. */
+  performance: number;
+  bestPractices: number;
+  accessibility: number;
+  lcpSeconds: number;
+  tbtMs: number;
+  cls: number;
+}
+
+/**
+ * Puts the session where the web app keeps it: the refresh cookie, and `auth-storage` in
+ * localStorage as the session store persists it (version 0).
+ */
+async function putSession(page: Page, origin: string, session: Session) {
+  // an API answer gives the origin its storage without loading (and caching) the app
+  await page.goto(`${origin}/api/health`);
+  const stored = JSON.stringify({
+    state: {
+      user: { ...session.user, id: session.userId },
+      token: session.token,
+      isAuthenticated: true,
+      rememberMe: false,
+    },
+    version: 0,
+  });
+  await page.evaluate(
+    `localStorage.setItem(${JSON.stringify(AUTH_STORAGE_KEY)}, ${JSON.stringify(stored)})`,
+  );
+  const separator = session.refreshCookie.indexOf('=');
+  await page.setCookie({
+    url: origin,
+    name: session.refreshCookie.slice(0, separator),
+    value: session.refreshCookie.slice(separator + 1),
+    path: '/',
+    httpOnly: true,
+    secure: true,
+    sameSite: 'Strict',
+  });
+}
+
+/** Scores `url`; with a session, signed in as that customer. */
+export async function lighthouseScores(url: string, session?: Session): Promise<PageScores> {
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+  });
+  try {
+    const page = await browser.newPage();
+    if (session) await putSession(page, new URL(url).origin, session);
+    const result = await lighthouse(
+      url,
+      {
+        logLevel: 'error',
+        onlyCategories: ['performance', 'best-practices', 'accessibility'],
+        // Lighthouse clears the origin's storage first, which would sign the customer out
+        disableStorageReset: session !== undefined,
+      },
+      undefined,
+      page,
+    );
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    const { categories, audits, runtimeError } = result.lhr;
+    if (runtimeError) throw new Error(`Lighthouse on ${url}: ${runtimeError.message}`);
+    // a session the app did not take would have measured the sign-in screen instead
+    const ended = new URL(result.lhr.finalDisplayedUrl).pathname;
+    if (ended !== new URL(url).pathname) throw new Error(`${url} ended at ${ended}`);
+    const score = (id: string) => {
+      const value = categories[id]?.score;
+      if (value === null || value === undefined) throw new Error(`${url}: no ${id} score`);
+      return Math.round(value * 100);
+    };
+    const numeric = (id: string) => {
+      const value = audits[id]?.numericValue;
+      if (value === undefined) throw new Error(`${url}: no ${id} value`);
+      return value;
+    };
+    return {
+      performance: score('performance'),
+      bestPractices: score('best-practices'),
+      accessibility: score('accessibility'),
+      lcpSeconds: numeric('largest-contentful-paint') / 1000,
+      tbtMs: numeric('total-blocking-time'),
+      cls: numeric('cumulative-layout-shift'),
+    };
+  } finally {
+    await browser.close();
+  }
+}

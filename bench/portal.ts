@@ -1,0 +1,144 @@
+/** The portal as production runs it, in its own process, and a customer signed in to it. */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { authPaths } from '@portal/contract';
+import { freePort, startNodeServer, type ServerProcess } from './processes';
+
+/** Settings shared by the portal and the peer, so that the peer accepts the portal's tokens. */
+export const SECRETS = {
+  JWT_SECRET: 'bench-jwt-secret-'.padEnd(48, 'j'),
+  LINK_SIGNING_SECRET: 'bench-link-secret-'.padEnd(48, 'l'),
+  DATA_ENCRYPTION_KEY: 'bench-encryption-key-'.padEnd(48, 'e'),
+};
+
+/**
+ * Nothing the measured routes do calls the gateway or the bank; these addresses only make the
+ * configuration a production one (no sandbox), and nothing listens on them.
+ */
+const UNUSED_SERVICES = {
+  PAYMENT_GATEWAY_URL: 'http://127.0.0.1:9',
+  PAYMENT_GATEWAY_KEY_ID: 'rzp_live_bench',
+  PAYMENT_GATEWAY_KEY_SECRET: 'bench-gateway-secret',
+  PAYMENT_GATEWAY_WEBHOOK_SECRET: 'bench-webhook-secret',
+  CONSENT_PROVIDER_URL: 'http://127.0.0.1:9',
+  CONSENT_PROVIDER_CLIENT_ID: 'bench',
+  CONSENT_PROVIDER_CLIENT_SECRET: 'bench-bank-secret',
+};
+
+export interface Portal extends ServerProcess {
+  outbox: string;
+}
+
+/** `databaseUrl` unset: the embedded PGlite under `dataDir`, as seeded before. */
+export async function startPortal(options: {
+  dataDir: string;
+  webDist: string;
+  databaseUrl?: string;
+}): Promise<Portal> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = await startNodeServer({
+    name: 'portal',
+    script: 'apps/server/src/main.ts',
+    env: {
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: options.dataDir,
+      WEB_DIST_DIR: options.webDist,
+      SEED_DEMO: 'false',
+      // background jobs would spend CPU inside the measured windows
+      PAYMENT_RECONCILE_MINUTES: '0',
+      AUTH_PURGE_MINUTES: '0',
+      ...SECRETS,
+      ...UNUSED_SERVICES,
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    },
+    ready: async () => {
+      const res = await fetch(`${url}/api/health`).catch(() => null);
+      return res?.ok ? url : null;
+    },
+  });
+  return { ...server, outbox: path.join(options.dataDir, 'outbox') };
+}
+
+export interface Account {
+  email: string;
+  mobile: string;
+  gstNo: string;
+  tallySerialNo: string;
+  password: string;
+}
+
+export interface Session {
+  token: string;
+  userId: string;
+  /** `name=value` of the refresh cookie. */
+  refreshCookie: string;
+  /** The user as verify-2fa answered it, which the web app keeps in `auth-storage`. */
+  user: Record<string, unknown>;
+}
+
+const decodeQuotedPrintable = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+const to = (headers: string) => headers.match(/^To: (.+)$/im)?.[1]?.trim();
+
+/** The code of the first new mail to `email` in the outbox. */
+async function mailedCode(outbox: string, email: string, seen: Set<string>): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const files = await readdir(outbox).catch(() => []);
+    for (const file of files.filter((f) => f.endsWith('.eml') && !seen.has(f)).sort()) {
+      const mail = decodeQuotedPrintable(await readFile(path.join(outbox, file), 'utf8'));
+      const [headers = '', body = ''] = mail.split(/\r?\n\r?\n/, 2);
+      const code = body.match(/\b(\d{6})\b/)?.[1];
+      if (to(headers) === email && code) return code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no verification code was mailed to ${email}`);
+}
+
+async function post(url: string, body: unknown) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`POST ${url} answered ${res.status}: ${await res.text()}`);
+  return res;
+}
+
+/** Signs in as a customer would: the password step, then the e-mailed code. */
+export async function signIn(portal: Portal, account: Account): Promise<Session> {
+  const seen = new Set(await readdir(portal.outbox).catch(() => []));
+  const login = await post(`${portal.url}${authPaths.login}`, {
+    email: account.email,
+    mobile: account.mobile,
+    gstNo: account.gstNo,
+    tally_serialno: account.tallySerialNo,
+    password: account.password,
+    rememberMe: false,
+  });
+  const { tempToken } = (await login.json()) as { tempToken: string };
+  const verificationCode = await mailedCode(portal.outbox, account.email, seen);
+  const verified = await post(`${portal.url}${authPaths.verify2fa}`, {
+    tempToken,
+    verificationCode,
+  });
+  const { token, user } = (await verified.json()) as {
+    token: string;
+    user: Record<string, unknown> & { _id: string };
+  };
+  const refreshCookie = verified.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0]!)
+    .find((cookie) => cookie.startsWith('__Host-'));
+  if (!refreshCookie) throw new Error('verify-2fa set no refresh cookie');
+  return { token, userId: user._id, refreshCookie, user };
+}
