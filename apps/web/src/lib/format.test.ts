@@ -1,5 +1,12 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { formatDate, formatDateTime, formatInr, formatOrderRef, isPast } from './format';
+import {
+  formatDate,
+  formatDateTime,
+  formatInr,
+  formatOrderRef,
+  formatYear,
+  isPast,
+} from './format';
 
 // a browser set to UTC, from before the formatters are made: the Indian date must still show
 vi.hoisted(() => vi.stubEnv('TZ', 'UTC'));
@@ -28,6 +35,13 @@ describe('formatDateTime', () => {
   it('adds the time of day on a 24-hour clock, in Asia/Kolkata', () => {
     expect(formatDateTime('2027-01-05T04:44:00.000Z')).toBe('05/01/2027, 10:14');
     expect(formatDateTime('2027-01-22T20:00:00.000Z')).toBe('23/01/2027, 01:30');
+  });
+});
+
+describe('formatYear', () => {
+  it("gives the Indian year of an instant that is still New Year's Eve in UTC", () => {
+    expect(formatYear('2026-12-31T20:00:00.000Z')).toBe('2027');
+    expect(formatYear(undefined)).toBeNull();
   });
 });
 

@@ -27,6 +27,11 @@ const dateTimeFormatter = new Intl.DateTimeFormat('en-IN', {
   timeZone: CUSTOMER_TIME_ZONE,
 });
 
+const yearFormatter = new Intl.DateTimeFormat('en-IN', {
+  year: 'numeric',
+  timeZone: CUSTOMER_TIME_ZONE,
+});
+
 /** ₹1,23,456.78 */
 export const formatInr = (rupees: number) => inrFormatter.format(rupees);
 /** ₹1,23,457: the plans table shows no decimals. */
@@ -51,6 +56,12 @@ export function formatDate(value: Instant, fallback = 'N/A') {
 export function formatDateTime(value: Instant, fallback = 'N/A') {
   const date = toDate(value);
   return date ? dateTimeFormatter.format(date) : fallback;
+}
+
+/** 2027: the year of the instant in India, or null for a missing or unreadable one. */
+export function formatYear(value: Instant) {
+  const date = toDate(value);
+  return date ? yearFormatter.format(date) : null;
 }
 
 /** Whether the instant has passed; an unreadable or missing one has not. */

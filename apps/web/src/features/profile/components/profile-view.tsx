@@ -3,7 +3,7 @@ import { Calendar, KeyRound, LogOut, Mail } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { CurrentPlan, User } from '@portal/contract';
 import { useLogout } from '@/features/auth/api/logout';
-import { formatDate } from '@/lib/format';
+import { formatDate, formatYear } from '@/lib/format';
 import { errorMessage } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-store';
 import { Badge } from '@/ui/badge';
@@ -72,8 +72,7 @@ function ProfileSkeleton() {
 function ProfileDetails({ user }: { user: User }) {
   const [changingPassword, setChangingPassword] = useState(false);
   const logout = useLogout({ successMessage: 'Logged out successfully!' });
-  const created = user.created_at ? new Date(user.created_at) : null;
-  const since = created && !Number.isNaN(created.getTime()) ? created.getFullYear() : null;
+  const since = formatYear(user.created_at);
   const initial = (user.company_name.trim()[0] ?? user.email[0] ?? 'U').toUpperCase();
 
   return (
