@@ -47,8 +47,23 @@ export async function waitForCode(before: number): Promise<string> {
   return code;
 }
 
-/** Fails on any axe-core violation of the page as it is now; `where` names it in the message. */
+/**
+ * Fails on any axe-core violation of the page as it is now; `where` names it in the message.
+ * Toasts fade in, stack and fade out: axe waits until they have come to rest, since a title
+ * measured half-faded fails on contrast that the settled toast passes.
+ */
 export async function expectAccessible(page: Page, where?: string) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => {
+          const target = (animation.effect as KeyframeEffect | null)?.target;
+          return target instanceof Element && target.closest('[data-sonner-toaster]');
+        })
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
