@@ -42,6 +42,15 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'desktop' },
+    {
+      // every screen walked again on a touch phone (e2e/specs/responsive.spec.ts)
+      name: 'phone',
+      testMatch: /responsive\.spec\.ts/,
+      use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+    },
+  ],
   webServer: {
     command: 'node server.mjs',
     url: `http://localhost:${PORT}/api/health`,
