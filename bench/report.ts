@@ -87,7 +87,7 @@ export class Report {
       await measure();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.error(name, message.split('\n').slice(0, 6).join(' / '));
+      this.error(name, message.replace(/\s+/g, ' ').slice(0, 240));
     }
   }
 
