@@ -20,7 +20,7 @@ export interface Limit {
 }
 
 const format = (value: number, digits: number) =>
-  value.toLocaleString('en-IN', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export class Report {
   readonly rows: Row[] = [];

@@ -69,7 +69,7 @@ const serverUrl =
   process.env.BENCH_DATABASE_URL ?? 'postgres://portal:portal@localhost:5432/postgres';
 const report = new Report();
 
-const count = (n: number) => n.toLocaleString('en-IN');
+const count = (n: number) => n.toLocaleString('en-US');
 /** 10k, 1M: how the issue names the sizes. */
 const size = (n: number) =>
   n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1_000 ? `${n / 1_000}k` : String(n);
