@@ -8,7 +8,6 @@ export interface Column<Row> {
   cell(row: Row): ReactNode;
   /** The row's buttons: unlabelled on a phone, where each one spans the card. */
   actions?: boolean;
-  className?: string;
   /** What the column shows while the rows load. */
   skeleton?: ReactNode;
 }
@@ -94,14 +93,11 @@ export function DataTable<Row>({
                 <tr key={rowKey(row)} className={phone.tr}>
                   {columns.map((column) =>
                     column.actions ? (
-                      <td
-                        key={column.header}
-                        className={cn(cellClass, phone.actionsTd, column.className)}
-                      >
+                      <td key={column.header} className={cn(cellClass, phone.actionsTd)}>
                         {column.cell(row)}
                       </td>
                     ) : (
-                      <td key={column.header} className={cn(cellClass, phone.td, column.className)}>
+                      <td key={column.header} className={cn(cellClass, phone.td)}>
                         <span aria-hidden="true" className={phone.label}>
                           {column.header}
                         </span>

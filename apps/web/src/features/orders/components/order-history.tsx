@@ -48,8 +48,11 @@ function CheckStatusButton({ order }: { order: Order }) {
 const columns: Column<Order>[] = [
   {
     header: 'Order ID',
-    className: 'font-mono text-xs',
-    cell: (order) => <span title={order._id}>{formatOrderRef(order._id)}</span>,
+    cell: (order) => (
+      <span className="font-mono text-xs" title={order._id}>
+        {formatOrderRef(order._id)}
+      </span>
+    ),
   },
   { header: 'Plan', cell: (order) => order.planId.planName },
   { header: 'Amount', cell: (order) => order.formattedAmount },

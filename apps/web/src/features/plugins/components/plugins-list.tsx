@@ -18,7 +18,7 @@ function download(plugin: Plugin) {
 }
 
 const columns: Column<Plugin>[] = [
-  { header: 'Platform', className: 'font-medium', cell: (plugin) => plugin.platform },
+  { header: 'Platform', cell: (plugin) => <span className="font-medium">{plugin.platform}</span> },
   {
     header: 'File Name',
     skeleton: (
