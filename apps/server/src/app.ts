@@ -139,24 +139,45 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   return app;
 }
 
-/** Serves the built SPA; any path that is not the API or a file gets index.html. */
+/** Hashed build output: a changed file gets a new name, so a copy may be kept for a year. */
+const IMMUTABLE_ASSET = /^\/assets\//;
+/** Paths that name a file (an extension); a missing one is a 404, never the app. */
+const FILE_PATH = /\/[^/]*\.[a-z0-9]+$/i;
+
+/**
+ * Serves the built SPA: files precompressed by the build, sent by Accept-Encoding; every other
+ * GET or HEAD that is not the API and not a file gets index.html, whatever the Accept header
+ * (links from mail, monitors and link checkers send none).
+ */
 async function registerSpa(app: App, distDir: string) {
   const hasSpa = existsSync(path.join(distDir, 'index.html'));
   if (hasSpa) {
-    await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(reply, filePath) {
+        const relative = '/' + path.relative(distDir, filePath).split(path.sep).join('/');
+        reply.header(
+          'cache-control',
+          IMMUTABLE_ASSET.test(relative) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
   }
   app.setNotFoundHandler(async (request, reply) => {
-    const wantsPage =
+    const pathname = request.url.split('?')[0]!;
+    const servesApp =
       hasSpa &&
-      request.method === 'GET' &&
-      !request.url.startsWith('/api/') &&
-      (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !pathname.startsWith('/api/') &&
+      !FILE_PATH.test(pathname);
+    if (servesApp) return reply.sendFile('index.html');
     return reply.code(404).send({
       success: false,
-      message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+      message: `Route ${request.method} ${pathname} not found`,
     });
   });
 }
