@@ -131,7 +131,7 @@ describe('api client', () => {
     expect(toastError).toHaveBeenCalledTimes(1);
     expect(toastError).toHaveBeenCalledWith(
       'Session revoked',
-      expect.objectContaining({ position: 'top-center' }),
+      expect.objectContaining({ id: 'session-ended' }),
     );
   });
 
@@ -140,7 +140,7 @@ describe('api client', () => {
     await expect(api.get('/api/things')).rejects.toBeInstanceOf(SessionEndedError);
     expect(toastError).toHaveBeenCalledWith(
       'Session expired. Please log in again.',
-      expect.objectContaining({ position: 'top-center' }),
+      expect.objectContaining({ id: 'session-ended' }),
     );
   });
 
@@ -158,7 +158,7 @@ describe('api client', () => {
     expect(toastError).toHaveBeenCalledTimes(1);
     expect(toastError).toHaveBeenCalledWith(
       'Your session has expired. Please log in again.',
-      expect.objectContaining({ position: 'top-center' }),
+      expect.objectContaining({ id: 'session-ended' }),
     );
   });
 
@@ -184,7 +184,7 @@ describe('api client', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(toastError).toHaveBeenCalledWith(
       'Your session has expired. Please log in again.',
-      expect.objectContaining({ position: 'top-center' }),
+      expect.objectContaining({ id: 'session-ended' }),
     );
   });
 
@@ -200,7 +200,7 @@ describe('api client', () => {
     await expect(api.get('/api/things')).rejects.toThrow('Unauthorized access. Please log in.');
     expect(toastError).toHaveBeenCalledWith(
       'Unauthorized access. Please log in.',
-      expect.objectContaining({ position: 'top-center' }),
+      expect.objectContaining({ id: 'session-ended' }),
     );
   });
 

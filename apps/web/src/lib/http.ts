@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from '@/ui/toast';
 import type { z } from 'zod';
 import { JWT_EXPIRED, RefreshTokenResponseSchema, authPaths } from '@portal/contract';
 import { useSessionStore } from './session-store';
@@ -84,7 +84,7 @@ function endSession(message: string) {
   const { isAuthenticated, token, clearSession } = useSessionStore.getState();
   if (!isAuthenticated && !token) return;
   clearSession();
-  toast.error(message, { position: 'top-center', id: 'session-ended' });
+  toast.error(message, { id: 'session-ended' });
 }
 
 let refreshing: Promise<boolean> | null = null;
