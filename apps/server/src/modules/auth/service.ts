@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
-import { authMessages, type LoginRequestSchema, type User } from '@portal/contract';
+import {
+  CODE_TTL_MS,
+  RESEND_INTERVAL_MS,
+  authMessages,
+  type LoginRequestSchema,
+  type User,
+} from '@portal/contract';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
@@ -28,10 +34,8 @@ import {
   reserveRateLimitHit,
 } from './throttle';
 
-export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_CODE_ATTEMPTS = 5;
 export const MAX_RESENDS = 5;
-export const RESEND_INTERVAL_MS = 60_000;
 
 export type ServiceDeps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>;
 type LoginInput = z.output<typeof LoginRequestSchema>;
