@@ -5,7 +5,7 @@ import { IdSchema, text } from './primitives';
 export const consentPaths = {
   /** Every consent of a customer (the screen's count tiles). */
   allForUser: '/api/user-consents/user/:userId',
-  /** One page, optionally of one status. */
+  /** One page, optionally of one status and matching a search. */
   list: '/api/user-consents',
   /** Asks the provider again and stores its answer. */
   getStatus: '/api/consent/getstatus',
@@ -52,6 +52,8 @@ export const UserConsentsResponseSchema = z.object({
 });
 export type UserConsentsResponse = z.infer<typeof UserConsentsResponseSchema>;
 
+export const CONSENT_SEARCH_MAX_LENGTH = 100;
+
 const positiveInt = (fallback: number, max: number) =>
   z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -60,6 +62,14 @@ export const ConsentListQuerySchema = z.object({
   limit: positiveInt(CONSENTS_PAGE_SIZE, 100),
   userId: text({ error: 'userId is required' }).min(1, 'userId is required').max(100),
   consentStatus: ConsentStatusSchema.optional(),
+  /** Part of a partner name, consent ID or partner ID, across all the customer's consents. */
+  search: text()
+    .trim()
+    .max(
+      CONSENT_SEARCH_MAX_LENGTH,
+      `search must be at most ${CONSENT_SEARCH_MAX_LENGTH} characters`,
+    )
+    .optional(),
 });
 export type ConsentListQuery = z.input<typeof ConsentListQuerySchema>;
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { CONSENT_SEARCH_MAX_LENGTH, ConsentListQuerySchema } from './consents';
+
+const base = { userId: 'c5a1f0de-0000-4000-8000-000000000001' };
+
+describe('ConsentListQuerySchema', () => {
+  it('keeps a search as typed, trimmed, wildcards and all', () => {
+    expect(ConsentListQuerySchema.parse({ ...base, search: '  50%_off  ' }).search).toBe('50%_off');
+  });
+
+  it('refuses a search longer than the limit, naming the field', () => {
+    const result = ConsentListQuerySchema.safeParse({
+      ...base,
+      search: 'a'.repeat(CONSENT_SEARCH_MAX_LENGTH + 1),
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toContain('search');
+  });
+
+  it('refuses control characters in a search', () => {
+    expect(ConsentListQuerySchema.safeParse({ ...base, search: 'a\u0000b' }).success).toBe(false);
+  });
+});
