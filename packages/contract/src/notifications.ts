@@ -7,22 +7,38 @@ export const notificationPaths = {
   seen: '/api/notifications/seen',
 } as const;
 
-/** The events the bell tells about: payments settling, consents changing, a plan about to end. */
+/**
+ * The events the bell tells about: payments settling, a plan activated or extended or about to
+ * end, and every change of a consent's state (approved, rejected, expired, revoked and deleted).
+ */
 export const NOTIFICATION_EVENT_TYPES = [
   'payment_completed',
   'payment_failed',
   'payment_refunded',
+  'plan_activated',
   'plan_ending',
   'consent_approved',
   'consent_rejected',
   'consent_expired',
+  'consent_deleted',
 ] as const satisfies readonly ActivityEventType[];
 
 /** Days before a plan's end when the bell starts telling about it. */
 export const PLAN_ENDING_NOTICE_DAYS = 7;
 export const NOTIFICATIONS_SHOWN = 10;
 
-export const NotificationSchema = ActivityEventSchema.extend({ seen: z.boolean() });
+/** What a notification is about, so that it can link there; the bank's id for a consent. */
+export const NotificationTargetSchema = z.object({
+  kind: z.enum(['order', 'consent']),
+  id: z.string(),
+});
+export type NotificationTarget = z.infer<typeof NotificationTargetSchema>;
+
+export const NotificationSchema = ActivityEventSchema.extend({
+  seen: z.boolean(),
+  /** Null when there is nothing left to open (a deleted consent, a plan reminder). */
+  target: NotificationTargetSchema.nullable(),
+});
 export type Notification = z.infer<typeof NotificationSchema>;
 
 export const NotificationsResponseSchema = z.object({

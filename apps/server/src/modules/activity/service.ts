@@ -10,6 +10,7 @@ import {
   type ActivityEvent,
   type ActivityKind,
   type Notification,
+  type NotificationTarget,
 } from '@portal/contract';
 import type { Database, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -159,6 +160,17 @@ async function countUnseen(db: Executor, customerId: string, since: Date | null)
   return row?.n ?? 0;
 }
 
+/**
+ * Where a notification leads: the order or the consent it is about, from the ids its event
+ * recorded. A deleted consent has nothing left to open.
+ */
+function targetOf(row: Pick<EventRow, 'type' | 'details'>): NotificationTarget | null {
+  const { orderId, consentId } = row.details;
+  if (orderId) return { kind: 'order', id: orderId };
+  if (consentId && row.type !== 'consent_deleted') return { kind: 'consent', id: consentId };
+  return null;
+}
+
 /** The bell: the latest notifications, each marked seen or not, and how many are unseen. */
 export async function listNotifications(
   db: Database,
@@ -181,6 +193,7 @@ export async function listNotifications(
     notifications: rows.map((row) => ({
       ...toEvent(row),
       seen: since !== null && row.createdAt.getTime() <= since.getTime(),
+      target: targetOf(row),
     })),
   };
 }
