@@ -1,6 +1,6 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REMEMBERED_LOGIN_KEY } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
@@ -193,6 +193,16 @@ describe('Remember me', () => {
 });
 
 describe('TwoFactorDialog', () => {
+  // the resend countdown runs on the clock: these tests move it themselves
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const waitOutResendInterval = () => act(() => vi.advanceTimersByTime(60_000));
+
   async function openDialog(extra: Record<string, (body: unknown) => Response> = {}) {
     const fetchSpy = mockServer({
       '/api/auth/login': () =>
@@ -269,17 +279,73 @@ describe('TwoFactorDialog', () => {
     const { u, dialog, fetchSpy } = await openDialog({
       '/api/auth/resend-verification': () => jsonResponse(200, { success: true, message: 'Sent' }),
     });
+    await waitOutResendInterval();
     await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));
     expect(await within(dialog).findByText('Verification code resent!')).toBeInTheDocument();
     expect(bodyOf(fetchSpy, '/api/auth/resend-verification')).toEqual({ tempToken: 'temp-1' });
 
     fetchSpy.mockImplementation(async () => new Response('', { status: 500 }));
+    await waitOutResendInterval();
     await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));
     expect(await within(dialog).findByText('Failed to resend code')).toBeInTheDocument();
   });
 
+  it('counts down the minute before Resend Code can be pressed, then enables it', async () => {
+    const { dialog } = await openDialog();
+    const resend = within(dialog).getByRole('button', { name: 'Resend Code' });
+    expect(resend).toBeDisabled();
+    expect(resend).toHaveAccessibleDescription('You can ask for a new code in 1:00.');
+
+    act(() => vi.advanceTimersByTime(15_000));
+    expect(within(dialog).getByText('0:45')).toBeInTheDocument();
+    expect(resend).toBeDisabled();
+
+    act(() => vi.advanceTimersByTime(44_000));
+    expect(within(dialog).getByText('0:01')).toBeInTheDocument();
+    expect(resend).toBeDisabled();
+
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(resend).toBeEnabled();
+    expect(within(dialog).queryByText(/You can ask for a new code/)).not.toBeInTheDocument();
+  });
+
+  it('after a resend, empties the box for the new code, focuses it, and counts down again', async () => {
+    const { u, dialog } = await openDialog({
+      '/api/auth/resend-verification': () => jsonResponse(200, { success: true, message: 'Sent' }),
+    });
+    const input = within(dialog).getByLabelText('Verification code');
+    await u.type(input, '111111');
+    await waitOutResendInterval();
+    await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));
+    expect(await within(dialog).findByText('Verification code resent!')).toBeInTheDocument();
+    expect(input).toHaveValue('');
+    expect(input).toHaveFocus();
+    expect(within(dialog).getByRole('button', { name: 'Resend Code' })).toBeDisabled();
+    expect(within(dialog).getByText('1:00')).toBeInTheDocument();
+  });
+
+  it('keeps the typed code when a resend fails', async () => {
+    const { u, dialog } = await openDialog({
+      '/api/auth/resend-verification': () =>
+        jsonResponse(429, { success: false, message: 'Too many codes were requested.' }),
+    });
+    const input = within(dialog).getByLabelText('Verification code');
+    await u.type(input, '111111');
+    await waitOutResendInterval();
+    await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));
+    expect(await within(dialog).findByText('Too many codes were requested.')).toBeInTheDocument();
+    expect(input).toHaveValue('111111');
+  });
+
+  it('names the masked address the code went to and how long it is valid', async () => {
+    const { dialog } = await openDialog();
+    expect(dialog).toHaveTextContent('Code sent to d***@acme.example. It is valid for 10 minutes.');
+    expect(dialog).not.toHaveTextContent('demo@acme.example');
+  });
+
   it("says 'Email or temp token is missing' without a call when the e-mail is gone", async () => {
     const { u, dialog, fetchSpy } = await openDialog();
+    await waitOutResendInterval();
     useSessionStore.setState({ pendingEmail: null });
     const callsBefore = fetchSpy.mock.calls.length;
     await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));

@@ -1,16 +1,42 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '@/ui/toast';
-import { VERIFICATION_CODE_LENGTH } from '@portal/contract';
+import { CODE_TTL_MS, RESEND_INTERVAL_MS, VERIFICATION_CODE_LENGTH } from '@portal/contract';
 import { paths } from '@/config/paths';
+import { useSessionStore } from '@/lib/session-store';
 import { Button } from '@/ui/button';
 import { Dialog } from '@/ui/dialog';
 import { Field } from '@/ui/field';
 import { resendVerification } from '../api/resend-verification';
 import { verify2fa } from '../api/verify-2fa';
+import { maskEmail } from '../utils/mask-email';
 
 type Notice = { tone: 'error' | 'success'; text: string } | null;
+
+const CODE_VALID_MINUTES = CODE_TTL_MS / 60_000;
+
+/**
+ * Seconds until a new code may be asked for, counting down once a second. `restart` starts the
+ * full interval again: when the dialog opens (a code was just sent) and after each resend.
+ */
+function useResendCountdown() {
+  const [until, setUntil] = useState(0);
+  const [now, setNow] = useState(0);
+  const seconds = Math.max(0, Math.ceil((until - now) / 1000));
+  const waiting = seconds > 0;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [waiting]);
+  const restart = () => {
+    const start = Date.now();
+    setNow(start);
+    setUntil(start + RESEND_INTERVAL_MS);
+  };
+  return { seconds, restart };
+}
 
 /**
  * The e-mailed-code step (spec §2 Two-factor modal). Messages raised while the modal is open
@@ -31,6 +57,16 @@ export function TwoFactorDialog({
   const [code, setCode] = useState('');
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<'verify' | 'resend' | null>(null);
+  const email = useSessionStore((s) => s.pendingEmail);
+  const countdown = useResendCountdown();
+  const codeInput = useRef<HTMLInputElement>(null);
+
+  // opening means a code was just sent: the next one may be asked for after the interval
+  const [shownOpen, setShownOpen] = useState(false);
+  if (open !== shownOpen) {
+    setShownOpen(open);
+    if (open) countdown.restart();
+  }
 
   const close = (next: boolean) => {
     if (!next) {
@@ -64,6 +100,11 @@ export function TwoFactorDialog({
     const result = await resendVerification();
     setBusy(null);
     setNotice({ tone: result.success ? 'success' : 'error', text: result.message });
+    if (!result.success) return;
+    // the old code no longer works: a fresh, empty box for the new one
+    setCode('');
+    countdown.restart();
+    codeInput.current?.focus();
   };
 
   return (
@@ -75,7 +116,14 @@ export function TwoFactorDialog({
       description="We've sent a verification code to your email. Please enter it below to complete your login."
     >
       <form onSubmit={onVerify} noValidate className="space-y-4">
+        {email && (
+          <p className="text-sm text-slate-700">
+            Code sent to <span className="font-medium text-slate-900">{maskEmail(email)}</span>. It
+            is valid for {CODE_VALID_MINUTES} minutes.
+          </p>
+        )}
         <Field
+          ref={codeInput}
           label="Verification code"
           value={code}
           onChange={(e) => setCode(e.target.value.slice(0, VERIFICATION_CODE_LENGTH))}
@@ -111,12 +159,24 @@ export function TwoFactorDialog({
             variant="secondary"
             className="sm:flex-1"
             onClick={onResend}
-            disabled={busy !== null}
+            disabled={busy !== null || countdown.seconds > 0}
+            aria-describedby={countdown.seconds > 0 ? 'resend-wait' : undefined}
           >
             Resend Code
           </Button>
         </div>
+        {countdown.seconds > 0 && (
+          <p id="resend-wait" className="text-center text-sm text-slate-700">
+            You can ask for a new code in{' '}
+            <span className="font-medium tabular-nums">{formatWait(countdown.seconds)}</span>.
+          </p>
+        )}
       </form>
     </Dialog>
   );
+}
+
+/** 0:45, 1:00: minutes and seconds, as a countdown is read. */
+function formatWait(seconds: number) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
