@@ -17,7 +17,16 @@ export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
   // the manifest lets bench/ measure what each route loads
-  build: { outDir: 'dist', sourcemap: false, manifest: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    manifest: true,
+    rolldownOptions: {
+      // the contract's modules only declare schemas and constants: a screen that needs one
+      // constant must not pull in every schema (and zod with them)
+      treeshake: { moduleSideEffects: (id) => !id.includes('/packages/contract/src/') },
+    },
+  },
   test: {
     name: 'web',
     environment: 'jsdom',

@@ -1,7 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { ApiError } from '@/lib/http';
 import { Toaster } from '@/ui/toaster';
+
+const statusOf = (error: unknown) => {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : Infinity;
+};
 
 export function createQueryClient() {
   return new QueryClient({
@@ -9,9 +13,9 @@ export function createQueryClient() {
       queries: {
         staleTime: 30_000,
         refetchOnWindowFocus: false,
-        // a 4xx will not get better by asking again
-        retry: (failureCount, error) =>
-          !(error instanceof ApiError && error.status < 500) && failureCount < 2,
+        // a 4xx will not get better by asking again; the status is read off the error (an
+        // ApiError) rather than by its class, so that the first screen need not load lib/http
+        retry: (failureCount, error) => !(statusOf(error) < 500) && failureCount < 2,
       },
     },
   });

@@ -1,20 +1,33 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
 import { Link } from 'react-router';
+import type { z } from 'zod';
 import { toast } from '@/ui/toast';
-import { LoginRequestSchema, type LoginRequest } from '@portal/contract';
+import type { LoginRequest, LoginRequestSchema } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { Button } from '@/ui/button';
 import { Field, type FieldProps } from '@/ui/field';
 import { PasswordField } from '@/ui/password-field';
-import { login } from '../api/login';
 import {
   forgetRememberedLogin,
   readRememberedLogin,
   saveRememberedLogin,
 } from '../utils/remembered-login';
-import { TwoFactorDialog } from './two-factor-dialog';
+
+/*
+ * The first screen stays light: the schemas (and zod), the sign-in call and the two-factor
+ * modal load when the customer first needs them, fetched as soon as the form takes focus.
+ */
+type LoginResolver = Resolver<z.input<typeof LoginRequestSchema>, unknown, LoginRequest>;
+let validation: Promise<LoginResolver> | undefined;
+const loadValidation = () =>
+  (validation ??= import('./login-validation').then((module) => module.loginResolver));
+const resolver: LoginResolver = async (...args) => (await loadValidation())(...args);
+const loadLogin = () => import('../api/login');
+const loadTwoFactorDialog = () => import('./two-factor-dialog');
+const TwoFactorDialog = lazy(() =>
+  loadTwoFactorDialog().then((module) => ({ default: module.TwoFactorDialog })),
+);
 
 const emptyForm = {
   email: '',
@@ -46,14 +59,18 @@ const identityFields: IdentityField[] = [
 export function LoginForm() {
   const [defaultValues] = useState(() => ({ ...emptyForm, ...readRememberedLogin() }));
   const [verifying, setVerifying] = useState(false);
+  // mounted from the first code step on, so that it can animate out when closed
+  const [asked, setAsked] = useState(false);
   const submitButton = useRef<HTMLButtonElement>(null);
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm({ resolver: zodResolver(LoginRequestSchema), defaultValues });
+  } = useForm({ resolver, defaultValues });
 
   const onSubmit = handleSubmit(async (credentials) => {
+    void loadTwoFactorDialog();
+    const { login } = await loadLogin();
     const result = await login(credentials);
     if (!result.success) {
       toast.error(result.message);
@@ -62,12 +79,24 @@ export function LoginForm() {
     const { password: _password, rememberMe, ...remembered } = credentials;
     if (rememberMe) saveRememberedLogin(remembered);
     else forgetRememberedLogin();
+    setAsked(true);
     setVerifying(true);
   });
 
+  const preload = () => {
+    void loadValidation();
+    void loadLogin();
+  };
+
   return (
     <>
-      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="login-title">
+      <form
+        onSubmit={onSubmit}
+        onFocus={preload}
+        noValidate
+        className="space-y-4"
+        aria-labelledby="login-title"
+      >
         {identityFields.map(({ name, ...props }) => (
           <Field key={name} error={errors[name]?.message} {...props} {...register(name)} />
         ))}
@@ -104,11 +133,15 @@ export function LoginForm() {
           {isSubmitting ? 'Signing in...' : 'Secure Login'}
         </Button>
       </form>
-      <TwoFactorDialog
-        open={verifying}
-        onOpenChange={setVerifying}
-        returnFocus={() => submitButton.current}
-      />
+      {asked && (
+        <Suspense fallback={null}>
+          <TwoFactorDialog
+            open={verifying}
+            onOpenChange={setVerifying}
+            returnFocus={() => submitButton.current}
+          />
+        </Suspense>
+      )}
     </>
   );
 }
