@@ -11,16 +11,19 @@ export interface ConsentsPageQuery {
   userId: string;
   page: number;
   consentStatus?: ConsentStatus;
+  /** Partner name, consent ID or partner ID, matched by the server across every page. */
+  search?: string;
 }
 
 /** One page of consents; the userId is the signed-in customer's own (spec §6). */
-export async function getConsents({ userId, page, consentStatus }: ConsentsPageQuery) {
+export async function getConsents({ userId, page, consentStatus, search }: ConsentsPageQuery) {
   const query = new URLSearchParams({
     page: String(page),
     limit: String(CONSENTS_PAGE_SIZE),
     userId,
   });
   if (consentStatus) query.set('consentStatus', consentStatus);
+  if (search) query.set('search', search);
   return api.get(`${consentPaths.list}?${query}`, { schema: ConsentListResponseSchema });
 }
 

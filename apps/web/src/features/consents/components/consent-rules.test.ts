@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Consent } from '@portal/contract';
-import { countConsents, searchConsents, summariseApis, truncateToken } from './consent-rules';
+import { countConsents, summariseApis, truncateToken } from './consent-rules';
 
 const c = (over: Partial<Consent>): Consent => ({
   _id: 'x',
@@ -19,22 +19,6 @@ const c = (over: Partial<Consent>): Consent => ({
   consentCreationDate: null,
   lastUpdated: '2026-06-01T00:00:00.000Z',
   ...over,
-});
-
-describe('searchConsents', () => {
-  const list = [
-    c({ _id: '1', partnerName: 'LedgerSync', partnerId: 'PTN-A', consentId: 'sbk-intent-aaa' }),
-    c({ _id: '2', partnerName: 'GST Reconciler', partnerId: 'PTN-B', consentId: 'sbk-intent-bbb' }),
-  ];
-  it('matches partner name, consent ID and partner ID, ignoring case and spaces around', () => {
-    expect(searchConsents(list, ' gst ').map((x) => x._id)).toEqual(['2']);
-    expect(searchConsents(list, 'INTENT-AAA').map((x) => x._id)).toEqual(['1']);
-    expect(searchConsents(list, 'ptn-b').map((x) => x._id)).toEqual(['2']);
-  });
-  it('keeps everything for an empty search and nothing for no match', () => {
-    expect(searchConsents(list, '')).toHaveLength(2);
-    expect(searchConsents(list, 'nothing')).toHaveLength(0);
-  });
 });
 
 describe('countConsents', () => {

@@ -5,15 +5,6 @@ import {
   type ConsentStatus,
 } from '@portal/contract';
 
-/** Spec §2: the search looks at partner name, consent ID and partner ID, on the page shown. */
-export function searchConsents(consents: Consent[], term: string): Consent[] {
-  const needle = term.trim().toLowerCase();
-  if (!needle) return consents;
-  return consents.filter((c) =>
-    [c.partnerName, c.consentId, c.partnerId].some((v) => v.toLowerCase().includes(needle)),
-  );
-}
-
 export type ConsentCounts = Record<'Total' | ConsentStatus, number>;
 
 export function countConsents(consents: Consent[]): ConsentCounts {

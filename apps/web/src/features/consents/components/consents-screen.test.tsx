@@ -62,7 +62,8 @@ function serve(server: Server) {
     if (url.pathname === '/api/user-consents' && method === 'GET') {
       if (server.failList)
         return jsonResponse(500, { success: false, message: 'Database is down' });
-      const key = `${url.searchParams.get('page')}:${url.searchParams.get('consentStatus') ?? ''}`;
+      const search = url.searchParams.get('search');
+      const key = `${url.searchParams.get('page')}:${url.searchParams.get('consentStatus') ?? ''}${search === null ? '' : `:${search}`}`;
       const page = server.pages[key] ?? { data: [], total_pages: 0 };
       return jsonResponse(200, {
         success: true,
@@ -151,26 +152,92 @@ describe('ConsentsScreen', () => {
     );
   });
 
-  it('searches the current page by partner name, consent ID and partner ID', async () => {
-    serve({ all: tenOnPageOne, pages: { '1:': { data: tenOnPageOne, total_pages: 1 } } });
+  it('asks the server to search every consent once typing settles, from page 1', async () => {
+    const second = [consent(11), consent(12)];
+    const found = [consent(2), consent(12)];
+    serve({
+      all: [...tenOnPageOne, ...second],
+      pages: {
+        '1:': { data: tenOnPageOne, total_pages: 2 },
+        '2:': { data: second, total_pages: 2 },
+        '1::gst recon': { data: found, total_pages: 1 },
+      },
+    });
+    const u = userEvent.setup();
+    const { router } = renderWithProviders(<ConsentsScreen />, { path: '/consents' });
+    await screen.findByText('Page 1 of 2');
+    await u.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('sbk-intent-011');
+
+    await u.type(screen.getByRole('searchbox', { name: 'Search consents' }), 'gst recon');
+    // a consent from the second page is found as well as one from the first
+    expect(await screen.findByText('sbk-intent-002')).toBeInTheDocument();
+    expect(screen.getByText('sbk-intent-012')).toBeInTheDocument();
+    expect(screen.queryByText('sbk-intent-011')).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).not.toBeInTheDocument();
+    const searches = calls().filter((c) => c.url.includes('search='));
+    // one request for the whole word, not one per key
+    expect(searches.map((c) => new URL(c.url, 'http://x').searchParams.get('search'))).toEqual([
+      'gst recon',
+    ]);
+    expect(searches[0]!.url).toContain('page=1');
+    expect(router.state.location.search).toBe('?search=gst+recon');
+  });
+
+  it('names a search that matched nothing, hides the paging, and clears it on request', async () => {
+    serve({
+      all: tenOnPageOne,
+      pages: {
+        '1:': { data: tenOnPageOne, total_pages: 3 },
+        '1::zzz': { data: [], total_pages: 0 },
+      },
+    });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />, { path: '/consents' });
+    await screen.findByText('Page 1 of 3');
+    const search = screen.getByRole('searchbox', { name: 'Search consents' });
+    await u.type(search, 'zzz');
+
+    expect(await screen.findByText('No consents match “zzz”')).toBeInTheDocument();
+    expect(screen.queryByText('No consents found')).not.toBeInTheDocument();
+    expect(screen.queryByText('Create your first consent to get started')).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Next' })).not.toBeInTheDocument();
+
+    await u.click(screen.getByRole('button', { name: 'Clear search' }));
+    expect(await screen.findByText('sbk-intent-001')).toBeInTheDocument();
+    expect(search).toHaveValue('');
+    expect(screen.getByText('Page 1 of 3')).toBeInTheDocument();
+  });
+
+  it('opens on the search in the address, as a notification links to it', async () => {
+    const seven = consent(7);
+    serve({ all: tenOnPageOne, pages: { '1::sbk-intent-007': { data: [seven], total_pages: 1 } } });
+    renderWithProviders(<ConsentsScreen />, { path: '/consents?search=sbk-intent-007' });
+    expect(await screen.findByText('sbk-intent-007')).toBeInTheDocument();
+    expect(screen.getByRole('searchbox', { name: 'Search consents' })).toHaveValue(
+      'sbk-intent-007',
+    );
+    expect(calls().filter((c) => c.url.startsWith('/api/user-consents?'))).toHaveLength(1);
+  });
+
+  it('names a status that matched nothing and offers to show every status', async () => {
+    serve({
+      all: tenOnPageOne,
+      pages: {
+        '1:': { data: tenOnPageOne, total_pages: 1 },
+        '1:Rejected': { data: [], total_pages: 0 },
+      },
+    });
     const u = userEvent.setup();
     renderWithProviders(<ConsentsScreen />);
     await screen.findByText('sbk-intent-001');
-    const search = screen.getByRole('searchbox', { name: 'Search consents' });
-    await u.type(search, 'gst recon');
-    expect(screen.queryByText('sbk-intent-001')).not.toBeInTheDocument();
-    expect(screen.getByText('sbk-intent-002')).toBeInTheDocument();
-    await u.clear(search);
-    await u.type(search, 'INTENT-007');
-    expect(screen.getAllByRole('row')).toHaveLength(2);
-    await u.clear(search);
-    await u.type(search, 'ptn-ledgersync');
-    expect(screen.getAllByRole('row')).toHaveLength(6);
-    await u.type(search, 'zzz');
-    expect(screen.getByText('No consents found')).toBeInTheDocument();
-    expect(screen.getByText('Create your first consent to get started')).toBeInTheDocument();
-    // searching asks the server nothing
-    expect(calls().filter((c) => c.url.startsWith('/api/user-consents?'))).toHaveLength(1);
+    await u.selectOptions(screen.getByRole('combobox', { name: 'Filter by status' }), 'Rejected');
+    expect(await screen.findByText('No Rejected consents')).toBeInTheDocument();
+    expect(screen.queryByText('No consents found')).not.toBeInTheDocument();
+    await u.click(screen.getByRole('button', { name: 'Show all statuses' }));
+    expect(await screen.findByText('sbk-intent-001')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Filter by status' })).toHaveValue('');
   });
 
   it('pages with Previous and Next and "Page X of Y"', async () => {
@@ -238,13 +305,26 @@ describe('ConsentsScreen', () => {
     expect(screen.getByText('Create your first consent to get started')).toBeInTheDocument();
   });
 
-  it("says 'Failed to fetch consents' when the list cannot be loaded", async () => {
-    serve({ all: [], pages: {}, failList: true });
+  it("says 'Failed to fetch consents' with the reason when the list cannot be loaded, and retries", async () => {
+    const server: Server = {
+      all: tenOnPageOne,
+      pages: { '1:': { data: tenOnPageOne, total_pages: 1 } },
+      failList: true,
+    };
+    serve(server);
+    const u = userEvent.setup();
     renderWithProviders(<ConsentsScreen />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch consents');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to fetch consents');
+    expect(alert).toHaveTextContent('Database is down');
     await waitFor(() =>
       expect(screen.getAllByText('Failed to fetch consents').length).toBeGreaterThan(1),
     );
+    expect(screen.queryByText('No consents found')).not.toBeInTheDocument();
+
+    server.failList = false;
+    await u.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('sbk-intent-001')).toBeInTheDocument();
   });
 
   it('refreshes a status with only the consent id, then reloads the list', async () => {

@@ -1,6 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Eye, FileCheck2, FileX2, RefreshCw, Search, ShieldCheck, Trash2 } from 'lucide-react';
+import {
+  Eye,
+  FileCheck2,
+  FileX2,
+  RefreshCw,
+  Search,
+  SearchX,
+  ShieldCheck,
+  Trash2,
+} from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { toast } from '@/ui/toast';
 import { CONSENT_STATUSES, type Consent, type ConsentStatus } from '@portal/contract';
 import { cn } from '@/lib/cn';
@@ -19,7 +29,7 @@ import { useUserConsents } from '../api/get-user-consents';
 import { useDeleteConsent } from '../api/delete-consent';
 import { useRefreshConsentStatus } from '../api/refresh-consent-status';
 import { ConsentDetailsDialog } from './consent-details-dialog';
-import { countConsents, searchConsents, summariseApis, type ConsentCounts } from './consent-rules';
+import { countConsents, summariseApis, type ConsentCounts } from './consent-rules';
 import { ConsentStatusBadge } from './consent-status-badge';
 import { permissionName } from './permission-names';
 import { DeleteConsentDialog } from './delete-consent-dialog';
@@ -184,18 +194,112 @@ function consentColumns({
   ];
 }
 
+/** Typing settles for this long before the server is asked. */
+const SEARCH_DELAY_MS = 300;
+
+/**
+ * The search the list shows, kept in the address (`?search=`), so that a link (a notification's,
+ * say) can open the screen on one consent, and Back returns to the search before. The box
+ * follows the address; what is typed reaches the address once typing settles.
+ */
+function useConsentSearch(onApplied: () => void) {
+  const [params, setParams] = useSearchParams();
+  const applied = params.get('search')?.trim() ?? '';
+  const [typed, setTyped] = useState(applied);
+  const [shown, setShown] = useState(applied);
+  if (applied !== shown) {
+    setShown(applied);
+    // a space still being typed stays; a search from elsewhere (a link, Back) replaces the box
+    if (typed.trim() !== applied) setTyped(applied);
+    onApplied();
+  }
+  useEffect(() => {
+    if (typed.trim() === applied) return;
+    const timer = setTimeout(
+      () =>
+        setParams(
+          (current) => {
+            const next = new URLSearchParams(current);
+            if (typed.trim()) next.set('search', typed.trim());
+            else next.delete('search');
+            return next;
+          },
+          { replace: true },
+        ),
+      SEARCH_DELAY_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [typed, applied, setParams]);
+  const clear = () => {
+    setTyped('');
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('search');
+        return next;
+      },
+      { replace: true },
+    );
+  };
+  return { typed, setTyped, applied, clear };
+}
+
+/** UI.md's no-match state: which filter found nothing, and a way to clear each. */
+function NoMatch({
+  search,
+  status,
+  onClearSearch,
+  onClearStatus,
+}: {
+  search: string;
+  status: ConsentStatus | '';
+  onClearSearch(): void;
+  onClearStatus(): void;
+}) {
+  const what = status ? `No ${status} consents` : 'No consents';
+  return (
+    <EmptyState
+      icon={<SearchX className="h-10 w-10" />}
+      title={search ? `${what} match “${search}”` : what}
+      description={
+        search ? 'The search looks at partner names, consent IDs and partner IDs.' : undefined
+      }
+      action={
+        <div className="mt-2 flex flex-col gap-2 sm:flex-row">
+          {search && (
+            <Button variant="secondary" onClick={onClearSearch}>
+              Clear search
+            </Button>
+          )}
+          {status && (
+            <Button variant="secondary" onClick={onClearStatus}>
+              Show all statuses
+            </Button>
+          )}
+        </div>
+      }
+    />
+  );
+}
+
 /** Spec §2 Consents screen. */
 export function ConsentsScreen() {
   const userId = useSessionStore((s) => s.user?.id ?? '');
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<ConsentStatus | ''>('');
-  const [search, setSearch] = useState('');
+  // a new search starts again at page 1
+  const search = useConsentSearch(() => setPage(1));
   const [details, setDetails] = useState<Consent | null>(null);
   const [toDelete, setToDelete] = useState<Consent | null>(null);
 
   const all = useUserConsents(userId);
-  const list = useConsents({ userId, page, consentStatus: status || undefined });
+  const list = useConsents({
+    userId,
+    page,
+    consentStatus: status || undefined,
+    search: search.applied || undefined,
+  });
   const refresh = useRefreshConsentStatus();
   const remove = useDeleteConsent();
 
@@ -205,7 +309,8 @@ export function ConsentsScreen() {
   }, [fetchFailed]);
 
   const totalPages = list.data?.pagination.total_pages ?? 0;
-  const rows = searchConsents(list.data?.data ?? [], search);
+  const rows = list.data?.data ?? [];
+  const filtered = Boolean(search.applied || status);
 
   function refreshStatus(consent: Consent) {
     refresh.mutate(consent.consentId, {
@@ -257,8 +362,8 @@ export function ConsentsScreen() {
             />
             <input
               type="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
+              value={search.typed}
+              onChange={(e) => search.setTyped(e.target.value)}
               aria-label="Search consents"
               placeholder="Search by partner name, consent ID or partner ID"
               className="block h-10 w-full rounded-md border border-slate-300 bg-white pl-9 pr-3 text-sm text-slate-900 placeholder:text-slate-500 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
@@ -290,9 +395,26 @@ export function ConsentsScreen() {
         </div>
 
         {list.isError ? (
-          <p role="alert" className="px-5 py-8 text-center text-sm text-red-700">
-            Failed to fetch consents
-          </p>
+          <div role="alert" className="flex flex-col items-center gap-3 px-5 py-8 text-center">
+            <p className="text-sm font-medium text-red-700">Failed to fetch consents</p>
+            <p className="text-sm text-slate-700">
+              {errorMessage(list.error, 'The list could not be loaded.')}
+            </p>
+            <Button variant="secondary" onClick={() => void list.refetch()}>
+              <RefreshCw className="h-4 w-4" aria-hidden="true" />
+              Retry
+            </Button>
+          </div>
+        ) : !loading && rows.length === 0 && filtered ? (
+          <NoMatch
+            search={search.applied}
+            status={status}
+            onClearSearch={search.clear}
+            onClearStatus={() => {
+              setStatus('');
+              setPage(1);
+            }}
+          />
         ) : !loading && rows.length === 0 ? (
           <EmptyState
             icon={<ShieldCheck className="h-10 w-10" />}
@@ -317,7 +439,7 @@ export function ConsentsScreen() {
           />
         )}
 
-        {totalPages > 1 && (
+        {totalPages > 1 && rows.length > 0 && !list.isError && (
           <nav
             aria-label="Pagination"
             className="flex items-center justify-between gap-4 border-t border-slate-100 px-5 py-3"
