@@ -1,6 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import { Toaster } from '@/ui/toaster';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+
+// notices are never part of the first paint: the toaster (and Sonner) load after it
+const Toaster = lazy(() => import('@/ui/toaster').then((module) => ({ default: module.Toaster })));
 
 const statusOf = (error: unknown) => {
   const status = (error as { status?: unknown } | null)?.status;
@@ -26,7 +28,9 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster />
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
     </QueryClientProvider>
   );
 }

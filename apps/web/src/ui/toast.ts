@@ -1,7 +1,37 @@
-import { toast as sonner, type ExternalToast } from 'sonner';
+import type { ExternalToast, toast as SonnerToast } from 'sonner';
+
+type Sonner = typeof SonnerToast;
+type ToastId = string | number;
+
+/*
+ * Sonner is not part of the first screen: it loads with the toaster, and a notice raised before
+ * the toaster is on the page waits for it (Sonner drops notices nobody listens to yet). Notices
+ * keep their order, since every one waits on the same promise.
+ */
+let markToasterMounted: () => void;
+const toasterMounted = new Promise<void>((resolve) => (markToasterMounted = resolve));
+let sonner: Sonner | undefined;
+const sonnerReady = toasterMounted
+  .then(() => import('sonner'))
+  .then((module) => {
+    sonner = module.toast;
+    return module.toast;
+  });
+
+/** Called by the toaster once Sonner's region listens for notices. */
+export const toasterIsListening = () => markToasterMounted();
+
+const withSonner = (call: (toast: Sonner) => void) => {
+  if (sonner) call(sonner);
+  else void sonnerReady.then(call);
+};
+
+let lastId = 0;
+/** The id is chosen here, so that it can be returned before Sonner has loaded. */
+const idOf = (options?: ExternalToast): ToastId => options?.id ?? `notice-${++lastId}`;
 
 /** When each success notice still showing was raised. */
-const raisedAt = new Map<string | number, number>();
+const raisedAt = new Map<ToastId, number>();
 
 /**
  * The app's notices. A success leaves on its own after a few seconds; an error stays until the
@@ -9,16 +39,22 @@ const raisedAt = new Map<string | number, number>();
  */
 export const toast = {
   success(message: string, options?: ExternalToast) {
-    const id = sonner.success(message, options);
+    const id = idOf(options);
+    withSonner((toast) => toast.success(message, { ...options, id }));
     raisedAt.set(id, Date.now());
     return id;
   },
   error(message: string, options?: ExternalToast) {
-    return sonner.error(message, {
-      duration: Infinity,
-      cancel: { label: 'Dismiss', onClick: () => {} },
-      ...options,
-    });
+    const id = idOf(options);
+    withSonner((toast) =>
+      toast.error(message, {
+        duration: Infinity,
+        cancel: { label: 'Dismiss', onClick: () => {} },
+        ...options,
+        id,
+      }),
+    );
+    return id;
   },
 };
 
@@ -29,7 +65,7 @@ export const toast = {
 export function dismissEarlierSuccessToasts(now = Date.now(), graceMs = 1000) {
   for (const [id, at] of raisedAt) {
     if (now - at <= graceMs) continue;
-    sonner.dismiss(id);
+    withSonner((toast) => toast.dismiss(id));
     raisedAt.delete(id);
   }
 }
