@@ -4,7 +4,7 @@ import type { Consent } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { createHttpConsentProvider } from '../../adapters/consent-provider';
-import { injectFetch } from '../../test/inject-fetch';
+import { injectFetch } from '../../sandbox/in-process';
 import { SANDBOX_BANK_PREFIX } from '../../sandbox/bank/routes';
 import { sandboxBankConsents } from '../../sandbox/bank/schema';
 import { CONSENT_ACCESS_TOKEN_HEADER } from '../../sandbox/bank/wire';
