@@ -1,11 +1,52 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { runnerImport, type Plugin } from 'vite';
+import type { renderFrames } from './scripts/prerender-frames';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
+const alias = { '@': path.resolve(import.meta.dirname, 'src') };
+
+/**
+ * The first HTML carries the sign-in screen and the signed-in shell, prerendered from the real
+ * components (scripts/prerender-frames.tsx), and a small script in <head> that shows the one the
+ * route will render (scripts/route-frame.js). The largest content is painted before any of the
+ * app's JavaScript arrives; main.tsx renders once the route's code is in, over the same boxes.
+ */
+function firstHtmlFrames(): Plugin {
+  const frameScript = readFileSync(path.join(import.meta.dirname, 'scripts/route-frame.js'));
+  const hash = createHash('sha256').update(frameScript).digest('base64url').slice(0, 8);
+  const frameScriptFile = `assets/route-frame-${hash}.js`;
+  return {
+    name: 'first-html-frames',
+    apply: 'build',
+    async transformIndexHtml(html) {
+      const { module } = await runnerImport<{ renderFrames: typeof renderFrames }>(
+        path.join(import.meta.dirname, 'scripts/prerender-frames.tsx'),
+        { configFile: false, root: import.meta.dirname, resolve: { alias }, logLevel: 'error' },
+      );
+      const frames = module.renderFrames();
+      return {
+        html: html.replace(
+          '<div id="root"></div>',
+          `<div id="root"><div data-frame="login">${frames.login}</div>` +
+            `<div data-frame="shell">${frames.shell}</div></div>`,
+        ),
+        tags: [{ tag: 'script', attrs: { src: `/${frameScriptFile}` }, injectTo: 'head-prepend' }],
+      };
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: frameScriptFile, source: frameScript });
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
+    firstHtmlFrames(),
     react(),
     tailwindcss(),
     // brotli and gzip copies beside each file; the server picks one by Accept-Encoding
@@ -14,7 +55,7 @@ export default defineConfig({
       threshold: 1024,
     }),
   ],
-  resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
+  resolve: { alias },
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
   // the manifest lets bench/ measure what each route loads
   build: {

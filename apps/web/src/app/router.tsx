@@ -58,3 +58,18 @@ export const routes: RouteObject[] = [
 ];
 
 export const createRouter = () => createBrowserRouter(routes);
+export type AppRouter = ReturnType<typeof createRouter>;
+
+/**
+ * Settles once the first location's route modules are in, so that React's first render is the
+ * screen itself, drawn over the first HTML's frame, rather than a blank page while they load.
+ */
+export const routerReady = (router: AppRouter) =>
+  new Promise<void>((resolve) => {
+    if (router.state.initialized) return resolve();
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
