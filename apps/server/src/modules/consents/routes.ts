@@ -12,7 +12,12 @@ import {
 } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
-import { deleteConsent, listAllConsents, listConsentPage, refreshConsentStatus } from './service';
+import {
+  deleteConsent,
+  listAllConsents,
+  listConsentPage,
+  refreshConsentStatus,
+} from './customer-consents';
 
 const errors = {
   400: ErrorResponseSchema,

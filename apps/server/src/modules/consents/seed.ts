@@ -10,7 +10,7 @@ import {
 import { partners } from '../partners/schema';
 import { hashApiKey, newApiKey } from '../partners/service';
 import { consents } from './schema';
-import { tokenAad } from './service';
+import { tokenAad } from './rows';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;

@@ -7,7 +7,7 @@ import {
   partnerPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { getPartnerConsent, requestConsent } from '../consents/service';
+import { getPartnerConsent, requestConsent } from '../consents/partner-consents';
 import { createPartnerAuthenticate } from './authenticate';
 
 const errors = {

@@ -1,0 +1,214 @@
+import { and, count, desc, eq, inArray, lte, type SQL } from 'drizzle-orm';
+import type {
+  ActivityEventType,
+  ActivityStatus,
+  Consent,
+  ConsentStatus,
+  Pagination,
+} from '@portal/contract';
+import { mapProviderStatus, type ProviderConsent } from '../../adapters/consent-provider';
+import type { AppDeps } from '../../deps';
+import type { Executor } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { recordActivity } from '../activity/record';
+import { partners } from '../partners/schema';
+import { bankFailure, readToken, toConsent, tokenColumns } from './rows';
+import { consents } from './schema';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents'>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const EVENT_BY_STATUS: Record<
+  ConsentStatus,
+  { type: ActivityEventType; title: string; status: ActivityStatus }
+> = {
+  Pending: { type: 'consent_requested', title: 'Consent requested', status: 'pending' },
+  Approved: { type: 'consent_approved', title: 'Consent approved', status: 'success' },
+  Rejected: { type: 'consent_rejected', title: 'Consent rejected', status: 'failed' },
+  Expired: { type: 'consent_expired', title: 'Consent expired', status: 'failed' },
+};
+
+const activityStatusOf = (status: ConsentStatus): ActivityStatus => EVENT_BY_STATUS[status].status;
+
+/**
+ * Marks the customer's consents whose expiry time has passed as Expired, with their activity
+ * events. Safe to repeat: a consent already Expired is not touched again.
+ */
+export async function expireDueConsents(db: Executor, clock: Clock, customerId: string) {
+  const now = clock.now();
+  const expired = await db
+    .update(consents)
+    .set({ status: 'Expired', updatedAt: now })
+    .where(
+      and(
+        eq(consents.customerId, customerId),
+        inArray(consents.status, ['Pending', 'Approved']),
+        lte(consents.expiresAt, now),
+      ),
+    )
+    .returning({ id: consents.id, consentId: consents.consentId });
+  for (const row of expired) {
+    await recordActivity(db, clock, {
+      customerId,
+      type: 'consent_expired',
+      title: 'Consent expired',
+      description: `Consent ${row.consentId} reached its expiry time.`,
+      status: 'failed',
+      details: { consentId: row.consentId },
+    });
+  }
+  return expired.length;
+}
+
+const withPartner = {
+  row: consents,
+  partner: { name: partners.name, partnerId: partners.partnerId },
+};
+
+/** Every consent of the customer, newest first (the screen's count tiles). */
+export async function listAllConsents(deps: Deps, customerId: string): Promise<Consent[]> {
+  const { db, clock } = deps;
+  await db.transaction((tx) => expireDueConsents(tx, clock, customerId));
+  const rows = await db
+    .select(withPartner)
+    .from(consents)
+    .innerJoin(partners, eq(partners.id, consents.partnerRef))
+    .where(eq(consents.customerId, customerId))
+    .orderBy(desc(consents.createdAt), desc(consents.id));
+  return rows.map(({ row, partner }) => toConsent(row, partner, deps.consents.encryption));
+}
+
+/** One page of the customer's consents; a page past the end is empty, not an error. */
+export async function listConsentPage(
+  deps: Deps,
+  customerId: string,
+  query: { page: number; limit: number; status?: ConsentStatus },
+): Promise<{ data: Consent[]; pagination: Pagination }> {
+  const { db, clock } = deps;
+  await db.transaction((tx) => expireDueConsents(tx, clock, customerId));
+  const conditions: SQL[] = [eq(consents.customerId, customerId)];
+  if (query.status) conditions.push(eq(consents.status, query.status));
+  const where = and(...conditions);
+  const [totalRow] = await db.select({ n: count() }).from(consents).where(where);
+  const total = totalRow?.n ?? 0;
+  const rows = await db
+    .select(withPartner)
+    .from(consents)
+    .innerJoin(partners, eq(partners.id, consents.partnerRef))
+    .where(where)
+    .orderBy(desc(consents.createdAt), desc(consents.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit);
+  return {
+    data: rows.map(({ row, partner }) => toConsent(row, partner, deps.consents.encryption)),
+    pagination: {
+      total,
+      page: query.page,
+      limit: query.limit,
+      total_pages: Math.ceil(total / query.limit),
+    },
+  };
+}
+
+async function findOwnConsent(db: Executor, customerId: string, where: SQL) {
+  const [found] = await db
+    .select(withPartner)
+    .from(consents)
+    .innerJoin(partners, eq(partners.id, consents.partnerRef))
+    .where(and(eq(consents.customerId, customerId), where));
+  return found ?? null;
+}
+
+/**
+ * Asks the bank about one of the customer's consents, with the access token the portal holds,
+ * and stores the answer. When the bank cannot be reached or answers nonsense, nothing changes.
+ */
+export async function refreshConsentStatus(
+  deps: Deps,
+  customerId: string,
+  consentId: string,
+): Promise<Consent> {
+  const { db, clock } = deps;
+  const { encryption, provider } = deps.consents;
+  const found = await findOwnConsent(db, customerId, eq(consents.consentId, consentId));
+  if (!found) throw new AppError('NOT_FOUND', 'Consent not found');
+  const held = readToken(encryption, found.row.id, 'access', found.row.accessTokenEnc);
+
+  let answer: ProviderConsent;
+  try {
+    answer = await provider.getConsent(found.row.consentId, { accessToken: held });
+  } catch (error) {
+    bankFailure(error, 'refresh');
+  }
+
+  const now = clock.now();
+  const status = mapProviderStatus(answer, now);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(consents)
+      .set({
+        status,
+        providerStatus: answer.status,
+        providerStatusUpdatedAt: answer.statusUpdatedAt,
+        providerCreatedAt: answer.createdAt,
+        expiresAt: answer.expiresAt,
+        ...tokenColumns(encryption, found.row.id, answer),
+        updatedAt: now,
+      })
+      .where(and(eq(consents.id, found.row.id), eq(consents.customerId, customerId)))
+      .returning();
+    if (!row) throw new AppError('NOT_FOUND', 'Consent not found');
+    const changed = found.row.status !== status;
+    const event = changed
+      ? {
+          ...EVENT_BY_STATUS[status],
+          description: `The bank now reports consent ${row.consentId} as ${status}.`,
+        }
+      : {
+          type: 'consent_refreshed' as const,
+          title: 'Consent status refreshed',
+          status: activityStatusOf(status),
+          description: `Consent ${row.consentId} is still ${status}.`,
+        };
+    await recordActivity(tx, clock, {
+      customerId,
+      ...event,
+      details: { consentId: row.consentId },
+    });
+    return toConsent(row, found.partner, encryption);
+  });
+}
+
+/**
+ * Revokes at the bank first, then removes. If the bank cannot be reached the consent stays,
+ * so that a customer never believes a consent gone that the bank still honours.
+ */
+export async function deleteConsent(deps: Deps, customerId: string, id: string): Promise<void> {
+  const { db, clock, files } = deps;
+  if (!UUID.test(id)) throw new AppError('NOT_FOUND', 'Consent not found');
+  const found = await findOwnConsent(db, customerId, eq(consents.id, id));
+  if (!found) throw new AppError('NOT_FOUND', 'Consent not found');
+  try {
+    await deps.consents.provider.revokeConsent(found.row.consentId);
+  } catch (error) {
+    bankFailure(error, 'revoke');
+  }
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(consents)
+      .where(and(eq(consents.id, id), eq(consents.customerId, customerId)))
+      .returning();
+    if (!row) throw new AppError('NOT_FOUND', 'Consent not found');
+    await recordActivity(tx, clock, {
+      customerId,
+      type: 'consent_deleted',
+      title: 'Consent deleted',
+      description: `Consent ${row.consentId} of ${found.partner.name} was revoked and deleted.`,
+      status: 'success',
+      details: { consentId: row.consentId },
+    });
+  });
+  if (found.row.documentKey) await files.remove(found.row.documentKey).catch(() => undefined);
+}

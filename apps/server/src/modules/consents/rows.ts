@@ -1,0 +1,99 @@
+// The stored consent as the customer and the partner APIs answer it, and the token and bank-failure
+// rules that both share.
+import type { Consent, ConsentStatus, PartnerConsent } from '@portal/contract';
+import { ConsentProviderError, type ProviderConsent } from '../../adapters/consent-provider';
+import { DecryptionError, type Encryption } from '../../lib/encryption';
+import { AppError } from '../../lib/errors';
+import type { Partner } from '../partners/schema';
+import type { ConsentRow } from './schema';
+
+/** Binds an encrypted token to its row and field. */
+export const tokenAad = (rowId: string, field: 'access' | 'refresh') => `consent:${rowId}:${field}`;
+const aad = tokenAad;
+
+export function readToken(
+  encryption: Encryption,
+  rowId: string,
+  field: 'access' | 'refresh',
+  value: string | null,
+) {
+  if (!value) return null;
+  try {
+    return encryption.decrypt(value, aad(rowId, field));
+  } catch (error) {
+    // an altered or foreign value is shown as absent, never as garbage
+    if (error instanceof DecryptionError) return null;
+    throw error;
+  }
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** A stored consent as the customer API answers it (spec §3 Consent). */
+export function toConsent(
+  row: ConsentRow,
+  partner: Pick<Partner, 'name' | 'partnerId'>,
+  encryption: Encryption,
+): Consent {
+  return {
+    _id: row.id,
+    consentId: row.consentId,
+    consentStatus: row.status as ConsentStatus,
+    partnerName: partner.name,
+    partnerId: partner.partnerId,
+    documentUploaded: row.documentKey ? 'Y' : 'N',
+    apiList: row.permissions,
+    netBankingUserId: row.netBankingUserId,
+    accessToken: readToken(encryption, row.id, 'access', row.accessTokenEnc),
+    accessTokenExpiresAt: iso(row.accessTokenExpiresAt),
+    refreshToken: readToken(encryption, row.id, 'refresh', row.refreshTokenEnc),
+    refreshTokenExpiresAt: iso(row.refreshTokenExpiresAt),
+    createdAt: row.createdAt.toISOString(),
+    consentCreationDate: iso(row.providerCreatedAt),
+    lastUpdated: row.updatedAt.toISOString(),
+  };
+}
+
+export function toPartnerConsent(
+  row: ConsentRow,
+  partner: Pick<Partner, 'partnerId'>,
+): PartnerConsent {
+  return {
+    consentId: row.consentId,
+    consentStatus: row.status as ConsentStatus,
+    customerId: row.customerId,
+    partnerId: partner.partnerId,
+    apiList: row.permissions,
+    documentUploaded: row.documentKey ? 'Y' : 'N',
+    expirationDateTime: iso(row.expiresAt),
+    createdAt: row.createdAt.toISOString(),
+    lastUpdated: row.updatedAt.toISOString(),
+  };
+}
+
+export function bankFailure(error: unknown, action: 'refresh' | 'revoke' | 'create'): never {
+  if (!(error instanceof ConsentProviderError)) throw error;
+  const nothing =
+    action === 'revoke'
+      ? 'Nothing was deleted'
+      : action === 'create'
+        ? 'No consent was created'
+        : 'Nothing was changed';
+  const messages: Record<ConsentProviderError['kind'], string> = {
+    unreachable: `The bank could not be reached. ${nothing}; please try again later.`,
+    invalid_response: `The bank sent an answer that could not be read. ${nothing}; please try again later.`,
+    refused: `The bank refused the request. ${nothing}.`,
+    not_found: `The bank does not know this consent. ${nothing}.`,
+  };
+  throw new AppError('BAD_GATEWAY', messages[error.kind]);
+}
+
+export function tokenColumns(encryption: Encryption, rowId: string, answer: ProviderConsent) {
+  const tokens = answer.tokens;
+  return {
+    accessTokenEnc: tokens ? encryption.encrypt(tokens.accessToken, aad(rowId, 'access')) : null,
+    accessTokenExpiresAt: tokens?.accessTokenExpiresAt ?? null,
+    refreshTokenEnc: tokens ? encryption.encrypt(tokens.refreshToken, aad(rowId, 'refresh')) : null,
+    refreshTokenExpiresAt: tokens?.refreshTokenExpiresAt ?? null,
+  };
+}
