@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseInUseError, openDatabase } from './db/client';
+import { loggableError } from './lib/database-errors';
 import { seedDemoIfEmpty } from './db/seed';
 import { createDeps } from './deps';
 import { startAuthPurge } from './jobs/purge-expired-auth';
@@ -49,6 +50,8 @@ async function main() {
 main().catch((error: unknown) => {
   // a setting to fix or a second process: one line says which
   const oneLine = error instanceof ConfigError || error instanceof DatabaseInUseError;
-  console.error(oneLine ? error.message : error);
+  if (oneLine) console.error(error.message);
+  // a failed migration or seed must not print its query's values
+  else console.error(error instanceof Error ? loggableError(error).stack : error);
   process.exit(1);
 });

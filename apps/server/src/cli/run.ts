@@ -9,6 +9,7 @@ import { partnerCommands } from './partners';
 import { consentCommands } from './consents';
 import { planCommands } from './plans';
 import { orderCommands } from './orders';
+import { loggableError } from '../lib/database-errors';
 
 /** Every operator command, by name. Each area adds its own file and one line here. */
 const commands: Record<string, CliCommand> = {
@@ -72,7 +73,8 @@ export async function runCli(
     ) {
       console.error(`Error: ${error.message}`);
     } else {
-      console.error(error);
+      // an unexpected failure, printed without its query's values
+      console.error(error instanceof Error ? loggableError(error).stack : error);
     }
     return 1;
   }
