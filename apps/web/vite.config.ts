@@ -32,8 +32,9 @@ function firstHtmlFrames(): Plugin {
       return {
         html: html.replace(
           '<div id="root"></div>',
-          `<div id="root"><div data-frame="login">${frames.login}</div>` +
-            `<div data-frame="shell">${frames.shell}</div></div>`,
+          // disabled until React takes over, so that nothing typed into a frame is lost
+          `<div id="root"><fieldset data-frame="login" disabled>${frames.login}</fieldset>` +
+            `<fieldset data-frame="shell" disabled>${frames.shell}</fieldset></div>`,
         ),
         tags: [{ tag: 'script', attrs: { src: `/${frameScriptFile}` }, injectTo: 'head-prepend' }],
       };
