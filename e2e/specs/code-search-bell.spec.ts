@@ -1,0 +1,114 @@
+import { DEMO, expect, expectAccessible, signIn, test } from '../support/fixtures';
+
+/*
+ * The code step's countdown and masked address, and the bell's popover with its links and
+ * "Mark all read": each at a desktop width and a phone width, with axe on the open dialog and
+ * popover.
+ */
+
+const WIDTHS = [
+  { name: 'desktop', width: 1366, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+for (const size of WIDTHS) {
+  test.describe(`at ${size.width} px`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.setViewportSize({ width: size.width, height: size.height });
+    });
+
+    test('the code step counts down to Resend Code and names the masked address', async ({
+      page,
+    }) => {
+      // the page's clock runs, and the test moves it on by whole stretches
+      await page.clock.install();
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(DEMO.email);
+      await page.getByLabel('Mobile Number').fill(DEMO.mobile);
+      await page.getByLabel('GST Number').fill(DEMO.gstNo);
+      await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
+      await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+      await page.getByRole('button', { name: 'Secure Login' }).click();
+
+      const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
+      await expect(dialog).toBeVisible();
+      await expect(dialog).toContainText(
+        'Code sent to d***@acme.example. It is valid for 10 minutes.',
+      );
+      await expect(dialog).not.toContainText(DEMO.email);
+      const resend = dialog.getByRole('button', { name: 'Resend Code' });
+      await expect(resend).toBeDisabled();
+      await expect(dialog).toContainText(/You can ask for a new code in (1:00|0:5\d)\./);
+      await expectAccessible(page, 'code dialog');
+
+      await page.clock.runFor(15_000);
+      // 15 s on: 0:45 less the moments the checks above took
+      await expect(dialog).toContainText(/You can ask for a new code in 0:[34]\d\./);
+      await expect(resend).toBeDisabled();
+      await page.clock.runFor(45_000);
+      await expect(resend).toBeEnabled();
+      await expect(dialog).not.toContainText('You can ask for a new code');
+    });
+
+    test('the bell opens a popover beside it whose items lead to their order', async ({ page }) => {
+      await signIn(page);
+      const bell = page.getByRole('button', { name: /^Notifications/ });
+      // clear what earlier tests left, so that the purchase below is the news
+      await bell.click();
+      const popover = page.getByRole('dialog', { name: 'Notifications' });
+      await expect(popover).toBeVisible();
+      const markAll = popover.getByRole('button', { name: 'Mark all read' });
+      if (await markAll.isVisible()) await markAll.click();
+      await expect(page.getByTestId('notification-dot')).toHaveCount(0);
+      await page.keyboard.press('Escape');
+      await expect(popover).toBeHidden();
+      await expect(bell).toBeFocused();
+
+      // a purchase through the sandbox gateway
+      await page.goto('/plans');
+      await page
+        .getByRole('button', { name: /^Purchase Plan/ })
+        .first()
+        .click();
+      await page.waitForURL('**/orders?planId=*');
+      await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.waitForURL('**/orders?tab=history');
+
+      await expect(page.getByTestId('notification-dot')).toBeVisible();
+      await bell.click();
+      await expect(popover).toBeVisible();
+
+      // anchored to the bell, inside the screen, with the page not dimmed behind it
+      const bellBox = (await bell.boundingBox())!;
+      const box = (await popover.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(bellBox.y + bellBox.height);
+      expect(box.y - (bellBox.y + bellBox.height)).toBeLessThan(24);
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(size.width);
+      expect(await page.evaluate(() => document.body.style.pointerEvents)).toBe('');
+      await expect(page.locator('[aria-modal="true"]')).toHaveCount(0);
+
+      const payment = popover.getByRole('listitem').filter({ hasText: 'Payment completed' });
+      await expect(payment.first()).toContainText('New:');
+      await expect(
+        popover.getByRole('listitem').filter({ hasText: 'Plan activated' }).first(),
+      ).toContainText('New:');
+      await expectAccessible(page, 'bell popover');
+
+      await popover.getByRole('button', { name: 'Mark all read' }).click();
+      await expect(page.getByTestId('notification-dot')).toHaveCount(0);
+      await expect(bell).toHaveAccessibleName('Notifications');
+      await expect(payment.first()).not.toContainText('New:');
+
+      await page.goto('/dashboard');
+      await bell.click();
+      await popover
+        .getByRole('link', { name: /Open Order #[0-9A-F]{6}/ })
+        .first()
+        .click();
+      await page.waitForURL('**/orders?tab=history');
+      await expect(popover).toBeHidden();
+    });
+  });
+}
