@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, lte, or, type SQL } from 'drizzle-orm';
 import type {
   ActivityEventType,
   ActivityStatus,
@@ -80,18 +80,38 @@ export async function listAllConsents(deps: Deps, customerId: string): Promise<C
   return rows.map(({ row, partner }) => toConsent(row, partner, deps.consents.encryption));
 }
 
-/** One page of the customer's consents; a page past the end is empty, not an error. */
+/**
+ * One page of the customer's consents, optionally of one status and matching a search (part of
+ * the partner's name, the consent ID or the partner ID, in any case); a page past the end is
+ * empty, not an error.
+ */
 export async function listConsentPage(
   deps: Deps,
   customerId: string,
-  query: { page: number; limit: number; status?: ConsentStatus },
+  query: { page: number; limit: number; status?: ConsentStatus; search?: string },
 ): Promise<{ data: Consent[]; pagination: Pagination }> {
   const { db, clock } = deps;
   await db.transaction((tx) => expireDueConsents(tx, clock, customerId));
   const conditions: SQL[] = [eq(consents.customerId, customerId)];
   if (query.status) conditions.push(eq(consents.status, query.status));
+  const search = query.search?.trim();
+  if (search) {
+    // a % or _ the customer typed is a letter to find, not a wildcard: escape it (and the escape)
+    const pattern = `%${search.replace(/[\\%_]/g, '\\$&')}%`;
+    conditions.push(
+      or(
+        ilike(partners.name, pattern),
+        ilike(consents.consentId, pattern),
+        ilike(partners.partnerId, pattern),
+      )!,
+    );
+  }
   const where = and(...conditions);
-  const [totalRow] = await db.select({ n: count() }).from(consents).where(where);
+  const [totalRow] = await db
+    .select({ n: count() })
+    .from(consents)
+    .innerJoin(partners, eq(partners.id, consents.partnerRef))
+    .where(where);
   const total = totalRow?.n ?? 0;
   const rows = await db
     .select(withPartner)

@@ -64,19 +64,21 @@ export async function consentRoutes(app: App) {
       ...auth,
       schema: {
         tags: ['consents'],
-        summary: 'One page of the signed-in customer’s consents, optionally of one status',
+        summary:
+          'One page of the signed-in customer’s consents, optionally of one status and matching a search',
         security,
         querystring: ConsentListQuerySchema,
         response: { 200: ConsentListResponseSchema, ...errors },
       },
     },
     async (request) => {
-      const { userId, page, limit, consentStatus } = request.query;
+      const { userId, page, limit, consentStatus, search } = request.query;
       requireSelf(userId, request.auth.customerId);
       const result = await listConsentPage(app.deps, request.auth.customerId, {
         page,
         limit,
         status: consentStatus,
+        search,
       });
       return { success: true as const, ...result };
     },
