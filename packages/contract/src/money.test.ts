@@ -21,9 +21,14 @@ describe('orderAmount', () => {
     expect(orderAmount(tenCrore).totalPaise).toBe(12_30_00_00_000);
   });
 
-  it('refuses fractions of a paisa and negative amounts', () => {
-    expect(() => orderAmount(10.5)).toThrow(RangeError);
-    expect(() => orderAmount(-1)).toThrow(RangeError);
+  it('refuses fractions of a paisa and negative amounts, and says what it takes', () => {
+    const rule = 'base amount must be a non-negative whole number of paise';
+    expect(() => orderAmount(10.5)).toThrow(new RangeError(rule));
+    expect(() => orderAmount(-1)).toThrow(new RangeError(rule));
+  });
+
+  it('takes a base of zero, to which nothing is added', () => {
+    expect(orderAmount(0)).toEqual({ basePaise: 0, gstPaise: 0, handlingPaise: 0, totalPaise: 0 });
   });
 
   it('converts between rupees and paise', () => {
