@@ -1,15 +1,19 @@
+import type { Page } from '@playwright/test';
 import { DEMO, expect, expectAccessible, signIn, test } from '../support/fixtures';
 
 /*
- * The code step's countdown and masked address, and the bell's popover with its links and
- * "Mark all read": each at a desktop width and a phone width, with axe on the open dialog and
- * popover.
+ * The code step's countdown and masked address, the consent search across every page with its
+ * no-match state, and the bell's popover with its links and "Mark all read": each at a desktop
+ * width and a phone width, with axe on every open dialog and popover.
  */
 
 const WIDTHS = [
   { name: 'desktop', width: 1366, height: 900 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
+
+const detailButtons = (page: Page) =>
+  page.getByRole('button', { name: /^View details of consent / });
 
 for (const size of WIDTHS) {
   test.describe(`at ${size.width} px`, () => {
@@ -48,6 +52,45 @@ for (const size of WIDTHS) {
       await page.clock.runFor(45_000);
       await expect(resend).toBeEnabled();
       await expect(dialog).not.toContainText('You can ask for a new code');
+    });
+
+    test('the consent search finds consents on every page and names a search that finds none', async ({
+      page,
+    }) => {
+      await signIn(page);
+      await page.goto('/consents');
+      const pager = page.getByRole('navigation', { name: 'Pagination' });
+      await expect(pager).toContainText(/Page 1 of \d+/);
+
+      // a consent that is only on the second page
+      await pager.getByRole('button', { name: 'Next' }).click();
+      await expect(pager).toContainText(/Page 2 of/);
+      const firstRow = detailButtons(page).first();
+      const label = (await firstRow.getAttribute('aria-label'))!;
+      const consentId = label.replace('View details of consent ', '');
+      await pager.getByRole('button', { name: 'Previous' }).click();
+      await expect(pager).toContainText(/Page 1 of/);
+
+      const search = page.getByRole('searchbox', { name: 'Search consents' });
+      await search.fill(consentId.toUpperCase());
+      await expect(detailButtons(page)).toHaveCount(1);
+      await expect(
+        page.getByRole('button', { name: `View details of consent ${consentId}` }),
+      ).toBeVisible();
+      await expect(pager).toHaveCount(0);
+      await expect(page).toHaveURL(/search=/);
+
+      // wildcards typed by the customer match themselves, so this finds nothing
+      await search.fill('%_');
+      await expect(page.getByText('No consents match “%_”')).toBeVisible();
+      await expect(page.getByText('No consents found')).toHaveCount(0);
+      await expect(pager).toHaveCount(0);
+      await expectAccessible(page, 'consents, no match');
+
+      await page.getByRole('button', { name: 'Clear search' }).click();
+      await expect(search).toHaveValue('');
+      await expect(pager).toContainText(/Page 1 of/);
+      expect(await detailButtons(page).count()).toBeGreaterThan(0);
     });
 
     test('the bell opens a popover beside it whose items lead to their order', async ({ page }) => {
