@@ -36,6 +36,9 @@ export const CreateOrderRequestSchema = z.object({
 });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequestSchema>;
 
+/** How an order is named on every screen, in mail and at the gateway: #4FA65D. */
+export const orderRef = (orderId: string) => `#${orderId.slice(0, 6).toUpperCase()}`;
+
 /** Spec §3 Order; `amount` is the total in rupees, `planId` is populated with the plan name. */
 export const OrderSchema = z.object({
   _id: z.string(),
@@ -46,6 +49,10 @@ export const OrderSchema = z.object({
   paymentStatus: PaymentStatusSchema,
   /** A short-lived signed link to the receipt PDF; only for a Completed order. */
   receiptUrl: z.string().nullable(),
+  /** The tax invoice's number, shown beside the Receipt button; only for a Completed order. */
+  invoiceNumber: z.string().nullable(),
+  /** The plan period this order paid for (the invoice's service period); only when Completed. */
+  servicePeriod: z.object({ startDate: z.string(), endDate: z.string() }).nullable(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

@@ -16,9 +16,53 @@ export const PlanSchema = z.object({
 });
 export type Plan = z.infer<typeof PlanSchema>;
 
-/** `GET /api/plans`: sorted by created date, oldest first. */
+/** One paid period on the account: from `startDate` (inclusive) to `endDate` (exclusive). */
+export const PlanPeriodSchema = z.object({
+  orderId: z.string(),
+  planId: z.string(),
+  planName: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+});
+export type PlanPeriod = z.infer<typeof PlanPeriodSchema>;
+
+/**
+ * The customer's plan: the period in force and the periods paid after it. A purchase queues a
+ * period at the end of the last one, so `endDate` (the plan's end, as the profile's End Date and
+ * the dashboard's Active Until show it) is the end of the last queued period.
+ */
+export const PlanStandingSchema = z.object({
+  planId: z.string(),
+  planName: z.string(),
+  /** The period in force now. */
+  periodStartDate: z.string(),
+  periodEndDate: z.string(),
+  endDate: z.string(),
+  /** Whole days until `endDate`, rounded up. */
+  daysLeft: z.number().int(),
+  /** Periods paid after the one in force, in order; empty when none is queued. */
+  queued: z.array(PlanPeriodSchema),
+});
+export type PlanStanding = z.infer<typeof PlanStandingSchema>;
+
+/** What buying a plan now would give: the period it would add. */
+export const PurchaseOutcomeSchema = z.object({
+  planId: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+});
+export type PurchaseOutcome = z.infer<typeof PurchaseOutcomeSchema>;
+
+/**
+ * `GET /api/plans`: sorted by created date, oldest first; with the customer's plan (null without
+ * one) and, for each plan on offer, the period buying it now would add.
+ */
 export const PlansResponseSchema = z.object({
   success: z.literal(true),
-  data: z.object({ plans: z.array(PlanSchema) }),
+  data: z.object({
+    plans: z.array(PlanSchema),
+    current: PlanStandingSchema.nullable(),
+    purchases: z.array(PurchaseOutcomeSchema),
+  }),
 });
 export type PlansResponse = z.infer<typeof PlansResponseSchema>;

@@ -10,7 +10,7 @@ import type { Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
-import { plans } from '../plans/schema';
+import { customerPlans, plans } from '../plans/schema';
 import { isUuid, offeredPlan } from '../plans/service';
 import { receiptLink, receiptOffered } from '../receipts/service';
 import { receipts } from '../receipts/schema';
@@ -19,13 +19,19 @@ import { orders, type OrderRow } from './schema';
 const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 export const formatPaise = (paise: number) => inr.format(paise / 100);
 
-type OrderView = { order: OrderRow; planName: string; hasReceipt: boolean };
+type OrderView = {
+  order: OrderRow;
+  planName: string;
+  invoiceNumber: string | null;
+  period: { startsAt: Date; endsAt: Date } | null;
+};
 
 export function toOrder(
   deps: Pick<AppDeps, 'signedLinks'>,
-  { order, planName, hasReceipt }: OrderView,
+  { order, planName, invoiceNumber, period }: OrderView,
 ): Order {
   const status = order.status as PaymentStatus;
+  const completed = status === 'Completed';
   return {
     _id: order.id,
     planId: { _id: order.planId, planName },
@@ -34,26 +40,50 @@ export function toOrder(
     orderDate: order.createdAt.toISOString(),
     paymentStatus: status,
     receiptUrl:
-      receiptOffered(status) && hasReceipt ? receiptLink(deps, order.id, order.customerId) : null,
+      receiptOffered(status) && invoiceNumber
+        ? receiptLink(deps, order.id, order.customerId)
+        : null,
+    invoiceNumber: receiptOffered(status) ? invoiceNumber : null,
+    servicePeriod:
+      completed && period
+        ? { startDate: period.startsAt.toISOString(), endDate: period.endsAt.toISOString() }
+        : null,
   };
 }
 
 function orderViews(db: Executor) {
   return db
-    .select({ order: orders, planName: plans.planName, receiptId: receipts.id })
+    .select({
+      order: orders,
+      planName: plans.planName,
+      invoiceNumber: receipts.invoiceNumber,
+      periodStartsAt: customerPlans.startsAt,
+      periodEndsAt: customerPlans.endsAt,
+    })
     .from(orders)
     .innerJoin(plans, eq(plans.id, orders.planId))
-    .leftJoin(receipts, eq(receipts.orderId, orders.id));
+    .leftJoin(receipts, eq(receipts.orderId, orders.id))
+    .leftJoin(customerPlans, eq(customerPlans.orderId, orders.id));
 }
+
+type OrderViewRow = Awaited<ReturnType<ReturnType<typeof orderViews>['execute']>>[number];
+
+const viewOf = (row: OrderViewRow): OrderView => ({
+  order: row.order,
+  planName: row.planName,
+  invoiceNumber: row.invoiceNumber,
+  period:
+    row.periodStartsAt && row.periodEndsAt
+      ? { startsAt: row.periodStartsAt, endsAt: row.periodEndsAt }
+      : null,
+});
 
 /** The customer's own orders, newest first. */
 export async function listOrders(deps: AppDeps, customerId: string): Promise<Order[]> {
   const rows = await orderViews(deps.db)
     .where(eq(orders.customerId, customerId))
     .orderBy(desc(orders.createdAt), desc(orders.id));
-  return rows.map((r) =>
-    toOrder(deps, { order: r.order, planName: r.planName, hasReceipt: !!r.receiptId }),
-  );
+  return rows.map((row) => toOrder(deps, viewOf(row)));
 }
 
 /** One order of the customer's; another customer's order is "not found", never "forbidden". */
@@ -80,7 +110,7 @@ export async function orderView(
     and(eq(orders.id, orderId), eq(orders.customerId, customerId)),
   );
   if (!row) throw new AppError('NOT_FOUND', 'Order not found');
-  return toOrder(deps, { order: row.order, planName: row.planName, hasReceipt: !!row.receiptId });
+  return toOrder(deps, viewOf(row));
 }
 
 /**
@@ -122,7 +152,7 @@ export async function createOrder(
       status: 'pending',
       details: { orderId: row!.id, planId: plan.id },
     });
-    return { order: row!, planName: plan.planName, hasReceipt: false };
+    return { order: row!, planName: plan.planName, invoiceNumber: null, period: null };
   });
   return toOrder(deps, order);
 }

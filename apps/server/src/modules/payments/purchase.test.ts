@@ -34,7 +34,7 @@ describe('a purchase on the sandbox gateway', () => {
     expect(callback.pathname).toBe('/api/payments/callback');
     const back = await t.app.inject({ method: 'GET', url: callback.pathname + callback.search });
     expect(back.statusCode).toBe(303);
-    expect(back.headers.location).toBe('/orders?tab=history');
+    expect(back.headers.location).toBe(`/orders?tab=history&order=${orderId}`);
 
     const [order] = await b.history();
     expect(order).toMatchObject({
@@ -93,7 +93,8 @@ describe('a purchase on the sandbox gateway', () => {
     }
     const now = t.clock.now().getTime();
     const current = await currentPlanOf(t.deps.db, b.customer.id, t.clock.now());
-    expect(current?.endDate).toBe(new Date(now + 30 * 86_400_000).toISOString());
+    // the plan ends where the last period paid for ends
+    expect(current?.endDate).toBe(new Date(now + 60 * 86_400_000).toISOString());
     const later = await currentPlanOf(t.deps.db, b.customer.id, new Date(now + 31 * 86_400_000));
     expect(later).toMatchObject({
       startDate: new Date(now + 30 * 86_400_000).toISOString(),

@@ -12,8 +12,12 @@ import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { createPayment, handleCallback, handleWebhook } from './service';
 
-/** Where the customer lands after checkout: the order history shows the outcome. */
-export const AFTER_PAYMENT_PATH = '/orders?tab=history';
+/**
+ * Where the customer lands after checkout: the order history, which says the outcome of the
+ * order named (its id is no secret: the customer's own reference, useless without a session).
+ */
+export const afterPaymentPath = (orderId: string) =>
+  `/orders?tab=history&order=${encodeURIComponent(orderId)}`;
 
 export async function paymentRoutes(app: App) {
   app.post(
@@ -58,7 +62,9 @@ export async function paymentRoutes(app: App) {
     },
     async (request, reply) => {
       await handleCallback(app.deps, request.query, request.log);
-      return reply.redirect(AFTER_PAYMENT_PATH, 303);
+      // handled means signed and naming an order of this payment link
+      const orderId = request.query.razorpay_payment_link_reference_id!;
+      return reply.redirect(afterPaymentPath(orderId), 303);
     },
   );
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  orderRef,
   paymentPaths,
   rupeesToPaise,
   type CreatePaymentRequest,
@@ -70,7 +71,7 @@ export async function createPayment(
     link = await payments.gateway.createPaymentLink({
       referenceId: order.id,
       amountPaise: order.totalPaise,
-      description: `${plan?.planName ?? 'Plan'} plan, order ${order.id.slice(-6)}`,
+      description: `${plan?.planName ?? 'Plan'} plan, order ${orderRef(order.id)}`,
       customer: {
         name: input.customer_name,
         email: input.customer_email,

@@ -1,9 +1,8 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Transaction } from '../../db/client';
 import { customers } from '../users/schema';
+import { nextPeriodStart, periodEnd } from './current-plan';
 import { customerPlans } from './schema';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Puts a paid plan on the customer's account: from now, or from the end of a plan still in
@@ -30,8 +29,8 @@ export async function activatePlan(
     .where(and(eq(customerPlans.customerId, input.customerId), gt(customerPlans.endsAt, input.now)))
     .orderBy(desc(customerPlans.endsAt))
     .limit(1);
-  const startsAt = latest ? latest.endsAt : input.now;
-  const endsAt = new Date(startsAt.getTime() + input.durationDays * DAY_MS);
+  const startsAt = nextPeriodStart(latest?.endsAt ?? null, input.now);
+  const endsAt = periodEnd(startsAt, input.durationDays);
   await tx.insert(customerPlans).values({
     customerId: input.customerId,
     planId: input.planId,

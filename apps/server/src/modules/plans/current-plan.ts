@@ -1,18 +1,27 @@
-import { and, desc, eq, gt, lte } from 'drizzle-orm';
-import type { CurrentPlan } from '@portal/contract';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import type { CurrentPlan, PlanPeriod, PlanStanding, PurchaseOutcome } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import { customerPlans, plans } from './schema';
 
 const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The plan in force for a customer at `now`, as the profile and the dashboard show it. */
-export async function currentPlanOf(
-  db: Executor,
-  customerId: string,
-  now: Date,
-): Promise<CurrentPlan | null> {
-  const [row] = await db
+interface PeriodRow {
+  orderId: string;
+  planId: string;
+  planName: string;
+  amountPaise: number;
+  durationDays: number;
+  startsAt: Date;
+  endsAt: Date;
+}
+
+/** The customer's periods not yet over at `now` (in force or queued), in order. */
+function periodsAhead(db: Executor, customerId: string, now: Date): Promise<PeriodRow[]> {
+  return db
     .select({
+      orderId: customerPlans.orderId,
+      planId: customerPlans.planId,
       planName: plans.planName,
       amountPaise: plans.amountPaise,
       durationDays: plans.durationDays,
@@ -21,22 +30,98 @@ export async function currentPlanOf(
     })
     .from(customerPlans)
     .innerJoin(plans, eq(plans.id, customerPlans.planId))
-    .where(
-      and(
-        eq(customerPlans.customerId, customerId),
-        lte(customerPlans.startsAt, now),
-        gt(customerPlans.endsAt, now),
-      ),
-    )
-    .orderBy(desc(customerPlans.startsAt))
-    .limit(1);
-  if (!row) return null;
+    .where(and(eq(customerPlans.customerId, customerId), gt(customerPlans.endsAt, now)))
+    .orderBy(asc(customerPlans.startsAt), asc(customerPlans.endsAt));
+}
+
+/**
+ * When a period bought now starts: at the end of the last period paid for, or now. The one rule
+ * for activation (which queues the period there) and for what the Plans screen promises.
+ */
+export function nextPeriodStart(lastEnd: Date | null, now: Date): Date {
+  return lastEnd && lastEnd > now ? lastEnd : now;
+}
+
+export const periodEnd = (startsAt: Date, durationDays: number) =>
+  new Date(startsAt.getTime() + durationDays * DAY_MS);
+
+interface Standing {
+  inForce: PeriodRow;
+  queued: PeriodRow[];
+  /** The plan's end: the end of the last period paid for. */
+  endsAt: Date;
+}
+
+function standingOf(rows: PeriodRow[], now: Date): Standing | null {
+  const inForce = rows.find((r) => r.startsAt <= now);
+  if (!inForce) return null;
+  const queued = rows.filter((r) => r.startsAt > now);
+  const last = queued.at(-1) ?? inForce;
+  return { inForce, queued, endsAt: last.endsAt };
+}
+
+const toPeriod = (row: PeriodRow): PlanPeriod => ({
+  orderId: row.orderId,
+  planId: row.planId,
+  planName: row.planName,
+  startDate: row.startsAt.toISOString(),
+  endDate: row.endsAt.toISOString(),
+});
+
+/**
+ * The plan in force for a customer at `now`, as the profile and the dashboard show it: the
+ * period in force, ending where the last period paid for ends.
+ */
+export async function currentPlanOf(
+  db: Executor,
+  customerId: string,
+  now: Date,
+): Promise<CurrentPlan | null> {
+  const standing = standingOf(await periodsAhead(db, customerId, now), now);
+  if (!standing) return null;
+  const { inForce } = standing;
   return {
-    planName: row.planName,
-    formattedAmount: inr.format(row.amountPaise / 100),
-    formattedDuration: `${row.durationDays} ${row.durationDays === 1 ? 'day' : 'days'}`,
-    startDate: row.startsAt.toISOString(),
-    endDate: row.endsAt.toISOString(),
+    planName: inForce.planName,
+    formattedAmount: inr.format(inForce.amountPaise / 100),
+    formattedDuration: `${inForce.durationDays} ${inForce.durationDays === 1 ? 'day' : 'days'}`,
+    startDate: inForce.startsAt.toISOString(),
+    endDate: standing.endsAt.toISOString(),
     status: 'Active',
+  };
+}
+
+/**
+ * The customer's plan with its queued periods, and what buying a plan now would add, for the
+ * Plans screen and the "extended to" lines.
+ */
+export async function planStandingOf(
+  db: Executor,
+  customerId: string,
+  now: Date,
+): Promise<{
+  current: PlanStanding | null;
+  purchaseOf(plan: { _id: string; duration: number }): PurchaseOutcome;
+}> {
+  const rows = await periodsAhead(db, customerId, now);
+  const start = nextPeriodStart(rows.at(-1)?.endsAt ?? null, now);
+  const purchaseOf = (plan: { _id: string; duration: number }) => ({
+    planId: plan._id,
+    startDate: start.toISOString(),
+    endDate: periodEnd(start, plan.duration).toISOString(),
+  });
+  const standing = standingOf(rows, now);
+  if (!standing) return { current: null, purchaseOf };
+  const { inForce, queued, endsAt } = standing;
+  return {
+    current: {
+      planId: inForce.planId,
+      planName: inForce.planName,
+      periodStartDate: inForce.startsAt.toISOString(),
+      periodEndDate: inForce.endsAt.toISOString(),
+      endDate: endsAt.toISOString(),
+      daysLeft: Math.ceil((endsAt.getTime() - now.getTime()) / DAY_MS),
+      queued: queued.map(toPeriod),
+    },
+    purchaseOf,
   };
 }
