@@ -1,7 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { getUserConsentsQueryOptions } from '@/features/consents/api/get-user-consents';
 import { getOrderHistoryQueryOptions } from '@/features/orders/api/get-order-history';
-import { getPlansQueryOptions } from '@/features/plans/api/get-plans';
+import { getPlanCatalogueQueryOptions } from '@/features/plans/api/get-plans';
 import { getProfileQueryOptions } from '@/features/profile/api/get-profile';
 
 /**
@@ -15,7 +15,8 @@ export function useDashboardData(userId: string) {
       { ...getProfileQueryOptions(), staleTime: 0 },
       { ...getUserConsentsQueryOptions(userId), staleTime: 0 },
       { ...getOrderHistoryQueryOptions(), staleTime: 0, refetchInterval: false as const },
-      getPlansQueryOptions(),
+      // the catalogue also carries the plan's queued periods ("extended to ...")
+      getPlanCatalogueQueryOptions(),
     ],
   });
   return { profile, consents, orders, plans };

@@ -25,6 +25,8 @@ export interface DashboardViewProps {
   counters: DashboardCounters;
   recentOrders: readonly DashboardRow[];
   recentActivity: readonly DashboardRow[];
+  /** Said under Active Until when a later period is queued. */
+  planNote?: string | null;
   isLoading: boolean;
   isError: boolean;
 }
@@ -190,6 +192,7 @@ export function DashboardView({
   counters,
   recentOrders,
   recentActivity,
+  planNote,
   isLoading,
   isError,
 }: DashboardViewProps) {
@@ -291,15 +294,18 @@ export function DashboardView({
           <CardHeader title="Your Current Plan" />
           <CardBody>
             {isLoading || plan ? (
-              <Details
-                loading={isLoading}
-                rows={[
-                  ['Plan Name', plan?.planName],
-                  ['Amount', plan?.formattedAmount],
-                  ['Duration', plan?.formattedDuration],
-                  ['Active Until', formatDate(plan?.endDate)],
-                ]}
-              />
+              <>
+                <Details
+                  loading={isLoading}
+                  rows={[
+                    ['Plan Name', plan?.planName],
+                    ['Amount', plan?.formattedAmount],
+                    ['Duration', plan?.formattedDuration],
+                    ['Active Until', formatDate(plan?.endDate)],
+                  ]}
+                />
+                {plan && planNote && <p className="mt-3 text-sm text-slate-700">{planNote}</p>}
+              </>
             ) : (
               <div className="py-4 text-center">
                 <p className="font-medium text-slate-900">No active plan found.</p>

@@ -43,6 +43,8 @@ const order = (id: string, paymentStatus: Order['paymentStatus'], orderDate: str
   orderDate,
   paymentStatus,
   receiptUrl: null,
+  invoiceNumber: null,
+  servicePeriod: null,
 });
 
 const plan = (id: string): Plan => ({
@@ -60,6 +62,7 @@ interface Answers {
   consents?: unknown;
   orders?: unknown;
   plans?: unknown;
+  current?: unknown;
   fail?: boolean;
 }
 
@@ -83,7 +86,10 @@ function answer(answers: Answers) {
     if (url.includes('/orders/history'))
       return jsonResponse(200, { success: true, orders: answers.orders ?? [] });
     if (url.includes('/plans'))
-      return jsonResponse(200, { success: true, data: { plans: answers.plans ?? [] } });
+      return jsonResponse(200, {
+        success: true,
+        data: { plans: answers.plans ?? [], current: answers.current ?? null, purchases: [] },
+      });
     return jsonResponse(404, { success: false, message: 'not found' });
   });
 }
@@ -207,6 +213,45 @@ describe('Dashboard', () => {
     expect(plan.getByText('Amount').nextSibling).toHaveTextContent('₹12,300.00');
     expect(plan.getByText('Duration').nextSibling).toHaveTextContent('365 days');
     expect(plan.getByText('Active Until').nextSibling).toHaveTextContent('31/12/2026');
+  });
+
+  it('says the plan is extended when a renewal is queued after the period in force', async () => {
+    answer({
+      profile: {
+        ...user,
+        plan: {
+          planName: 'Starter',
+          formattedAmount: '₹499.00',
+          formattedDuration: '30 days',
+          startDate: '2026-11-23T06:00:00.000Z',
+          endDate: '2027-01-22T06:00:00.000Z',
+          status: 'Active',
+        },
+      },
+      current: {
+        planId: 'p1',
+        planName: 'Starter',
+        periodStartDate: '2026-11-23T06:00:00.000Z',
+        periodEndDate: '2026-12-23T06:00:00.000Z',
+        endDate: '2027-01-22T06:00:00.000Z',
+        daysLeft: 60,
+        queued: [
+          {
+            orderId: 'o2',
+            planId: 'p1',
+            planName: 'Starter',
+            startDate: '2026-12-23T06:00:00.000Z',
+            endDate: '2027-01-22T06:00:00.000Z',
+          },
+        ],
+      },
+    });
+    renderWithProviders(<Dashboard />, { path: '/dashboard' });
+    const plan = within(card('Your Current Plan'));
+    expect(
+      await plan.findByText('Extended to 22/01/2027; the current period ends 23/12/2026.'),
+    ).toBeInTheDocument();
+    expect(plan.getByText('Active Until').nextSibling).toHaveTextContent('22/01/2027');
   });
 
   it('says it failed to load, and shows N/A for plans, when the calls fail', async () => {

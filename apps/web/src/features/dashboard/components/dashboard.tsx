@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { extensionNote } from '@/features/plans/components/plan-standing';
 import { useSessionStore } from '@/lib/session-store';
 import { useDashboardData } from '../api/get-dashboard-data';
 import {
@@ -32,7 +33,8 @@ export function Dashboard() {
     <DashboardView
       user={profile.data}
       sessionCompanyName={sessionUser?.company_name}
-      counters={dashboardCounters(consents.data, orders.data, plans.data)}
+      counters={dashboardCounters(consents.data, orders.data, plans.data?.plans)}
+      planNote={extensionNote(plans.data?.current)}
       recentOrders={recentOrders(activity)}
       recentActivity={recentActivity(activity)}
       isLoading={isLoading && !isError}

@@ -4,7 +4,6 @@ import { PackageOpen } from 'lucide-react';
 import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, type Plan } from '@portal/contract';
 import { usePlans } from '@/features/plans/api/get-plans';
 import { cn } from '@/lib/cn';
-import { ApiError, errorMessage } from '@/lib/http';
 import { formatInr } from '@/lib/format';
 import { useSessionStore } from '@/lib/session-store';
 import { Button } from '@/ui/button';
@@ -13,9 +12,7 @@ import { EmptyState } from '@/ui/empty-state';
 import { Field, type FieldProps } from '@/ui/field';
 import { Skeleton } from '@/ui/spinner';
 import { useToastsAbove } from '@/ui/toaster';
-import { useCreateOrder } from '../api/create-order';
-import { useCreatePayment } from '../api/create-payment';
-import { goToPayment } from './go-to-payment';
+import { useStartPayment } from '../hooks/use-start-payment';
 import { orderSubmitError, planAmounts, type OrderForm } from './order-rules';
 
 function PlanOption({
@@ -71,9 +68,6 @@ const customerFields: (Omit<FieldProps, 'name'> & { name: CustomerField })[] = [
 ];
 
 /** Spec §2 Orders screen, Create Order tab. */
-/** An answer of `{ success: false }` (spec §8 'Order creation failed'). */
-const refusedBody = (body: unknown) => (body as { success?: unknown } | null)?.success === false;
-
 export function CreateOrderForm({
   selectedPlanId,
   onSelectPlan,
@@ -83,8 +77,7 @@ export function CreateOrderForm({
 }) {
   const user = useSessionStore((s) => s.user);
   const { data: plans, isPending, isError } = usePlans();
-  const createOrder = useCreateOrder();
-  const createPayment = useCreatePayment();
+  const startPayment = useStartPayment();
   const [form, setForm] = useState({
     customerName: user?.company_name ?? '',
     email: user?.email ?? '',
@@ -120,33 +113,7 @@ export function CreateOrderForm({
     }
     setErrors({});
     setProcessing(true);
-    let orderId: string;
-    try {
-      const created = await createOrder.mutateAsync({ planId: plan!._id, amount: amounts!.total });
-      if (!created.success) throw new Error('Order creation failed');
-      orderId = created.order._id;
-    } catch (error) {
-      const refused = error instanceof ApiError && refusedBody(error.body);
-      toast.error(
-        errorMessage(error, refused ? 'Order creation failed' : 'Failed to create order'),
-      );
-      setProcessing(false);
-      return;
-    }
-    try {
-      const payment = await createPayment.mutateAsync({
-        order_id: orderId,
-        amount: amounts!.total,
-        customer_name: form.customerName.trim(),
-        customer_email: form.email.trim(),
-        customer_phone: form.phone.trim(),
-        planType: plan!.planType,
-      });
-      goToPayment(payment.paymentUrl);
-    } catch (error) {
-      toast.error(errorMessage(error, 'Payment initiation failed'));
-      setProcessing(false);
-    }
+    if (!(await startPayment(plan!, form))) setProcessing(false);
   }
 
   return (

@@ -11,11 +11,12 @@ import { DataTable, RowActions, type Column } from '@/ui/table';
 import { useCheckPaymentStatus } from '../api/check-payment-status';
 import { useOrderHistory } from '../api/get-order-history';
 import { PaymentStatusBadge } from './payment-status-badge';
+import { RetryPaymentButton } from './retry-payment-button';
 
 export const receiptAvailable = (order: Order) =>
   order.paymentStatus === 'Completed' && Boolean(order.receiptUrl);
 
-function openReceipt(order: Order) {
+export function openReceipt(order: Order) {
   if (!receiptAvailable(order)) {
     toast.error('Receipt not available for this order.');
     return;
@@ -45,13 +46,21 @@ function CheckStatusButton({ order }: { order: Order }) {
   );
 }
 
-const columns: Column<Order>[] = [
+const columns = (highlightId: string | null): Column<Order>[] => [
   {
     header: 'Order ID',
     cell: (order) => (
-      <span className="font-mono text-xs" title={order._id}>
-        {formatOrderRef(order._id)}
-      </span>
+      <>
+        <span className="font-mono text-xs" title={order._id}>
+          {formatOrderRef(order._id)}
+        </span>
+        {order._id === highlightId && (
+          // the row carrying this mark is highlighted (see the table's class below)
+          <span data-highlight className="block text-xs font-semibold text-blue-800">
+            This payment
+          </span>
+        )}
+      </>
     ),
   },
   { header: 'Plan', cell: (order) => order.planId.planName },
@@ -63,6 +72,7 @@ const columns: Column<Order>[] = [
       <div className="flex flex-wrap items-center gap-2">
         <PaymentStatusBadge status={order.paymentStatus} />
         {order.paymentStatus === 'Pending' && <CheckStatusButton order={order} />}
+        {order.paymentStatus === 'Failed' && <RetryPaymentButton order={order} />}
       </div>
     ),
   },
@@ -84,14 +94,19 @@ const columns: Column<Order>[] = [
             <FileText className="h-4 w-4" aria-hidden="true" />
             Receipt
           </Button>
+          {order.invoiceNumber && (
+            <span className="text-xs whitespace-nowrap text-slate-700">
+              Invoice {order.invoiceNumber}
+            </span>
+          )}
         </RowActions>
       );
     },
   },
 ];
 
-/** Spec §2 Orders screen, Order History tab. */
-export function OrderHistory() {
+/** Spec §2 Orders screen, Order History tab; `highlightId` marks the order just paid for. */
+export function OrderHistory({ highlightId = null }: { highlightId?: string | null }) {
   const { data: orders, isPending, isError } = useOrderHistory();
 
   if (isError) {
@@ -115,10 +130,10 @@ export function OrderHistory() {
     );
   }
   return (
-    <Card>
+    <Card className="[&_tr:has([data-highlight])]:bg-blue-50">
       <DataTable
         caption="Order history"
-        columns={columns}
+        columns={columns(highlightId)}
         rows={orders ?? []}
         rowKey={(order) => order._id}
         loading={isPending}

@@ -7,6 +7,7 @@ import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
 import { goToPayment } from './go-to-payment';
 import { OrdersScreen } from './orders-screen';
+import { paidPlanLine } from './payment-result';
 
 vi.mock('./go-to-payment', () => ({ goToPayment: vi.fn() }));
 
@@ -39,6 +40,8 @@ const order = (overrides: Partial<Order>): Order => ({
   orderDate: '2026-06-03T10:00:00.000Z',
   paymentStatus: 'Completed',
   receiptUrl: '/api/orders/x/receipt?expires=1&sub=u&sig=s',
+  invoiceNumber: 'INV/2026-27/000001',
+  servicePeriod: { startDate: '2026-06-03T10:00:00.000Z', endDate: '2027-06-03T10:00:00.000Z' },
   ...overrides,
 });
 
@@ -78,7 +81,8 @@ afterEach(() => {
   useSessionStore.getState().clearSession();
 });
 
-const plansRoute: Route = () => jsonResponse(200, { success: true, data: { plans } });
+const plansRoute: Route = () =>
+  jsonResponse(200, { success: true, data: { plans, current: null, purchases: [] } });
 
 describe('OrdersScreen, Create Order', () => {
   it('preselects the plan from ?planId, shows the summary, and pays by full-page redirect', async () => {
@@ -293,5 +297,119 @@ describe('OrdersScreen, Order History', () => {
     });
     renderWithProviders(<OrdersScreen />, { path: '/orders?tab=history' });
     expect(await screen.findByText('Failed to load order history')).toBeInTheDocument();
+  });
+});
+
+describe('OrdersScreen, back from the gateway', () => {
+  const returned = order({
+    _id: 'c4fa65d0-0000-4000-8000-000000000003',
+    servicePeriod: { startDate: '2026-01-10T10:00:00.000Z', endDate: '2027-01-10T10:00:00.000Z' },
+  });
+  const checkStatus = `POST /api/orders/${returned._id}/check-status`;
+  const answerOrder = (o: Order) => () =>
+    jsonResponse(200, { success: true, message: `Payment status: ${o.paymentStatus}`, order: o });
+  const history = (o: Order) => () => jsonResponse(200, { success: true, orders: [o] });
+  const path = `/orders?tab=history&order=${returned._id}`;
+
+  it('says the payment succeeded, with the plan end, the order, the invoice and its receipt', async () => {
+    serve({
+      'GET /api/plans': plansRoute,
+      'GET /api/orders/history': history(returned),
+      [checkStatus]: answerOrder(returned),
+    });
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    renderWithProviders(<OrdersScreen />, { path });
+    const banner = (await screen.findByRole('heading', { name: 'Payment successful' })).closest(
+      'section',
+    )!;
+    expect(banner).toHaveTextContent('Professional is active until 10/01/2027.');
+    expect(banner).toHaveTextContent('Order #C4FA65 · ₹6,148.77 · Invoice INV/2026-27/000001');
+    await userEvent.click(
+      within(banner).getByRole('button', { name: 'Receipt for order #C4FA65' }),
+    );
+    expect(open).toHaveBeenCalledWith(returned.receiptUrl, '_blank', 'noopener,noreferrer');
+
+    // the row of this payment is marked, with the invoice number beside its Receipt button
+    const row = (await screen.findByText('This payment')).closest('tr')!;
+    expect(row).toHaveTextContent('#C4FA65');
+    expect(row).toHaveTextContent('Invoice INV/2026-27/000001');
+
+    await userEvent.click(within(banner).getByRole('button', { name: 'Dismiss payment result' }));
+    expect(screen.queryByRole('heading', { name: 'Payment successful' })).not.toBeInTheDocument();
+  });
+
+  it('says a failed payment failed and retries it as a new order for the same plan', async () => {
+    const failed = { ...returned, paymentStatus: 'Failed' as const, receiptUrl: null };
+    const calls = serve({
+      'GET /api/plans': plansRoute,
+      'GET /api/orders/history': history(failed),
+      [checkStatus]: answerOrder(failed),
+      'POST /api/orders': () =>
+        jsonResponse(201, {
+          success: true,
+          message: 'Order created',
+          order: order({ _id: 'd0000000-0000-4000-8000-000000000004', paymentStatus: 'Pending' }),
+        }),
+      'POST /api/create-payment': () =>
+        jsonResponse(200, { success: true, paymentUrl: 'http://localhost/checkout/plink_2' }),
+    });
+    renderWithProviders(<OrdersScreen />, { path });
+    const banner = (await screen.findByRole('heading', { name: 'Payment failed' })).closest(
+      'section',
+    )!;
+    expect(banner).toHaveTextContent('The payment for order #C4FA65 (Professional, ₹6,148.77)');
+    await userEvent.click(
+      within(banner).getByRole('button', { name: 'Retry payment for order #C4FA65' }),
+    );
+    await vi.waitFor(() =>
+      expect(goToPayment).toHaveBeenCalledWith('http://localhost/checkout/plink_2'),
+    );
+    expect(calls.find((c) => c.url === '/api/orders')?.body).toEqual({
+      planId: plans[1]!._id,
+      amount: 6148.77,
+    });
+    expect(calls.find((c) => c.url === '/api/create-payment')?.body).toMatchObject({
+      order_id: 'd0000000-0000-4000-8000-000000000004',
+      amount: 6148.77,
+      customer_name: 'Acme Traders Pvt Ltd',
+      customer_email: 'demo@acme.example',
+      customer_phone: '9876543210',
+    });
+    // the failed row offers Retry too
+    const row = screen.getByText('This payment').closest('tr')!;
+    expect(within(row).getByRole('button', { name: /Retry payment/ })).toBeInTheDocument();
+  });
+
+  it('waits for the bank while the payment is pending, asking again until it is settled', async () => {
+    const pending = { ...returned, paymentStatus: 'Pending' as const, receiptUrl: null };
+    let answers = 0;
+    serve({
+      'GET /api/plans': plansRoute,
+      'GET /api/orders/history': history(pending),
+      [checkStatus]: () => answerOrder(++answers < 2 ? pending : returned)(),
+    });
+    renderWithProviders(<OrdersScreen />, { path });
+    expect(await screen.findByRole('heading', { name: 'Payment pending' })).toBeInTheDocument();
+    expect(
+      screen.getByText(/waiting for the bank to confirm the payment for order #C4FA65/),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Payment successful' }, { timeout: 8000 }),
+    ).toBeInTheDocument();
+    expect(answers).toBe(2);
+  }, 15_000);
+});
+
+describe('paidPlanLine', () => {
+  it('says a queued period extends the plan, and a period in force that the plan is active', () => {
+    const renewal = order({
+      servicePeriod: { startDate: '2026-12-23T06:00:00.000Z', endDate: '2027-01-22T06:00:00.000Z' },
+    });
+    expect(paidPlanLine(renewal, new Date('2026-11-30T00:00:00.000Z'))).toBe(
+      'Your plan is extended to 22/01/2027 (Professional from 23/12/2026).',
+    );
+    expect(paidPlanLine(renewal, new Date('2026-12-24T00:00:00.000Z'))).toBe(
+      'Professional is active until 22/01/2027.',
+    );
   });
 });

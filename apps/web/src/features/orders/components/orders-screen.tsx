@@ -9,6 +9,7 @@ import { Button } from '@/ui/button';
 import { PageTitle } from '@/ui/page-title';
 import { CreateOrderForm } from './create-order-form';
 import { OrderHistory } from './order-history';
+import { PaymentResult } from './payment-result';
 
 type Tab = 'create' | 'history';
 
@@ -20,6 +21,8 @@ export function OrdersScreen() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const planIdParam = params.get('planId');
+  // the gateway's return names the order paid for (GET /api/payments/callback)
+  const returnedOrderId = params.get('order');
   const [tab, setTab] = useState<Tab>(params.get('tab') === 'history' ? 'history' : 'create');
   const [selectedPlanId, setSelectedPlanId] = useState<string | null>(planIdParam);
   const { data: plans } = usePlans();
@@ -33,6 +36,16 @@ export function OrdersScreen() {
       toast.success(`${preselected.planName} plan selected!`);
     }
   }, [preselected]);
+
+  const dismissResult = () =>
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        updated.delete('order');
+        return updated;
+      },
+      { replace: true },
+    );
 
   const changeTab = (value: string) => {
     const next = value === 'history' ? 'history' : 'create';
@@ -68,6 +81,7 @@ export function OrdersScreen() {
           Plan pre-selected from Plans page
         </p>
       )}
+      {returnedOrderId && <PaymentResult orderId={returnedOrderId} onDismiss={dismissResult} />}
       <Tabs.Root value={tab} onValueChange={changeTab}>
         <Tabs.List
           aria-label="Orders"
@@ -84,7 +98,7 @@ export function OrdersScreen() {
           <CreateOrderForm selectedPlanId={selectedPlanId} onSelectPlan={setSelectedPlanId} />
         </Tabs.Content>
         <Tabs.Content value="history" className="focus-visible:outline-none">
-          <OrderHistory />
+          <OrderHistory highlightId={returnedOrderId} />
         </Tabs.Content>
       </Tabs.Root>
     </div>

@@ -1,10 +1,21 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { PlansResponseSchema, plansPath } from '@portal/contract';
+import { PlansResponseSchema, plansPath, type PlansResponse } from '@portal/contract';
 import { api } from '@/lib/http';
 
-export const getPlans = async () =>
-  (await api.get(plansPath, { schema: PlansResponseSchema })).data.plans;
+/** The plans on offer with the customer's plan and what buying each would add: one call. */
+export const getPlanCatalogue = async () =>
+  (await api.get(plansPath, { schema: PlansResponseSchema })).data;
 
-export const getPlansQueryOptions = () => queryOptions({ queryKey: ['plans'], queryFn: getPlans });
+export const getPlanCatalogueQueryOptions = () =>
+  queryOptions({ queryKey: ['plans'], queryFn: getPlanCatalogue });
+
+/** The plans on offer, oldest first (spec §7 data.plans). */
+export const getPlansQueryOptions = () =>
+  queryOptions({
+    ...getPlanCatalogueQueryOptions(),
+    select: (data: PlansResponse['data']) => data.plans,
+  });
 
 export const usePlans = () => useQuery(getPlansQueryOptions());
+
+export const usePlanCatalogue = () => useQuery(getPlanCatalogueQueryOptions());

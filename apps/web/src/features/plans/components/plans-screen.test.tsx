@@ -34,7 +34,9 @@ const plans: Plan[] = [
 const answer = (list: Plan[]) =>
   vi
     .spyOn(globalThis, 'fetch')
-    .mockResolvedValue(jsonResponse(200, { success: true, data: { plans: list } }));
+    .mockResolvedValue(
+      jsonResponse(200, { success: true, data: { plans: list, current: null, purchases: [] } }),
+    );
 
 describe('PlansScreen', () => {
   it('shows cards with badge, price before GST, companies, validity and the Multi-only line', async () => {
@@ -107,5 +109,51 @@ describe('PlansScreen', () => {
     renderWithProviders(<PlansScreen />, { path: '/plans' });
     expect(await screen.findByText('Failed to load plans')).toBeInTheDocument();
     expect(await screen.findByText('Failed to fetch plans')).toBeInTheDocument();
+  });
+});
+
+describe('PlansScreen with a plan on the account', () => {
+  const current = {
+    planId: plans[0]!._id,
+    planName: 'Starter',
+    periodStartDate: '2026-11-23T06:00:00.000Z',
+    periodEndDate: '2026-12-23T06:00:00.000Z',
+    endDate: '2027-01-22T06:00:00.000Z',
+    daysLeft: 60,
+    queued: [],
+  };
+  const purchases = [
+    {
+      planId: plans[0]!._id,
+      startDate: '2027-01-22T06:00:00.000Z',
+      endDate: '2027-02-21T06:00:00.000Z',
+    },
+    {
+      planId: plans[1]!._id,
+      startDate: '2027-01-22T06:00:00.000Z',
+      endDate: '2027-07-21T06:00:00.000Z',
+    },
+  ];
+
+  it('marks the current plan with its days left and says what buying again does', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      jsonResponse(200, { success: true, data: { plans, current, purchases } }),
+    );
+    renderWithProviders(<PlansScreen />, { path: '/plans' });
+    const starter = (await screen.findByRole('heading', { name: 'Starter' })).closest('section')!;
+    expect(starter).toHaveTextContent('Current plan');
+    expect(starter).toHaveTextContent('60 days left, until 22/01/2027');
+    expect(within(starter).getByRole('button', { name: /Purchase Plan/ })).toHaveTextContent(
+      'Purchase Plan',
+    );
+    expect(starter).toHaveTextContent('Extends your plan to 21/02/2027');
+    const business = screen.getByRole('heading', { name: 'Business' }).closest('section')!;
+    expect(business).not.toHaveTextContent('Current plan');
+    expect(business).toHaveTextContent('Starts 22/01/2027, when your current plan ends');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Table View' }));
+    const row = screen.getByText('Starter').closest('tr')!;
+    expect(row).toHaveTextContent('Current plan');
+    expect(row).toHaveTextContent('Extends your plan to 21/02/2027');
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '@/ui/toast';
 import { Check, LayoutGrid, PackageOpen, Table2 } from 'lucide-react';
-import type { Plan } from '@portal/contract';
+import type { Plan, PlanStanding, PurchaseOutcome } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/http';
@@ -13,8 +13,10 @@ import { EmptyState } from '@/ui/empty-state';
 import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
 import { DataTable, RowActions, type Column } from '@/ui/table';
-import { usePlans } from '../api/get-plans';
+import { Badge } from '@/ui/badge';
+import { usePlanCatalogue } from '../api/get-plans';
 import { PlanTypeBadge, companiesLabel } from './plan-type-badge';
+import { daysLeftLabel, purchaseNote } from './plan-standing';
 
 type View = 'card' | 'table';
 
@@ -41,12 +43,42 @@ function ViewToggle({ view, onChange }: { view: View; onChange(view: View): void
 /** Prices are before GST; the plans say so beside the number (the order adds it). */
 const plusGst = <span className="text-sm font-normal text-slate-600"> + GST</span>;
 
+/** The customer's plan and what buying each plan would add, as GET /api/plans answers them. */
+interface Standing {
+  current: PlanStanding | null;
+  purchases: PurchaseOutcome[];
+}
+
+const isCurrent = (plan: Plan, standing: Standing) => standing.current?.planId === plan._id;
+
+/** Marks the plan the customer has, with the days left. */
+function CurrentPlanMark({ current }: { current: PlanStanding }) {
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+      <Badge tone="green">Current plan</Badge>
+      <span>{daysLeftLabel(current)}</span>
+    </p>
+  );
+}
+
+/** What buying the plan now does, said under its button. */
+function PurchaseNote({ plan, standing }: { plan: Plan; standing: Standing }) {
+  const note = purchaseNote(
+    plan._id,
+    standing.current,
+    standing.purchases.find((p) => p.planId === plan._id),
+  );
+  return note ? <p className="mt-2 text-sm text-slate-600">{note}</p> : null;
+}
+
 function PlanCard({
   plan,
+  standing,
   busy,
   onPurchase,
 }: {
   plan: Plan;
+  standing: Standing;
   busy: boolean;
   onPurchase(plan: Plan): void;
 }) {
@@ -58,10 +90,15 @@ function PlanCard({
     ...(plan.planType === 'Multi' ? ['Multi-company Management'] : []),
   ];
   return (
-    <Card className="flex flex-col p-6">
+    <Card className={cn('flex flex-col p-6', isCurrent(plan, standing) && 'ring-2 ring-green-600')}>
       <div>
         <PlanTypeBadge type={plan.planType} />
       </div>
+      {standing.current && isCurrent(plan, standing) && (
+        <div className="mt-3">
+          <CurrentPlanMark current={standing.current} />
+        </div>
+      )}
       <h2 className="mt-3 text-xl font-semibold text-slate-900">{plan.planName}</h2>
       <p className="mt-2">
         <span className="text-3xl font-bold text-slate-900">{formatInr(plan.amount)}</span>
@@ -84,16 +121,19 @@ function PlanCard({
       >
         {busy ? 'Processing...' : 'Purchase Plan'}
       </Button>
+      <PurchaseNote plan={plan} standing={standing} />
     </Card>
   );
 }
 
 function PlansTable({
   plans,
+  standing,
   busyId,
   onPurchase,
 }: {
   plans: Plan[];
+  standing: Standing;
   busyId: string | null;
   onPurchase(plan: Plan): void;
 }) {
@@ -104,6 +144,11 @@ function PlansTable({
         <>
           <p className="font-medium">{plan.planName}</p>
           <p className="text-xs text-slate-600">ID: {plan._id.slice(-6)}</p>
+          {standing.current && isCurrent(plan, standing) && (
+            <div className="mt-1">
+              <CurrentPlanMark current={standing.current} />
+            </div>
+          )}
         </>
       ),
     },
@@ -133,6 +178,7 @@ function PlansTable({
           >
             {busyId === plan._id ? 'Processing...' : 'Purchase Plan'}
           </Button>
+          <PurchaseNote plan={plan} standing={standing} />
         </RowActions>
       ),
     },
@@ -143,7 +189,7 @@ function PlansTable({
 /** Spec §2 Plans screen. */
 export function PlansScreen() {
   const navigate = useNavigate();
-  const { data: plans, isPending, isError, error } = usePlans();
+  const { data, isPending, isError, error } = usePlanCatalogue();
   const [view, setView] = useState<View>('card');
   const [busyId, setBusyId] = useState<string | null>(null);
 
@@ -180,6 +226,7 @@ export function PlansScreen() {
       </div>
     );
   } else if (view === 'card') {
+    const { plans } = data;
     content =
       plans.length === 0 ? (
         <Card>
@@ -191,17 +238,24 @@ export function PlansScreen() {
       ) : (
         <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
           {plans.map((plan) => (
-            <PlanCard key={plan._id} plan={plan} busy={busyId === plan._id} onPurchase={purchase} />
+            <PlanCard
+              key={plan._id}
+              plan={plan}
+              standing={data}
+              busy={busyId === plan._id}
+              onPurchase={purchase}
+            />
           ))}
         </div>
       );
   } else {
+    const { plans } = data;
     content = (
       <Card className={cn(plans.length === 0 && 'py-2')}>
         {plans.length === 0 ? (
           <EmptyState icon={<PackageOpen className="h-10 w-10" />} title="No plans available" />
         ) : (
-          <PlansTable plans={plans} busyId={busyId} onPurchase={purchase} />
+          <PlansTable plans={plans} standing={data} busyId={busyId} onPurchase={purchase} />
         )}
       </Card>
     );

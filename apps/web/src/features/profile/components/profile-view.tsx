@@ -11,6 +11,8 @@ import { Button } from '@/ui/button';
 import { Card, CardBody, CardHeader } from '@/ui/card';
 import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
+import { usePlanCatalogue } from '@/features/plans/api/get-plans';
+import { extensionNote } from '@/features/plans/components/plan-standing';
 import { MissingUserError, getProfileQueryOptions, useProfile } from '../api/get-profile';
 import { ChangePasswordDialog } from './change-password-dialog';
 
@@ -38,18 +40,27 @@ function PlanDetails({ plan }: { plan: CurrentPlan | null }) {
       </div>
     );
   }
+  return <CurrentPlanDetails plan={plan} />;
+}
+
+function CurrentPlanDetails({ plan }: { plan: CurrentPlan }) {
+  // the queued periods come with the plans; the End Date above is already the plan's end
+  const note = extensionNote(usePlanCatalogue().data?.current);
   const active = plan.status.toLowerCase() === 'active';
   return (
-    <Details
-      items={[
-        ['Plan Name', plan.planName],
-        ['Amount', plan.formattedAmount],
-        ['Duration', plan.formattedDuration],
-        ['Start Date', formatDate(plan.startDate)],
-        ['End Date', formatDate(plan.endDate)],
-        ['Status', <Badge tone={active ? 'green' : 'grey'}>{plan.status}</Badge>],
-      ]}
-    />
+    <>
+      <Details
+        items={[
+          ['Plan Name', plan.planName],
+          ['Amount', plan.formattedAmount],
+          ['Duration', plan.formattedDuration],
+          ['Start Date', formatDate(plan.startDate)],
+          ['End Date', formatDate(plan.endDate)],
+          ['Status', <Badge tone={active ? 'green' : 'grey'}>{plan.status}</Badge>],
+        ]}
+      />
+      {note && <p className="mt-4 text-sm text-slate-700">{note}</p>}
+    </>
   );
 }
 
