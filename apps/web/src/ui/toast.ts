@@ -4,22 +4,12 @@ type Sonner = typeof SonnerToast;
 type ToastId = string | number;
 
 /*
- * Sonner is not part of the first screen: it loads with the toaster, and a notice raised before
- * the toaster is on the page waits for it (Sonner drops notices nobody listens to yet). Notices
- * keep their order, since every one waits on the same promise.
+ * Sonner is not part of the first screen's code: it is fetched beside it, and a notice raised
+ * before it has arrived waits for it. Notices keep their order, since each waits on the same
+ * promise; the toaster shows the ones raised before it subscribed (Sonner replays them).
  */
-let markToasterMounted: () => void;
-const toasterMounted = new Promise<void>((resolve) => (markToasterMounted = resolve));
 let sonner: Sonner | undefined;
-const sonnerReady = toasterMounted
-  .then(() => import('sonner'))
-  .then((module) => {
-    sonner = module.toast;
-    return module.toast;
-  });
-
-/** Called by the toaster once Sonner's region listens for notices. */
-export const toasterIsListening = () => markToasterMounted();
+const sonnerReady = import('sonner').then((module) => (sonner = module.toast));
 
 const withSonner = (call: (toast: Sonner) => void) => {
   if (sonner) call(sonner);

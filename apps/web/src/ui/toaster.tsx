@@ -1,7 +1,6 @@
 import { useEffect, useSyncExternalStore, type RefObject } from 'react';
 import { Toaster as Sonner } from 'sonner';
 import { NOTICE_DURATION_MS } from '@portal/contract';
-import { toasterIsListening } from './toast';
 import { PHONE_QUERY, useMediaQuery } from './use-media-query';
 
 /** Room kept free at the bottom of the screen by a fixed bar, so toasts sit above it. */
@@ -45,8 +44,6 @@ const GAP_PX = 16;
 export function Toaster() {
   const phone = useMediaQuery(PHONE_QUERY);
   const bar = useSyncExternalStore(subscribe, () => barHeight);
-  // Sonner's own effect, which subscribes its region, has run before this one
-  useEffect(toasterIsListening, []);
   return (
     <Sonner
       position={phone ? 'bottom-center' : 'bottom-right'}
