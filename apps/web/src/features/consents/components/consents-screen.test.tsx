@@ -101,6 +101,9 @@ afterEach(() => {
   useSessionStore.getState().clearSession();
 });
 
+/** Typing settles before the server is asked: on a busy machine give it time. */
+const SETTLED = { timeout: 3000 };
+
 const tenOnPageOne = Array.from({ length: 10 }, (_, i) => consent(i + 1));
 
 describe('ConsentsScreen', () => {
@@ -171,7 +174,7 @@ describe('ConsentsScreen', () => {
 
     await u.type(screen.getByRole('searchbox', { name: 'Search consents' }), 'gst recon');
     // a consent from the second page is found as well as one from the first
-    expect(await screen.findByText('sbk-intent-002')).toBeInTheDocument();
+    expect(await screen.findByText('sbk-intent-002', {}, SETTLED)).toBeInTheDocument();
     expect(screen.getByText('sbk-intent-012')).toBeInTheDocument();
     expect(screen.queryByText('sbk-intent-011')).not.toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Pagination' })).not.toBeInTheDocument();
@@ -198,7 +201,7 @@ describe('ConsentsScreen', () => {
     const search = screen.getByRole('searchbox', { name: 'Search consents' });
     await u.type(search, 'zzz');
 
-    expect(await screen.findByText('No consents match “zzz”')).toBeInTheDocument();
+    expect(await screen.findByText('No consents match “zzz”', {}, SETTLED)).toBeInTheDocument();
     expect(screen.queryByText('No consents found')).not.toBeInTheDocument();
     expect(screen.queryByText('Create your first consent to get started')).not.toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Pagination' })).not.toBeInTheDocument();
