@@ -116,7 +116,7 @@ for (const size of WIDTHS) {
       await page.waitForURL('**/orders?planId=*');
       await page.getByRole('button', { name: 'Proceed to Payment' }).click();
       await page.getByRole('button', { name: /^Pay / }).click();
-      await page.waitForURL('**/orders?tab=history');
+      await page.waitForURL(/\/orders\?tab=history/);
 
       await expect(page.getByTestId('notification-dot')).toBeVisible();
       await bell.click();
@@ -150,7 +150,7 @@ for (const size of WIDTHS) {
         .getByRole('link', { name: /Open Order #[0-9A-F]{6}/ })
         .first()
         .click();
-      await page.waitForURL('**/orders?tab=history');
+      await page.waitForURL(/\/orders\?tab=history&order=[0-9a-f-]{36}$/);
       await expect(popover).toBeHidden();
     });
   });

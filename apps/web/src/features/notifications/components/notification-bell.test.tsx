@@ -99,7 +99,7 @@ describe('NotificationBell', () => {
     const consent = within(items[0]!).getByRole('link', { name: /Open Consent sbk-intent-007/ });
     expect(consent).toHaveAttribute('href', '/consents?search=sbk-intent-007');
     const order = within(items[1]!).getByRole('link', { name: /Open Order #4FA65D/ });
-    expect(order).toHaveAttribute('href', '/orders?tab=history');
+    expect(order).toHaveAttribute('href', `/orders?tab=history&order=${ORDER_ID}`);
     // a reminder has nothing to open
     expect(within(items[2]!).queryByRole('link')).not.toBeInTheDocument();
 
