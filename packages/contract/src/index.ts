@@ -2,6 +2,7 @@ export * from './primitives';
 export * from './common';
 export * from './constants';
 export * from './money';
+export * from './dates';
 export * from './health';
 export * from './auth';
 export * from './activity';

@@ -1,3 +1,5 @@
+import { CUSTOMER_TIME_ZONE, customerDate } from '@portal/contract';
+
 /** en-IN formatting for every screen (spec §9); dates and times in the customer's zone. */
 const inrFormatter = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 const inrWholeFormatter = new Intl.NumberFormat('en-IN', {
@@ -8,15 +10,7 @@ const inrWholeFormatter = new Intl.NumberFormat('en-IN', {
 });
 const numberFormatter = new Intl.NumberFormat('en-IN');
 
-/** Every customer is in India today; a browser set to another zone still shows the Indian date. */
-export const CUSTOMER_TIME_ZONE = 'Asia/Kolkata';
-
-const dateFormatter = new Intl.DateTimeFormat('en-IN', {
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  timeZone: CUSTOMER_TIME_ZONE,
-});
+export { CUSTOMER_TIME_ZONE, orderRef as formatOrderRef } from '@portal/contract';
 const dateTimeFormatter = new Intl.DateTimeFormat('en-IN', {
   day: '2-digit',
   month: '2-digit',
@@ -49,7 +43,7 @@ function toDate(value: Instant): Date | null {
 /** 05/01/2027 */
 export function formatDate(value: Instant, fallback = 'N/A') {
   const date = toDate(value);
-  return date ? dateFormatter.format(date) : fallback;
+  return date ? customerDate(date) : fallback;
 }
 
 /** 05/01/2027, 10:14 */
@@ -71,4 +65,3 @@ export function isPast(value: Instant, now: Date = new Date()) {
 }
 
 /** How an order is named on every screen: #4FA65D (the full id only in details). */
-export const formatOrderRef = (orderId: string) => `#${orderId.slice(0, 6).toUpperCase()}`;

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  customerDate,
   orderRef,
   paymentPaths,
   rupeesToPaise,
@@ -187,7 +188,7 @@ export async function settleInTransaction(
       customerId: order.customerId,
       type: 'plan_activated',
       title: 'Plan activated',
-      description: `${planName} plan active until ${period.endsAt.toLocaleDateString('en-IN', { timeZone: 'Asia/Kolkata' })}`,
+      description: `${planName} plan active until ${customerDate(period.endsAt)}`,
       status: 'success',
       details,
     });

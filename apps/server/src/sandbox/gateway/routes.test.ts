@@ -42,6 +42,15 @@ describe('the sandbox checkout', () => {
     expect(page.body).toContain(b.plan.planName);
   });
 
+  it('names the order by the reference the portal shows, not its full id', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const { checkoutPath } = await b.pay(orderId);
+    const page = await t.app.inject({ method: 'GET', url: checkoutPath });
+    expect(page.body).toContain(`#${orderId.slice(0, 6).toUpperCase()}`);
+    expect(page.body).not.toContain(orderId);
+  });
+
   it('has no list of links, and reads none without the gateway credentials', async () => {
     const b = await buyer(t);
     const { linkId } = await b.pay(await b.order());

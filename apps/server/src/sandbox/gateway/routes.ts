@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { paymentPaths } from '@portal/contract';
+import { orderRef, paymentPaths } from '@portal/contract';
 import {
   SANDBOX_GATEWAY_PREFIX,
   callbackSignature,
@@ -231,7 +231,7 @@ export async function sandboxGatewayRoutes(app: App) {
             ? renderCheckoutPage({
                 merchant: config.INVOICE_SUPPLIER_NAME,
                 linkId: row.id,
-                orderRef: row.referenceId,
+                orderRef: orderRef(row.referenceId),
                 description: row.description,
                 amountPaise: row.amount,
                 customer: row.customer,

@@ -1,0 +1,12 @@
+/** Every customer is in India today; a browser or server in another zone still shows the Indian date. */
+export const CUSTOMER_TIME_ZONE = 'Asia/Kolkata';
+
+const customerDateFormat = new Intl.DateTimeFormat('en-IN', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  timeZone: CUSTOMER_TIME_ZONE,
+});
+
+/** 05/01/2027: the date in India, zero-padded, on every screen, document and mail. */
+export const customerDate = (date: Date) => customerDateFormat.format(date);
