@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly body: unknown,
+    /** From Retry-After: how long the server asks the client to wait (429, 503). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -146,7 +148,13 @@ async function request<T>(
     throw new SessionEndedError(message, body);
   }
   if (!response.ok) {
-    throw new ApiError(response.status, messageOf(body) ?? response.statusText, body);
+    const retryAfter = Number(response.headers.get('retry-after'));
+    throw new ApiError(
+      response.status,
+      messageOf(body) ?? response.statusText,
+      body,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    );
   }
   if (!options.schema) return body as T;
   const parsed = options.schema.safeParse(body);

@@ -1,8 +1,9 @@
 import { ResendVerificationResponseSchema, authPaths } from '@portal/contract';
-import { api, errorMessage } from '@/lib/http';
+import { ApiError, api, errorMessage } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-store';
 
-export type ResendResult = { success: boolean; message: string };
+/** `waitSeconds`: how long the server asks to wait before the next resend, when it refused one. */
+export type ResendResult = { success: boolean; message: string; waitSeconds?: number };
 
 /** A new code for the pending verification; needs its tempToken and e-mail (spec §5). */
 export async function resendVerification(): Promise<ResendResult> {
@@ -18,6 +19,10 @@ export async function resendVerification(): Promise<ResendResult> {
     );
     return { success: true, message: 'Verification code resent!' };
   } catch (error) {
-    return { success: false, message: errorMessage(error, 'Failed to resend code') };
+    return {
+      success: false,
+      message: errorMessage(error, 'Failed to resend code'),
+      waitSeconds: error instanceof ApiError ? error.retryAfterSeconds : undefined,
+    };
   }
 }

@@ -337,6 +337,27 @@ describe('TwoFactorDialog', () => {
     expect(input).toHaveValue('111111');
   });
 
+  it('counts down the wait the server asks for when it refuses a resend', async () => {
+    const { u, dialog } = await openDialog({
+      '/api/auth/resend-verification': () =>
+        new Response(
+          JSON.stringify({
+            success: false,
+            message: 'Please wait 42 seconds before requesting a new code.',
+          }),
+          { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '42' } },
+        ),
+    });
+    await waitOutResendInterval();
+    const resend = within(dialog).getByRole('button', { name: 'Resend Code' });
+    await u.click(resend);
+    expect(
+      await within(dialog).findByText('Please wait 42 seconds before requesting a new code.'),
+    ).toBeInTheDocument();
+    expect(resend).toBeDisabled();
+    expect(resend).toHaveAccessibleDescription('You can ask for a new code in 0:42.');
+  });
+
   it('names the masked address the code went to and how long it is valid', async () => {
     const { dialog } = await openDialog();
     expect(dialog).toHaveTextContent('Code sent to d***@acme.example. It is valid for 10 minutes.');

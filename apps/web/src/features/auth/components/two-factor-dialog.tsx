@@ -18,7 +18,8 @@ const CODE_VALID_MINUTES = CODE_TTL_MS / 60_000;
 
 /**
  * Seconds until a new code may be asked for, counting down once a second. `restart` starts the
- * full interval again: when the dialog opens (a code was just sent) and after each resend.
+ * full interval again (the dialog opens: a code was just sent; after each resend), or the wait
+ * the server asked for when it refused a resend.
  */
 function useResendCountdown() {
   const [until, setUntil] = useState(0);
@@ -30,10 +31,10 @@ function useResendCountdown() {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [waiting]);
-  const restart = () => {
+  const restart = (waitMs = RESEND_INTERVAL_MS) => {
     const start = Date.now();
     setNow(start);
-    setUntil(start + RESEND_INTERVAL_MS);
+    setUntil(start + waitMs);
   };
   return { seconds, restart };
 }
@@ -100,7 +101,10 @@ export function TwoFactorDialog({
     const result = await resendVerification();
     setBusy(null);
     setNotice({ tone: result.success ? 'success' : 'error', text: result.message });
-    if (!result.success) return;
+    if (!result.success) {
+      if (result.waitSeconds) countdown.restart(result.waitSeconds * 1000);
+      return;
+    }
     // the old code no longer works: a fresh, empty box for the new one
     setCode('');
     countdown.restart();
