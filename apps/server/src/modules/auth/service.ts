@@ -13,7 +13,7 @@ import { AppError } from '../../lib/errors';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
 import { recordActivity } from '../activity/record';
 import { customers } from '../users/schema';
-import { findCustomerByEmail, getUser } from '../users/service';
+import { findCustomerByEmail, getUser, normaliseEmail } from '../users/service';
 import type { AccessTokens } from './access-token';
 import { sendCodeMail } from './mails';
 import { loginChallenges } from './schema';
@@ -28,7 +28,6 @@ import {
 import {
   clearAccountFailures,
   givenBackIfRefused,
-  normaliseEmail,
   recordAccountFailure,
   reserveAccountAttempt,
   reserveRateLimitHit,

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { authPaths } from '@portal/contract';
+import type { Database } from '../../db/client';
 import type { TestApp } from '../../test/app';
 import { codeFrom } from '../../test/mail';
 import type { Customer } from '../users/schema';
@@ -102,4 +103,33 @@ export async function waitForMailCount(t: TestApp, count: number) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`expected ${count} mails`);
+}
+
+/**
+ * `db`, except that its first delete statement, once it has run, waits for `between` before its
+ * caller sees the result: another request's statement lands exactly there.
+ */
+export function afterFirstDelete(db: Database, between: () => Promise<unknown>): Database {
+  let armed = true;
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== 'delete') return value;
+      return (...args: Parameters<Database['delete']>) => {
+        const statement = target.delete(...args);
+        const run = statement.then.bind(statement);
+        Object.assign(statement, {
+          then: (...handlers: Parameters<typeof run>) =>
+            run(async (rows) => {
+              if (armed) {
+                armed = false;
+                await between();
+              }
+              return rows;
+            }).then(...handlers),
+        });
+        return statement;
+      };
+    },
+  });
 }

@@ -4,8 +4,16 @@ import { authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { accountThrottles } from './schema';
-import { freshIp, latestCode, login, loginBody, verify, wrongCode } from './test-support';
-import { waitAfterFailures } from './throttle';
+import {
+  afterFirstDelete,
+  freshIp,
+  latestCode,
+  login,
+  loginBody,
+  verify,
+  wrongCode,
+} from './test-support';
+import { reserveAccountAttempt, reserveRateLimitHit, waitAfterFailures } from './throttle';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -42,9 +50,10 @@ describe('sign-in throttling per account', () => {
     const res = await login(t, loginBody(customer), freshIp());
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBe('60');
-    expect(res.json()).toMatchObject({
+    expect(res.json()).toEqual({
       success: false,
       message: 'Too many attempts. Please wait 1 minute and try again.',
+      error: 'throttled',
     });
     t.clock.advance(minute);
     expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
@@ -124,9 +133,38 @@ describe('sign-in throttling per account', () => {
     t.clock.advance(24 * 60 * minute);
     const res = await login(t, loginBody(customer), freshIp());
     expect(res.statusCode).toBe(429);
-    expect(res.json().message).toBe(
-      'This account is locked after too many failed attempts. Please reset your password using Forgot password.',
+    expect(res.json()).toEqual({
+      success: false,
+      message:
+        'This account is locked after too many failed attempts. Please reset your password using Forgot password.',
+      error: 'locked',
+    });
+  });
+});
+
+describe('giving back the count of an attempt that did not fail', () => {
+  it("keeps an account's failure that arrives while a right attempt gives its count back", async () => {
+    const email = `give-back-${freshIp()}@example.test`;
+    const failure = () => reserveAccountAttempt(t.deps.db, t.clock, email);
+    // the right attempt's give-back removes the row that counted only it; the failure comes next
+    const right = await reserveAccountAttempt(afterFirstDelete(t.deps.db, failure), t.clock, email);
+    await right.giveBack();
+    for (let i = 0; i < 4; i += 1) await failure();
+    await expect(failure()).rejects.toMatchObject({ statusCode: 429, error: 'throttled' });
+  });
+
+  it("keeps an address's failure that arrives while a right attempt gives its count back", async () => {
+    const ip = freshIp();
+    const failure = () => reserveRateLimitHit(t.deps.db, t.clock, 'login', ip);
+    const right = await reserveRateLimitHit(
+      afterFirstDelete(t.deps.db, failure),
+      t.clock,
+      'login',
+      ip,
     );
+    await right.giveBack();
+    for (let i = 0; i < 19; i += 1) await failure();
+    await expect(failure()).rejects.toMatchObject({ statusCode: 429, error: 'throttled' });
   });
 });
 

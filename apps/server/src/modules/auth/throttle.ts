@@ -3,6 +3,7 @@ import { authMessages } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { normaliseEmail } from '../users/service';
 import { accountThrottles, rateLimitWindows } from './schema';
 
 // The numbers and their sources are in docs/decisions/002-sign-in-throttling.md.
@@ -21,8 +22,6 @@ export const RATE_LIMITS = {
   reset: { max: 10, windowMs: WINDOW_MS },
 } as const;
 export type RateLimitBucket = keyof typeof RATE_LIMITS;
-
-export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /**
  * An attempt counted before it is evaluated, so that requests arriving together cannot all pass

@@ -6,11 +6,14 @@ import { AppError } from '../../lib/errors';
 import { currentPlanOf } from '../plans/current-plan';
 import { customers, type Customer, type NewCustomer } from './schema';
 
+/** Addresses are stored trimmed and lower-cased, so that look-ups are exact. */
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
 export async function findCustomerByEmail(db: Executor, email: string) {
   const [customer] = await db
     .select()
     .from(customers)
-    .where(eq(customers.email, email.trim().toLowerCase()))
+    .where(eq(customers.email, normaliseEmail(email)))
     .limit(1);
   return customer;
 }
@@ -20,7 +23,7 @@ export async function lockCustomerByEmail(tx: Executor, email: string) {
   const [customer] = await tx
     .select()
     .from(customers)
-    .where(eq(customers.email, email.trim().toLowerCase()))
+    .where(eq(customers.email, normaliseEmail(email)))
     .limit(1)
     .for('update');
   return customer;
@@ -74,7 +77,7 @@ export async function getUser(db: Executor, clock: Clock, customerId: string): P
 }
 
 export async function insertCustomer(db: Executor, values: NewCustomer) {
-  const email = values.email.trim().toLowerCase();
+  const email = normaliseEmail(values.email);
   if (await findCustomerByEmail(db, email)) {
     throw new AppError('CONFLICT', `A customer with e-mail ${email} already exists.`);
   }
