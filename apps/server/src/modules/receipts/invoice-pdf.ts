@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT } from '@portal/contract';
+import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, customerDate } from '@portal/contract';
 import { rupeesInWords } from './amount-in-words';
 import { splitGst, stateCodeOf, stateName } from './gst';
 
@@ -25,7 +25,7 @@ const amount = new Intl.NumberFormat('en-IN', {
 });
 // the PDF's standard fonts have no rupee sign
 const inr = (paise: number) => `INR ${amount.format(paise / 100)}`;
-const day = (d: Date) => d.toLocaleDateString('en-IN', { timeZone: 'Asia/Kolkata' });
+const day = customerDate;
 
 /** The GST tax invoice of a completed order, as a PDF. */
 export function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
