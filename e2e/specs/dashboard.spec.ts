@@ -28,7 +28,7 @@ test.describe('dashboard', () => {
       await expect(link).toHaveAttribute('href', href);
       await expect(link).toContainText(/\d|N\/A/);
     }
-    await expect(main.getByRole('link', { name: /^Total Consents/ })).toContainText(/\d+ active/);
+    await expect(main.getByRole('link', { name: /^Total Consents/ })).toContainText(/\d+ approved/);
     await expect(main.getByRole('link', { name: /^Active Consents/ })).toContainText(/\d+ pending/);
     await expect(main.getByRole('link', { name: /^Total Orders/ })).toContainText(/\d+ completed/);
     await expect(main.getByRole('link', { name: /^Available Plans/ })).toContainText('View All');

@@ -225,7 +225,7 @@ export async function deleteConsent(deps: Deps, customerId: string, id: string):
       customerId,
       type: 'consent_deleted',
       title: 'Consent deleted',
-      description: `Consent ${row.consentId} of ${found.partner.name} was revoked and deleted.`,
+      description: `Consent ${row.consentId} of ${found.partner.name} was deleted: the partner can no longer read your bank data.`,
       status: 'success',
       details: { consentId: row.consentId },
     });

@@ -205,7 +205,7 @@ export function DashboardView({
       to: paths.consents,
       label: 'Total Consents',
       value: count(counters.totalConsents),
-      detail: `${count(counters.activeConsents)} active`,
+      detail: `${count(counters.activeConsents)} approved`,
       icon: FileCheck2,
       tone: 'bg-blue-50 text-blue-700',
     },

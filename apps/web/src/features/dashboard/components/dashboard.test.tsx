@@ -128,7 +128,7 @@ describe('Dashboard', () => {
       await screen.findByRole('heading', { name: 'Welcome back, Acme Traders Pvt Ltd!' }),
     ).toBeInTheDocument();
     const totalConsents = await screen.findByRole('link', { name: /Total Consents/ });
-    await waitFor(() => expect(totalConsents).toHaveTextContent('Total Consents32 active'));
+    await waitFor(() => expect(totalConsents).toHaveTextContent('Total Consents32 approved'));
     expect(totalConsents).toHaveAttribute('href', '/consents');
     expect(screen.getByRole('link', { name: /Active Consents/ })).toHaveTextContent(
       'Active Consents21 pending',
