@@ -195,6 +195,17 @@ describe('GET /api/orders/:id/receipt', () => {
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(410);
   });
 
+  it('answers 404, never a database error, to a signed link whose order id is no UUID', async () => {
+    const a = await buyer(t);
+    const url = t.deps.signedLinks.sign(receiptPath('not-an-order'), a.customer.id, 600);
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({
+      success: false,
+      message: 'Receipt not available for this order.',
+    });
+  });
+
   it('offers and opens no invoice once the order is refunded, by a link made before it either', async () => {
     const a = await buyer(t);
     const orderId = await a.order();

@@ -39,7 +39,7 @@ export const GST_STATES: Record<string, string> = {
   '97': 'Other Territory',
 };
 
-export const stateCodeOf = (gstin: string) => gstin.trim().slice(0, 2);
+export const stateCodeOf = (gstin: string) => gstin.slice(0, 2);
 
 export const stateName = (code: string) => GST_STATES[code] ?? 'Unknown state';
 

@@ -1,7 +1,9 @@
+import { buffer } from 'node:stream/consumers';
 import PDFDocument from 'pdfkit';
 import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, customerDate } from '@portal/contract';
 import { rupeesInWords } from './amount-in-words';
 import { splitGst, stateCodeOf, stateName } from './gst';
+import { INVOICE_PAGE, layOutInvoice } from './invoice-layout';
 
 export interface InvoiceData {
   invoiceNumber: string;
@@ -19,6 +21,27 @@ export interface InvoiceData {
   totalPaise: number;
 }
 
+/** A description and its amount ('' where the line has none). */
+type Row = [label: string, amount: string];
+
+/** A bold first line and the plain lines under it. */
+interface Block {
+  heading: string;
+  lines: string[];
+}
+
+/** Everything the invoice says, worded, in reading order. */
+export interface InvoiceContent {
+  /** The PDF's own title and author, shown by a viewer in its title bar. */
+  info: { Title: string; Author: string };
+  title: string;
+  supplier: Block;
+  blocks: Block[];
+  table: { head: Row; rows: Row[]; total: Row };
+  words: string;
+  footnote: string;
+}
+
 const amount = new Intl.NumberFormat('en-IN', {
   minimumFractionDigits: 2,
   maximumFractionDigits: 2,
@@ -27,103 +50,77 @@ const amount = new Intl.NumberFormat('en-IN', {
 const inr = (paise: number) => `INR ${amount.format(paise / 100)}`;
 const day = customerDate;
 
-/** The GST tax invoice of a completed order, as a PDF. */
-export function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 50,
-    info: { Title: `Tax Invoice ${data.invoiceNumber}`, Author: data.supplier.name },
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-
+/** The words and amounts of the GST tax invoice of a completed order (Rule 46). */
+export function invoiceContent(data: InvoiceData): InvoiceContent {
   const supplierState = stateCodeOf(data.supplier.gstin);
   const customerState = stateCodeOf(data.customer.gstin);
   const split = splitGst(data.gstPaise, data.supplier.gstin, data.customer.gstin);
-  const left = 50;
-  const width = 495;
-
-  doc.font('Helvetica-Bold').fontSize(18).text('TAX INVOICE', { align: 'center' });
-  doc.moveDown(0.8);
-  doc.fontSize(11).text(data.supplier.name);
-  doc.font('Helvetica').fontSize(9).text(data.supplier.address);
-  doc.text(`GSTIN: ${data.supplier.gstin}`);
-  doc.text(`State: ${stateName(supplierState)} (${supplierState})`);
-  doc.moveDown();
-
-  doc.font('Helvetica-Bold').fontSize(10).text(`Invoice No: ${data.invoiceNumber}`);
-  doc.font('Helvetica').fontSize(9);
-  doc.text(`Invoice Date: ${day(data.invoiceDate)}`);
-  doc.text(`Order ID: ${data.orderId}`);
-  if (data.paymentId) doc.text(`Payment ID: ${data.paymentId}`);
-  doc.moveDown();
-
-  doc.font('Helvetica-Bold').fontSize(10).text('Billed To');
-  doc.font('Helvetica').fontSize(9);
-  doc.text(data.customer.companyName);
-  doc.text(`GSTIN: ${data.customer.gstin}`);
-  doc.text(`Address: ${data.customer.address}`);
-  doc.text(`E-mail: ${data.customer.email}`);
-  doc.text(`Place of Supply: ${stateName(customerState)} (${customerState})`);
-  doc.moveDown();
-
-  const rows: [string, string][] = [
-    [
-      `${data.plan.name} plan (${data.plan.type}, ${data.plan.companies} ${data.plan.companies === 1 ? 'Company' : 'Companies'}, ${data.plan.durationDays} days)`,
-      inr(data.basePaise),
-    ],
-    [`Service period: ${day(data.period.start)} to ${day(data.period.end)}`, ''],
-    [`SAC: ${data.sacCode}`, ''],
-    ['Taxable value', inr(data.basePaise)],
-    ...(split.kind === 'IGST'
-      ? ([[`IGST @ ${GST_RATE_PERCENT}%`, inr(split.igstPaise)]] as [string, string][])
-      : ([
+  const tax: Row[] =
+    split.kind === 'IGST'
+      ? [[`IGST @ ${GST_RATE_PERCENT}%`, inr(split.igstPaise)]]
+      : [
           [`CGST @ ${GST_RATE_PERCENT / 2}%`, inr(split.cgstPaise)],
           [`SGST @ ${GST_RATE_PERCENT / 2}%`, inr(split.sgstPaise)],
-        ] as [string, string][])),
-    [`Internet Handling Charges @ ${HANDLING_RATE_PERCENT}%`, inr(data.handlingPaise)],
-  ];
-  doc.font('Helvetica-Bold').fontSize(10);
-  let y = doc.y;
-  doc.text('Description', left, y, { width: 340 });
-  doc.text('Amount', left + 345, y, { width: 150, align: 'right' });
-  doc
-    .moveTo(left, doc.y + 3)
-    .lineTo(left + width, doc.y + 3)
-    .stroke();
-  doc.moveDown(0.6);
-  doc.font('Helvetica').fontSize(9);
-  for (const [label, value] of rows) {
-    y = doc.y;
-    doc.text(label, left, y, { width: 340 });
-    const after = doc.y;
-    if (value) doc.text(value, left + 345, y, { width: 150, align: 'right' });
-    doc.y = Math.max(after, doc.y) + 2;
-  }
-  doc
-    .moveTo(left, doc.y + 2)
-    .lineTo(left + width, doc.y + 2)
-    .stroke();
-  doc.moveDown(0.6);
-  doc.font('Helvetica-Bold').fontSize(11);
-  y = doc.y;
-  doc.text('Total', left, y, { width: 340 });
-  doc.text(inr(data.totalPaise), left + 345, y, { width: 150, align: 'right' });
-  doc.moveDown();
-  doc.font('Helvetica').fontSize(9);
-  doc.text(`Amount in words: ${rupeesInWords(data.totalPaise)}`, left, doc.y, { width });
-  doc.moveDown(2);
-  doc
-    .fontSize(8)
-    .fillColor('#555555')
-    .text('This invoice is valid without a signature.', left, doc.y, {
-      width,
-      align: 'center',
-    });
+        ];
+  const { plan } = data;
+  const companies = `${plan.companies} ${plan.companies === 1 ? 'Company' : 'Companies'}`;
+  return {
+    info: { Title: `Tax Invoice ${data.invoiceNumber}`, Author: data.supplier.name },
+    title: 'TAX INVOICE',
+    supplier: {
+      heading: data.supplier.name,
+      lines: [
+        data.supplier.address,
+        `GSTIN: ${data.supplier.gstin}`,
+        `State: ${stateName(supplierState)} (${supplierState})`,
+      ],
+    },
+    blocks: [
+      {
+        heading: `Invoice No: ${data.invoiceNumber}`,
+        lines: [
+          `Invoice Date: ${day(data.invoiceDate)}`,
+          `Order ID: ${data.orderId}`,
+          ...(data.paymentId ? [`Payment ID: ${data.paymentId}`] : []),
+        ],
+      },
+      {
+        heading: 'Billed To',
+        lines: [
+          data.customer.companyName,
+          `GSTIN: ${data.customer.gstin}`,
+          `Address: ${data.customer.address}`,
+          `E-mail: ${data.customer.email}`,
+          `Place of Supply: ${stateName(customerState)} (${customerState})`,
+        ],
+      },
+    ],
+    table: {
+      head: ['Description', 'Amount'],
+      rows: [
+        [
+          `${plan.name} plan (${plan.type}, ${companies}, ${plan.durationDays} days)`,
+          inr(data.basePaise),
+        ],
+        [`Service period: ${day(data.period.start)} to ${day(data.period.end)}`, ''],
+        [`SAC: ${data.sacCode}`, ''],
+        ['Taxable value', inr(data.basePaise)],
+        ...tax,
+        [`Internet Handling Charges @ ${HANDLING_RATE_PERCENT}%`, inr(data.handlingPaise)],
+      ],
+      total: ['Total', inr(data.totalPaise)],
+    },
+    words: `Amount in words: ${rupeesInWords(data.totalPaise)}`,
+    footnote: 'This invoice is valid without a signature.',
+  };
+}
+
+/** The GST tax invoice of a completed order, as a PDF. */
+export function renderInvoicePdf(data: InvoiceData): Promise<Buffer> {
+  const content = invoiceContent(data);
+  const doc = new PDFDocument({ ...INVOICE_PAGE, info: content.info });
+  const pdf = buffer(doc);
+  layOutInvoice(doc, content);
   doc.end();
-  return done;
+  return pdf;
 }

@@ -16,17 +16,24 @@ const standardFontDataUrl = `${path.join(
   'standard_fonts',
 )}/`;
 
-/** The text of every page, lines joined by spaces. */
-async function pdfText(data: Buffer): Promise<string> {
+/** The text of every page (lines joined by spaces), and the title and author it declares. */
+async function readPdf(data: Buffer) {
   const doc = await getDocument({ data: new Uint8Array(data), standardFontDataUrl }).promise;
   const pages: string[] = [];
   for (let i = 1; i <= doc.numPages; i++) {
     const content = await (await doc.getPage(i)).getTextContent();
     pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
   }
+  const { info } = (await doc.getMetadata()) as { info: { Title?: string; Author?: string } };
   await doc.destroy();
-  return pages.join('\n').replace(/\s+/g, ' ');
+  return {
+    text: pages.join('\n').replace(/\s+/g, ' ').trim(),
+    title: info.Title,
+    author: info.Author,
+  };
 }
+
+const pdfText = async (data: Buffer) => (await readPdf(data)).text;
 
 const amounts = orderAmount(4_999_00);
 const base: InvoiceData = {
@@ -52,41 +59,67 @@ const base: InvoiceData = {
 };
 
 describe('the GST tax invoice PDF', () => {
-  it('carries supplier, customer, number, SAC, plan, period, amounts and words (IGST)', async () => {
-    const text = await pdfText(await renderInvoicePdf(base));
-    for (const expected of [
-      'TAX INVOICE',
-      'Ledgerline Software Services Pvt Ltd',
-      'GSTIN: 29AAGCL1234M1Z5',
-      'Invoice No: INV/2026-27/000042',
-      'Invoice Date: 01/06/2026',
-      'Acme Traders Pvt Ltd',
-      'GSTIN: 27AAPFU0939F1ZV',
-      'Place of Supply: Maharashtra (27)',
-      'SAC: 997331',
-      'Professional plan (Single, 1 Company, 365 days)',
-      'Service period: 01/06/2026 to 01/06/2027',
-      'Taxable value',
-      'INR 4,999.00',
-      'IGST @ 18%',
-      'INR 899.82',
-      'Internet Handling Charges @ 5%',
-      'INR 249.95',
-      'INR 6,148.77',
-      'Rupees Six Thousand One Hundred Forty-Eight and Seventy-Seven Paise Only',
-    ]) {
-      expect(text).toContain(expected);
-    }
-    expect(text).not.toContain('CGST');
+  it('says, in this order, what Rule 46 asks of a tax invoice between two states (IGST)', async () => {
+    const pdf = await readPdf(await renderInvoicePdf(base));
+    expect(pdf.text).toBe(
+      [
+        'TAX INVOICE',
+        'Ledgerline Software Services Pvt Ltd',
+        'Bengaluru, Karnataka',
+        'GSTIN: 29AAGCL1234M1Z5',
+        'State: Karnataka (29)',
+        'Invoice No: INV/2026-27/000042',
+        'Invoice Date: 01/06/2026',
+        'Order ID: 0b6f7a1e-0000-4000-8000-000000000001',
+        'Payment ID: pay_ABC123',
+        'Billed To',
+        'Acme Traders Pvt Ltd',
+        'GSTIN: 27AAPFU0939F1ZV',
+        'Address: Pune',
+        'E-mail: demo@acme.example',
+        'Place of Supply: Maharashtra (27)',
+        'Description Amount',
+        'Professional plan (Single, 1 Company, 365 days) INR 4,999.00',
+        'Service period: 01/06/2026 to 01/06/2027',
+        'SAC: 997331',
+        'Taxable value INR 4,999.00',
+        'IGST @ 18% INR 899.82',
+        'Internet Handling Charges @ 5% INR 249.95',
+        'Total INR 6,148.77',
+        'Amount in words: Rupees Six Thousand One Hundred Forty-Eight and Seventy-Seven Paise Only',
+        'This invoice is valid without a signature.',
+      ].join(' '),
+    );
+    // what a PDF viewer shows in its title bar
+    expect(pdf.title).toBe('Tax Invoice INV/2026-27/000042');
+    expect(pdf.author).toBe('Ledgerline Software Services Pvt Ltd');
   });
 
   it('splits GST into CGST and SGST within one state', async () => {
     const text = await pdfText(
       await renderInvoicePdf({ ...base, customer: { ...base.customer, gstin: '29ABCDE1234F1Z5' } }),
     );
-    expect(text).toContain('CGST @ 9% INR 449.91');
-    expect(text).toContain('SGST @ 9% INR 449.91');
+    expect(text).toContain(
+      'Taxable value INR 4,999.00 CGST @ 9% INR 449.91 SGST @ 9% INR 449.91 Internet Handling',
+    );
+    expect(text).toContain('Place of Supply: Karnataka (29)');
     expect(text).not.toContain('IGST');
+  });
+
+  it('counts several companies in the plan line, and has no Payment ID line when the gateway named none', async () => {
+    const text = await pdfText(
+      await renderInvoicePdf({ ...base, paymentId: null, plan: { ...base.plan, companies: 3 } }),
+    );
+    expect(text).toContain('Professional plan (Single, 3 Companies, 365 days) INR 4,999.00');
+    expect(text).toContain('Order ID: 0b6f7a1e-0000-4000-8000-000000000001 Billed To');
+    expect(text).not.toContain('Payment ID');
+  });
+
+  it('names a state code it does not know as such, never as another state', async () => {
+    const text = await pdfText(
+      await renderInvoicePdf({ ...base, customer: { ...base.customer, gstin: '99ABCDE1234F1Z5' } }),
+    );
+    expect(text).toContain('Place of Supply: Unknown state (99)');
   });
 });
 
@@ -124,6 +157,24 @@ describe('amounts in words', () => {
     expect(numberInWords(1_00_00_00_000)).toBe('One Hundred Crore');
     expect(rupeesInWords(1_23_000_00)).toBe('Rupees One Lakh Twenty-Three Thousand Only');
     expect(rupeesInWords(5)).toBe('Rupees Zero and Five Paise Only');
+  });
+
+  it('names round tens and the numbers just past them', () => {
+    expect(numberInWords(19)).toBe('Nineteen');
+    expect(numberInWords(20)).toBe('Twenty');
+    expect(numberInWords(21)).toBe('Twenty-One');
+    expect(numberInWords(90)).toBe('Ninety');
+    expect(numberInWords(120)).toBe('One Hundred Twenty');
+    expect(numberInWords(20_000)).toBe('Twenty Thousand');
+    expect(numberInWords(20_00_000)).toBe('Twenty Lakh');
+    expect(rupeesInWords(7_020_40)).toBe('Rupees Seven Thousand Twenty and Forty Paise Only');
+  });
+
+  it('refuses negative and fractional numbers rather than print wrong words', () => {
+    const refusal = new RangeError('a non-negative whole number');
+    expect(() => numberInWords(-1)).toThrow(refusal);
+    expect(() => numberInWords(1.5)).toThrow(refusal);
+    expect(() => numberInWords(Number.MAX_SAFE_INTEGER + 1)).toThrow(refusal);
   });
 });
 
