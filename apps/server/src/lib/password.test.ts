@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import * as argon2 from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authMessages } from '@portal/contract';
 import { createTestApp, type TestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
@@ -8,6 +9,12 @@ import { loginChallenges } from '../modules/auth/schema';
 import { freshIp, login, loginBody } from '../modules/auth/test-support';
 import { customers } from '../modules/users/schema';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
+
+// counts the argon2 verifications, without changing them
+vi.mock('@node-rs/argon2', async (importOriginal) => {
+  const real = await importOriginal<typeof argon2>();
+  return { ...real, verify: vi.fn(real.verify) };
+});
 
 const PASSWORD = 'Right@2026';
 
@@ -44,6 +51,18 @@ describe('verifyPassword', () => {
 
   it('answers false against the dummy hash of an unknown account', async () => {
     expect(await verifyAgainstDummy(PASSWORD)).toBe(false);
+  });
+
+  it('spends on an unknown account one verification as costly as a real one, every time', async () => {
+    const costOf = (hash: string) => hash.split('$').slice(1, 4).join('$');
+    for (let i = 0; i < 2; i += 1) {
+      vi.mocked(argon2.verify).mockClear();
+      await verifyAgainstDummy(PASSWORD);
+      expect(vi.mocked(argon2.verify)).toHaveBeenCalledTimes(1);
+      const [dummy] = vi.mocked(argon2.verify).mock.calls[0]!;
+      expect(costOf(String(dummy))).toBe(costOf(stored));
+    }
+    expect(costOf(stored)).toBe('argon2id$v=19$m=19456,t=2,p=1');
   });
 });
 
