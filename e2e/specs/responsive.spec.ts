@@ -175,7 +175,7 @@ test('plans, order creation, the checkout and the order history', async ({ page 
   await check('16-order-history-with-error');
   await page.waitForTimeout(5000);
   await expect(page.getByText('Receipt not available for this order.')).toBeVisible();
-  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await page.getByRole('button', { name: 'Dismiss', exact: true }).click();
   await expect(page.getByText('Receipt not available for this order.')).toBeHidden();
 });
 

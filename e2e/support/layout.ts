@@ -75,7 +75,13 @@ export function layoutReport(page: Page): Promise<LayoutReport> {
         }
         return null;
       };
-      const targets: { el: Element; box: DOMRect; text: boolean; layer: Element | null }[] = [];
+      const targets: {
+        el: Element;
+        box: DOMRect;
+        partlyHidden: boolean;
+        text: boolean;
+        layer: Element | null;
+      }[] = [];
       for (const el of controls) {
         let box = el.getBoundingClientRect();
         if (el instanceof HTMLInputElement && ['checkbox', 'radio'].includes(el.type)) {
@@ -84,11 +90,27 @@ export function layoutReport(page: Page): Promise<LayoutReport> {
             if (r.width * r.height > box.width * box.height) box = r;
           }
         }
+        // a control partly scrolled out of its scrolling box is no neighbour where it stands:
+        // the customer scrolls it into view before touching it
+        let partlyHidden = false;
+        for (let node = el.parentElement; node; node = node.parentElement) {
+          if (getComputedStyle(node).overflow === 'visible') continue;
+          const clip = node.getBoundingClientRect();
+          if (
+            box.top < clip.top - 0.5 ||
+            box.bottom > clip.bottom + 0.5 ||
+            box.left < clip.left - 0.5 ||
+            box.right > clip.right + 0.5
+          ) {
+            partlyHidden = true;
+            break;
+          }
+        }
         if (visuallyHidden(box)) continue;
         const text =
           (el instanceof HTMLInputElement && !['checkbox', 'radio', 'button'].includes(el.type)) ||
           el instanceof HTMLTextAreaElement;
-        targets.push({ el, box, text, layer: pinned(el) });
+        targets.push({ el, box, partlyHidden, text, layer: pinned(el) });
       }
       const small = targets
         .filter(({ box }) => box.width < minTarget - 0.5 || box.height < minTarget - 0.5)
@@ -100,6 +122,7 @@ export function layoutReport(page: Page): Promise<LayoutReport> {
           const a = targets[i]!;
           const b = targets[j]!;
           if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+          if (a.partlyHidden || b.partlyHidden) continue;
           // a fixed header or bar and the page scrolling under it are not neighbours
           if (a.layer !== b.layer) continue;
           const inside = (inner: DOMRect, outer: DOMRect) =>

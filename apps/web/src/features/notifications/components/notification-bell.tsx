@@ -22,7 +22,7 @@ function NotificationItem({
   const row = <ActivityRow {...notification} date={formatDateTime(notification.createdAt)} />;
   const link = notification.target && notificationLink(notification.target);
   return (
-    <li className="relative px-4">
+    <li className="relative px-4 py-1">
       {!notification.seen && (
         <>
           <span className="sr-only">New: </span>

@@ -54,7 +54,7 @@ const isCurrent = (plan: Plan, standing: Standing) => standing.current?.planId =
 /** Marks the plan the customer has, with the days left. */
 function CurrentPlanMark({ current }: { current: PlanStanding }) {
   return (
-    <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+    <p className="flex max-w-56 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
       <Badge tone="green">Current plan</Badge>
       <span>{daysLeftLabel(current)}</span>
     </p>
@@ -68,7 +68,8 @@ function PurchaseNote({ plan, standing }: { plan: Plan; standing: Standing }) {
     standing.current,
     standing.purchases.find((p) => p.planId === plan._id),
   );
-  return note ? <p className="mt-2 text-sm text-slate-600">{note}</p> : null;
+  // capped, so that a long note wraps instead of widening the table past the screen
+  return note ? <p className="mt-2 max-w-56 text-sm text-slate-600">{note}</p> : null;
 }
 
 function PlanCard({
