@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ActivityFeedResponseSchema } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { linkEvent, paidSilently, refundEvent, sendWebhook } from './test-support';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  // a moment whose date differs between India and UTC: the plan's end is dated in India
+  t.clock.set(new Date('2026-06-01T20:00:00Z'));
+});
+afterAll(() => t.close());
+
+/** What the customer's activity page shows, sorted by kind of event. */
+async function activityOf(b: Awaited<ReturnType<typeof paidSilently>>['b']) {
+  const res = await t.app.inject({ method: 'GET', url: '/api/activity', headers: b.headers });
+  expect(res.statusCode).toBe(200);
+  return ActivityFeedResponseSchema.parse(res.json())
+    .data.map(({ type, title, description, status }) => ({ type, title, description, status }))
+    .sort((x, y) => x.type.localeCompare(y.type));
+}
+
+const ordered = {
+  type: 'order_created',
+  title: 'Order created',
+  description: 'Order for the Professional plan (₹6,148.77)',
+  status: 'pending',
+};
+
+describe("the customer's activity after a payment", () => {
+  it('says what was paid for which plan, and until when the plan runs', async () => {
+    const paid = await paidSilently(t);
+    await sendWebhook(t, 'payment_link.paid', linkEvent(paid, 'paid'));
+    expect(await activityOf(paid.b)).toEqual([
+      ordered,
+      {
+        type: 'payment_completed',
+        title: 'Payment completed',
+        description: 'Payment of ₹6,148.77 for the Professional plan',
+        status: 'success',
+      },
+      {
+        type: 'plan_activated',
+        title: 'Plan activated',
+        description: 'Professional plan active until 02/06/2027',
+        status: 'success',
+      },
+    ]);
+  });
+
+  it('says that a failed payment did not go through', async () => {
+    const failed = await paidSilently(t, 'fail');
+    await sendWebhook(t, 'payment.failed', linkEvent(failed, 'failed'));
+    expect(await activityOf(failed.b)).toEqual([
+      ordered,
+      {
+        type: 'payment_failed',
+        title: 'Payment failed',
+        description: 'Payment for the Professional plan did not go through',
+        status: 'failed',
+      },
+    ]);
+  });
+
+  it('says what was refunded for which plan', async () => {
+    const paid = await paidSilently(t);
+    await sendWebhook(t, 'payment_link.paid', linkEvent(paid, 'paid', 'pay_ACTIVITY'));
+    const refund = refundEvent('pay_ACTIVITY', { id: 'rfnd_A', amountPaise: paid.totalPaise });
+    expect((await sendWebhook(t, 'refund.processed', refund)).json().message).toBe('applied');
+    expect((await activityOf(paid.b)).find((e) => e.type === 'payment_refunded')).toEqual({
+      type: 'payment_refunded',
+      title: 'Payment refunded',
+      description: '₹6,148.77 for the Professional plan was refunded',
+      status: 'failed',
+    });
+  });
+});
