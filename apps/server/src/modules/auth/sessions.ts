@@ -111,17 +111,14 @@ export async function rotateRefreshToken(
       await revokeSession(tx, clock, session.id, 'idle');
       return { ok: false, reason: 'idle' };
     }
-    let rotatedAt = token.rotatedAt;
-    if (!rotatedAt) {
-      const [claimed] = await tx
+    if (!token.rotatedAt) {
+      // the first exchange; one running at the same moment (another tab) passes as its twin,
+      // and the grace counts from whichever wrote first
+      await tx
         .update(refreshTokens)
         .set({ rotatedAt: now })
-        .where(and(eq(refreshTokens.id, token.id), isNull(refreshTokens.rotatedAt)))
-        .returning({ rotatedAt: refreshTokens.rotatedAt });
-      // a concurrent refresh won the race: treat this one as its twin within the grace
-      if (!claimed) rotatedAt = now;
-    }
-    if (rotatedAt && now.getTime() - rotatedAt.getTime() > ROTATION_GRACE_MS) {
+        .where(and(eq(refreshTokens.id, token.id), isNull(refreshTokens.rotatedAt)));
+    } else if (now.getTime() - token.rotatedAt.getTime() > ROTATION_GRACE_MS) {
       await revokeSession(tx, clock, session.id, 'reuse');
       return { ok: false, reason: 'reuse' };
     }
