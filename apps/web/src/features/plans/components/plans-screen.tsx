@@ -171,20 +171,32 @@ function PlansTable({
       actions: true,
       cell: (plan) => (
         <RowActions>
-          <Button
-            size="sm"
-            disabled={busyId === plan._id}
-            aria-label={`Purchase Plan ${plan.planName}`}
-            onClick={() => onPurchase(plan)}
-          >
-            {busyId === plan._id ? 'Processing...' : 'Purchase Plan'}
-          </Button>
-          <PurchaseNote plan={plan} standing={standing} />
+          {/* the note goes under its button, so the column is no wider than the note */}
+          <div className="flex flex-col items-start max-md:items-stretch">
+            <Button
+              size="sm"
+              disabled={busyId === plan._id}
+              aria-label={`Purchase Plan ${plan.planName}`}
+              onClick={() => onPurchase(plan)}
+            >
+              {busyId === plan._id ? 'Processing...' : 'Purchase Plan'}
+            </Button>
+            <PurchaseNote plan={plan} standing={standing} />
+          </div>
         </RowActions>
       ),
     },
   ];
-  return <DataTable caption="Plans" columns={columns} rows={plans} rowKey={(plan) => plan._id} />;
+  return (
+    <DataTable
+      caption="Plans"
+      columns={columns}
+      rows={plans}
+      rowKey={(plan) => plan._id}
+      // the plan notes wrap and the columns narrow, rather than the table scrolling sideways
+      className="md:min-w-0"
+    />
+  );
 }
 
 /** Spec §2 Plans screen. */
