@@ -63,10 +63,38 @@ export const CreateOrderResponseSchema = z.object({
 });
 export type CreateOrderResponse = z.infer<typeof CreateOrderResponseSchema>;
 
-/** `GET /api/orders/history`: the signed-in customer's orders, newest first. */
+export const ORDER_HISTORY_PAGE_SIZE = 20;
+export const ORDER_HISTORY_MAX_LIMIT = 100;
+export const ORDER_HISTORY_CURSOR_MAX_LENGTH = 200;
+const LIMIT_MESSAGE = `must be a whole number from 1 to ${ORDER_HISTORY_MAX_LIMIT}`;
+export const ORDER_CURSOR_MESSAGE = 'must be the nextCursor of an earlier page';
+
+/**
+ * `GET /api/orders/history` query: a page of `limit` orders, the first one without `cursor`,
+ * each next one with the `nextCursor` of the page before. The cursor is opaque to the client.
+ */
+export const OrderHistoryQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: LIMIT_MESSAGE })
+    .int(LIMIT_MESSAGE)
+    .min(1, LIMIT_MESSAGE)
+    .max(ORDER_HISTORY_MAX_LIMIT, LIMIT_MESSAGE)
+    .default(ORDER_HISTORY_PAGE_SIZE),
+  cursor: text()
+    .min(1, ORDER_CURSOR_MESSAGE)
+    .max(ORDER_HISTORY_CURSOR_MAX_LENGTH, ORDER_CURSOR_MESSAGE)
+    .optional(),
+});
+export type OrderHistoryQuery = z.input<typeof OrderHistoryQuerySchema>;
+
+/**
+ * `GET /api/orders/history`: a page of the signed-in customer's orders, newest first;
+ * `nextCursor` asks for the page after it, and is null on the last page.
+ */
 export const OrderHistoryResponseSchema = z.object({
   success: z.literal(true),
   orders: z.array(OrderSchema),
+  nextCursor: z.string().nullable(),
 });
 export type OrderHistoryResponse = z.infer<typeof OrderHistoryResponseSchema>;
 

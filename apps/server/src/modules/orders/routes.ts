@@ -4,6 +4,7 @@ import {
   CreateOrderRequestSchema,
   CreateOrderResponseSchema,
   ErrorResponseSchema,
+  OrderHistoryQuerySchema,
   OrderHistoryResponseSchema,
   orderPaths,
 } from '@portal/contract';
@@ -45,14 +46,19 @@ export async function orderRoutes(app: App) {
       preHandler: app.authenticate,
       schema: {
         tags: ['orders'],
-        summary: "The signed-in customer's orders, newest first",
+        summary: "A page of the signed-in customer's orders, newest first",
         security: [{ bearer: [] }],
-        response: { 200: OrderHistoryResponseSchema, 401: ErrorResponseSchema },
+        querystring: OrderHistoryQuerySchema,
+        response: {
+          200: OrderHistoryResponseSchema,
+          400: ErrorResponseSchema,
+          401: ErrorResponseSchema,
+        },
       },
     },
     async (request) => ({
       success: true as const,
-      orders: await listOrders(app.deps, request.auth.customerId),
+      ...(await listOrders(app.deps, request.auth.customerId, request.query)),
     }),
   );
 

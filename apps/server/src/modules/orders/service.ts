@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import {
   orderAmount,
   rupeesToPaise,
@@ -6,7 +6,7 @@ import {
   type Order,
   type PaymentStatus,
 } from '@portal/contract';
-import type { Executor } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
@@ -14,13 +14,20 @@ import { customerPlans, plans } from '../plans/schema';
 import { isUuid, offeredPlan } from '../plans/service';
 import { receiptLink, receiptOffered } from '../receipts/service';
 import { receipts } from '../receipts/schema';
+import { encodeCursor, decodeCursor } from './cursor';
 import { orders, type OrderRow } from './schema';
 
 const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 export const formatPaise = (paise: number) => inr.format(paise / 100);
 
+/** What an order shows of its own row. */
+type ShownOrder = Pick<
+  OrderRow,
+  'id' | 'customerId' | 'planId' | 'totalPaise' | 'status' | 'createdAt'
+>;
+
 type OrderView = {
-  order: OrderRow;
+  order: ShownOrder;
   planName: string;
   invoiceNumber: string | null;
   period: { startsAt: Date; endsAt: Date } | null;
@@ -66,7 +73,10 @@ function orderViews(db: Executor) {
     .leftJoin(customerPlans, eq(customerPlans.orderId, orders.id));
 }
 
-type OrderViewRow = Awaited<ReturnType<ReturnType<typeof orderViews>['execute']>>[number];
+type OrderViewRow = Pick<OrderView, 'order' | 'planName' | 'invoiceNumber'> & {
+  periodStartsAt: Date | null;
+  periodEndsAt: Date | null;
+};
 
 const viewOf = (row: OrderViewRow): OrderView => ({
   order: row.order,
@@ -78,12 +88,92 @@ const viewOf = (row: OrderViewRow): OrderView => ({
       : null,
 });
 
-/** The customer's own orders, newest first. */
-export async function listOrders(deps: AppDeps, customerId: string): Promise<Order[]> {
-  const rows = await orderViews(deps.db)
-    .where(eq(orders.customerId, customerId))
-    .orderBy(desc(orders.createdAt), desc(orders.id));
-  return rows.map((row) => toOrder(deps, viewOf(row)));
+/** Where an order stands in the history, exactly as the database orders it. */
+const positionOf = sql<string>`to_char(${orders.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * One page of a customer's history, newest first by (created_at, id): the page of orders is
+ * picked by the index on (customer_id, created_at) first, and only its rows are joined. Built
+ * and prepared once per database: the first page, and the page after a position.
+ */
+function prepareHistoryPage(db: Database, name: string, after?: SQL) {
+  const page = db
+    .select({
+      id: orders.id,
+      customerId: orders.customerId,
+      planId: orders.planId,
+      totalPaise: orders.totalPaise,
+      status: orders.status,
+      createdAt: orders.createdAt,
+      position: positionOf.as('position'),
+    })
+    .from(orders)
+    .where(and(eq(orders.customerId, sql.placeholder('customerId')), after))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(sql.placeholder('limit'))
+    .as('page');
+  return db
+    .select({
+      order: {
+        id: page.id,
+        customerId: page.customerId,
+        planId: page.planId,
+        totalPaise: page.totalPaise,
+        status: page.status,
+        createdAt: page.createdAt,
+      },
+      position: page.position,
+      planName: plans.planName,
+      invoiceNumber: receipts.invoiceNumber,
+      periodStartsAt: customerPlans.startsAt,
+      periodEndsAt: customerPlans.endsAt,
+    })
+    .from(page)
+    .innerJoin(plans, eq(plans.id, page.planId))
+    .leftJoin(receipts, eq(receipts.orderId, page.id))
+    .leftJoin(customerPlans, eq(customerPlans.orderId, page.id))
+    .orderBy(desc(page.createdAt), desc(page.id))
+    .prepare(name);
+}
+
+const afterPosition = sql`(${orders.createdAt}, ${orders.id}) < (${sql.placeholder('createdAt')}::timestamptz, ${sql.placeholder('id')}::uuid)`;
+
+const historyStatements = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
+const prepareStatements = (db: Database) => ({
+  first: prepareHistoryPage(db, 'orders_history_first'),
+  after: prepareHistoryPage(db, 'orders_history_after', afterPosition),
+});
+
+export interface OrderHistoryPage {
+  orders: Order[];
+  nextCursor: string | null;
+}
+
+/** A page of the customer's own orders, newest first, and the cursor of the page after it. */
+export async function listOrders(
+  deps: AppDeps,
+  customerId: string,
+  { limit, cursor }: { limit: number; cursor?: string | undefined },
+): Promise<OrderHistoryPage> {
+  const position = cursor === undefined ? undefined : decodeCursor(cursor);
+  let statements = historyStatements.get(deps.db);
+  if (!statements) {
+    statements = prepareStatements(deps.db);
+    historyStatements.set(deps.db, statements);
+  }
+  // one row more than asked for says whether a next page exists, in the same round trip
+  const rows = position
+    ? await statements.after.execute({ customerId, limit: limit + 1, ...position })
+    : await statements.first.execute({ customerId, limit: limit + 1 });
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    orders: shown.map((row) => toOrder(deps, viewOf(row))),
+    nextCursor:
+      rows.length > limit && last
+        ? encodeCursor({ createdAt: last.position, id: last.order.id })
+        : null,
+  };
 }
 
 /** One order of the customer's; another customer's order is "not found", never "forbidden". */

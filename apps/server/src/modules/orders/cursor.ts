@@ -1,0 +1,35 @@
+import { isRealDateTime, ORDER_CURSOR_MESSAGE } from '@portal/contract';
+import { AppError } from '../../lib/errors';
+import { isUuid } from '../plans/service';
+
+/**
+ * A place in a customer's order history: the created_at (to the microsecond, as PostgreSQL
+ * keeps it; a JavaScript Date would round it and skip or repeat orders) and the id of the last
+ * order a page showed.
+ */
+export interface OrderPosition {
+  /** ISO 8601 in UTC with six decimals: 2026-06-01T10:00:00.123456Z. */
+  createdAt: string;
+  id: string;
+}
+
+const MICROSECOND_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+export const encodeCursor = ({ createdAt, id }: OrderPosition) =>
+  Buffer.from(`${createdAt} ${id}`).toString('base64url');
+
+/** The position a cursor names; anything this list did not give out is a 400. */
+export function decodeCursor(cursor: string): OrderPosition {
+  const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url')
+    .toString('utf8')
+    .split(' ');
+  if (
+    rest.length > 0 ||
+    !MICROSECOND_ISO.test(createdAt) ||
+    !isRealDateTime(createdAt) ||
+    !isUuid(id)
+  ) {
+    throw new AppError('BAD_REQUEST', `cursor: ${ORDER_CURSOR_MESSAGE}`);
+  }
+  return { createdAt, id };
+}
