@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authMessages, authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
-import { activityEvents } from '../activity/schema';
+import { codeFrom } from '../../test/mail';
 import { loginChallenges } from './schema';
-import { freshIp, login, loginBody } from './test-support';
+import { activityFeed, freshIp, login, loginBody, unreachableMailer } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,6 +29,14 @@ describe('POST /api/auth/login', () => {
     expect(mail.to).toContain(customer.email);
     expect(mail.subject).toBe('Your verification code');
     expect(mail.text.match(/\b\d{6}\b/g)).toHaveLength(1);
+    expect(mail.text.trim()).toBe(
+      [
+        `Your verification code is ${codeFrom(mail)}`,
+        '',
+        'Enter it in the portal within 10 minutes to finish signing in.',
+        'If you did not try to sign in, change your password at once.',
+      ].join('\n'),
+    );
   });
 
   it('stores the tempToken and the code only as hashes', async () => {
@@ -81,14 +89,32 @@ describe('POST /api/auth/login', () => {
     });
   }
 
-  it('records a failed sign-in for a known account', async () => {
+  it("records a failed sign-in in a known account's activity", async () => {
     const customer = await createCustomer(t);
     await login(t, loginBody(customer, { password: 'Wrong@123' }), freshIp());
-    const events = await t.deps.db
-      .select()
-      .from(activityEvents)
-      .where(eq(activityEvents.customerId, customer.id));
-    expect(events.map((e) => e.type)).toEqual(['signin_failed']);
+    expect(await activityFeed(t, customer.id)).toEqual([
+      expect.objectContaining({
+        type: 'signin_failed',
+        title: 'Sign-in failed',
+        description: 'Someone tried to sign in to your account with incorrect details.',
+        status: 'failed',
+      }),
+    ]);
+  });
+
+  it('takes the mobile, GST and Tally serial numbers typed with spaces or dashes', async () => {
+    const customer = await createCustomer(t);
+    const { mobile, gstNo, tallySerialNo } = customer;
+    const res = await login(
+      t,
+      loginBody(customer, {
+        mobile: `${mobile.slice(0, 5)} ${mobile.slice(5)}`,
+        gstNo: `${gstNo.slice(0, 2)}-${gstNo.slice(2, 12)} ${gstNo.slice(12)}`,
+        tally_serialno: `${tallySerialNo.slice(0, 3)}-${tallySerialNo.slice(3)}`,
+      }),
+      freshIp(),
+    );
+    expect(res.statusCode).toBe(200);
   });
 
   it('names the missing field', async () => {
@@ -128,6 +154,23 @@ describe('POST /api/auth/login', () => {
     });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toMatchObject({ success: false });
+  });
+});
+
+describe('POST /api/auth/login while mail cannot be sent', () => {
+  it('answers 503 in plain words', async () => {
+    const down = await createTestApp({ deps: { mailer: unreachableMailer() } });
+    try {
+      const customer = await createCustomer(down);
+      const res = await login(down, loginBody(customer), freshIp());
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'We could not send the verification code. Please try again in a moment.',
+      });
+    } finally {
+      await down.close();
+    }
   });
 });
 

@@ -180,7 +180,8 @@ export async function verifyLogin(
     () => reserveCodeAttempt(deps, input.tempToken, clock.now()),
   );
 
-  const given = codeHash(challenge.id, input.verificationCode.trim());
+  // the request schema has trimmed the code already
+  const given = codeHash(challenge.id, input.verificationCode);
   if (!sameHash(given, comparedHash)) {
     await db.transaction(async (tx) => {
       await recordAccountFailure(tx, clock, email);

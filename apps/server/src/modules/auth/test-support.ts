@@ -1,7 +1,10 @@
+import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
-import { authPaths } from '@portal/contract';
+import { activityPaths, authPaths, type ActivityEvent } from '@portal/contract';
+import { createSmtpMailer, type Mailer } from '../../adapters/mail';
 import type { Database } from '../../db/client';
 import type { TestApp } from '../../test/app';
+import { authHeaders } from '../../test/customers';
 import { codeFrom } from '../../test/mail';
 import type { Customer } from '../users/schema';
 import { REFRESH_COOKIE } from './routes';
@@ -132,4 +135,47 @@ export function afterFirstDelete(db: Database, between: () => Promise<unknown>):
       };
     },
   });
+}
+
+/** The customer's activity feed, newest first, as the web app reads it. */
+export async function activityFeed(t: TestApp, customerId: string): Promise<ActivityEvent[]> {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: activityPaths.feed,
+    headers: await authHeaders(t, customerId),
+  });
+  if (res.statusCode !== 200) throw new Error(`activity feed failed: ${res.body}`);
+  return res.json().data;
+}
+
+/** The real SMTP adapter pointed at a port where nothing listens: every mail fails to go. */
+export const unreachableMailer = () =>
+  createSmtpMailer('smtp://127.0.0.1:1', 'portal@example.test');
+
+/** A mailer that takes the first `n` mails (and drops them) and fails to send every later one. */
+export function mailerFailingAfter(n: number): Mailer {
+  const unreachable = unreachableMailer();
+  let taken = 0;
+  return {
+    async send(message) {
+      taken += 1;
+      if (taken > n) await unreachable.send(message);
+    },
+    close: () => unreachable.close(),
+  };
+}
+
+/** A log stream for `createTestApp({ logStream })` and the JSON lines written to it. */
+export function capturedLog() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return {
+    stream,
+    entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }

@@ -4,11 +4,14 @@ import { UserSchema, authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
+import { sessions } from './schema';
 import {
+  activityFeed,
   freshIp,
   latestCode,
   login,
   loginBody,
+  mailerFailingAfter,
   refreshCookieOf,
   verify,
   wrongCode,
@@ -73,14 +76,34 @@ describe('POST /api/auth/verify-2fa', () => {
     expect(refreshCookieOf(res)?.maxAge).toBe(12 * 60 * 60);
   });
 
-  it('records the sign-in', async () => {
+  it("records the sign-in in the customer's activity, naming the session it started", async () => {
     const { customer, ip, tempToken, code } = await startChallenge();
     await verify(t, tempToken, code, ip);
+    const [session] = await t.deps.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.customerId, customer.id));
     const events = await t.deps.db
       .select()
       .from(activityEvents)
       .where(eq(activityEvents.customerId, customer.id));
-    expect(events.map((e) => e.type)).toEqual(['signin']);
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'signin', details: { sessionId: session!.id } }),
+    ]);
+    expect(await activityFeed(t, customer.id)).toEqual([
+      expect.objectContaining({
+        type: 'signin',
+        title: 'Signed in',
+        description: 'You signed in to the portal.',
+        status: 'success',
+      }),
+    ]);
+  });
+
+  it('takes the code with spaces typed around it', async () => {
+    const { ip, tempToken, code } = await startChallenge();
+    const res = await verify(t, tempToken, ` ${code} `, ip);
+    expect(res.statusCode).toBe(200);
   });
 
   it('says so when the code is wrong', async () => {
@@ -88,6 +111,19 @@ describe('POST /api/auth/verify-2fa', () => {
     const res = await verify(t, tempToken, wrongCode(code), ip);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ success: false, message: 'Invalid verification code' });
+  });
+
+  it("records a wrong code in the customer's activity", async () => {
+    const { customer, ip, tempToken, code } = await startChallenge();
+    await verify(t, tempToken, wrongCode(code), ip);
+    expect(await activityFeed(t, customer.id)).toEqual([
+      expect.objectContaining({
+        type: 'signin_failed',
+        title: 'Sign-in failed',
+        description: 'An incorrect verification code was entered.',
+        status: 'failed',
+      }),
+    ]);
   });
 
   it('refuses the code after five wrong tries', async () => {
@@ -179,10 +215,21 @@ describe('POST /api/auth/resend-verification', () => {
     const res = await resend(tempToken);
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBe('45');
-    expect(res.json()).toMatchObject({
+    // the web app tells a wait from the limit by the label
+    expect(res.json()).toEqual({
       success: false,
       message: 'Please wait 45 seconds before requesting a new code.',
+      error: 'resend_wait',
     });
+  });
+
+  it('asks to wait one second in the singular', async () => {
+    const { tempToken } = await startChallenge();
+    t.clock.advance(59_500);
+    const res = await resend(tempToken);
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json().message).toBe('Please wait 1 second before requesting a new code.');
   });
 
   it('sends at most five new codes for one sign-in', async () => {
@@ -194,7 +241,11 @@ describe('POST /api/auth/resend-verification', () => {
     t.clock.advance(60_000);
     const sixth = await resend(tempToken);
     expect(sixth.statusCode).toBe(429);
-    expect(sixth.json().message).toBe('Too many codes requested. Please sign in again.');
+    expect(sixth.json()).toEqual({
+      success: false,
+      message: 'Too many codes requested. Please sign in again.',
+      error: 'resend_limit',
+    });
   });
 
   it('refuses an unknown or used tempToken', async () => {
@@ -206,5 +257,30 @@ describe('POST /api/auth/resend-verification', () => {
     const used = await resend(tempToken);
     expect(used.statusCode).toBe(400);
     expect(used.json().message).toBe('Verification code has expired. Please sign in again.');
+  });
+});
+
+describe('POST /api/auth/resend-verification while mail cannot be sent', () => {
+  it('answers 503 in plain words', async () => {
+    // the first code goes out, every later one fails
+    const down = await createTestApp({ deps: { mailer: mailerFailingAfter(1) } });
+    try {
+      const customer = await createCustomer(down);
+      const first = await login(down, loginBody(customer), freshIp());
+      expect(first.statusCode).toBe(200);
+      down.clock.advance(60_000);
+      const res = await down.app.inject({
+        method: 'POST',
+        url: authPaths.resendVerification,
+        payload: { tempToken: first.json().tempToken },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'We could not send the verification code. Please try again in a moment.',
+      });
+    } finally {
+      await down.close();
+    }
   });
 });

@@ -2,16 +2,18 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths, changePasswordPath } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { createCustomer } from '../../test/customers';
+import { authHeaders, createCustomer } from '../../test/customers';
 import { verifyPassword } from '../../lib/password';
-import { activityEvents } from '../activity/schema';
 import {
+  activityFeed,
   bearer,
+  capturedLog,
   freshIp,
   login,
   loginBody,
   refresh,
   signIn,
+  unreachableMailer,
   waitForMailCount,
 } from '../auth/test-support';
 import { customers } from './schema';
@@ -30,8 +32,8 @@ const change = (token: string, id: string, body: object) =>
     payload: body,
   });
 
-const passwordHashOf = async (id: string) =>
-  (await t.deps.db.select().from(customers).where(eq(customers.id, id)))[0]!.passwordHash;
+const passwordHashOf = async (id: string, app = t) =>
+  (await app.deps.db.select().from(customers).where(eq(customers.id, id)))[0]!.passwordHash;
 
 describe('PUT /api/users/:id', () => {
   it('changes the password, keeps this session and ends the others', async () => {
@@ -57,13 +59,23 @@ describe('PUT /api/users/:id', () => {
     const notice = (await waitForMailCount(t, mailsBefore + 1)).at(-1)!;
     expect(notice.subject).toBe('Your password was changed');
     expect(notice.to).toContain(customer.email);
+    expect(notice.text.trim()).toBe(
+      [
+        'The password of your portal account was just changed. Other signed-in browsers were signed out.',
+        '',
+        'If this was not you, reset your password at once with "Forgot password?" on the sign-in screen.',
+      ].join('\n'),
+    );
     const old = await login(t, loginBody(customer), freshIp());
     expect(old.statusCode).toBe(401);
-    const events = await t.deps.db
-      .select()
-      .from(activityEvents)
-      .where(eq(activityEvents.customerId, customer.id));
-    expect(events.map((e) => e.type)).toContain('password_changed');
+    expect(await activityFeed(t, customer.id)).toContainEqual(
+      expect.objectContaining({
+        type: 'password_changed',
+        title: 'Password changed',
+        description: 'Your password was changed. Other signed-in browsers were signed out.',
+        status: 'success',
+      }),
+    );
   });
 
   it("refuses another customer's id and changes nothing", async () => {
@@ -183,5 +195,38 @@ describe('PUT /api/users/:id', () => {
       payload: { currentPassword: customer.password, password: 'Fresh@2026' },
     });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('PUT /api/users/:id while mail cannot be sent', () => {
+  it('changes the password all the same and logs why the notice did not go', async () => {
+    const log = capturedLog();
+    const down = await createTestApp({
+      deps: { mailer: unreachableMailer() },
+      logStream: log.stream,
+      env: { LOG_LEVEL: 'warn' },
+    });
+    try {
+      const customer = await createCustomer(down);
+      const res = await down.app.inject({
+        method: 'PUT',
+        url: changePasswordPath(customer.id),
+        headers: await authHeaders(down, customer.id),
+        payload: { currentPassword: customer.password, password: 'Fresh@2026' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(await verifyPassword(await passwordHashOf(customer.id, down), 'Fresh@2026')).toBe(
+        true,
+      );
+      expect(log.entries()).toContainEqual(
+        expect.objectContaining({
+          level: 40,
+          msg: 'password notice mail failed',
+          reason: expect.stringContaining('ECONNREFUSED'),
+        }),
+      );
+    } finally {
+      await down.close();
+    }
   });
 });

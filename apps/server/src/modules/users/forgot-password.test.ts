@@ -1,14 +1,12 @@
-import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths } from '@portal/contract';
-import { createSmtpMailer } from '../../adapters/mail';
 import type { Database, DatabaseHandle } from '../../db/client';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { openTestDatabase } from '../../test/database';
 import { passwordResetTokens } from '../auth/schema';
-import { freshIp, waitForMailCount } from '../auth/test-support';
+import { capturedLog, freshIp, unreachableMailer, waitForMailCount } from '../auth/test-support';
 
 // The app's database, watched: which kinds of query each request starts, and a gate that holds
 // every transaction until the test opens it.
@@ -115,17 +113,10 @@ describe('POST /api/users/forgot-password', () => {
   });
 
   it('logs a reset mail that cannot be sent, and answers as usual', async () => {
-    const logLines: string[] = [];
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(String(chunk));
-        done();
-      },
-    });
-    // nothing listens on port 1: the real SMTP adapter fails to connect
+    const log = capturedLog();
     const down = await createTestApp({
-      deps: { mailer: createSmtpMailer('smtp://127.0.0.1:1', 'portal@example.test') },
-      logStream,
+      deps: { mailer: unreachableMailer() },
+      logStream: log.stream,
       env: { LOG_LEVEL: 'warn' },
     });
     const customer = await createCustomer(down);
@@ -141,9 +132,12 @@ describe('POST /api/users/forgot-password', () => {
     );
     // closing the app waits for the work begun after the answer, so its log is complete
     await down.close();
-    const failures = logLines.map((line) => JSON.parse(line) as { msg: string; level: number });
-    expect(failures).toContainEqual(
-      expect.objectContaining({ msg: 'reset link failed', level: 40 }),
+    expect(log.entries()).toContainEqual(
+      expect.objectContaining({
+        msg: 'reset link failed',
+        level: 40,
+        reason: expect.stringContaining('ECONNREFUSED'),
+      }),
     );
   });
 });

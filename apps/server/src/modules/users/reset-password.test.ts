@@ -6,6 +6,7 @@ import { createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
 import { accountThrottles } from '../auth/schema';
 import {
+  activityFeed,
   bearer,
   freshIp,
   login,
@@ -46,6 +47,15 @@ async function resetTokenFor(email: string) {
   const link = mail.text.match(/(\S+\/reset-password\?token=\S+)/)?.[1];
   expect(link).toBeDefined();
   expect(link!.startsWith(`${t.config.PUBLIC_URL}/reset-password?token=`)).toBe(true);
+  expect(mail.text.trim()).toBe(
+    [
+      'Someone asked to reset the password of your portal account.',
+      '',
+      `Set a new password here: ${link}`,
+      '',
+      'The link works once and for 30 minutes. If you did not ask, ignore this mail.',
+    ].join('\n'),
+  );
   return new URL(link!).searchParams.get('token')!;
 }
 
@@ -106,14 +116,25 @@ describe('POST /api/users/reset-password', () => {
       (await login(t, loginBody(customer, { password: 'Reset@2026' }), freshIp())).statusCode,
     ).toBe(200);
     const mails = await waitForMailCount(t, before + 1);
-    expect(
-      mails.some((m) => m.subject === 'Your password was changed' && m.to.includes(customer.email)),
-    ).toBe(true);
-    const events = await t.deps.db
-      .select()
-      .from(activityEvents)
-      .where(eq(activityEvents.customerId, customer.id));
-    expect(events.map((e) => e.type)).toContain('password_reset');
+    const notice = mails.find(
+      (m) => m.subject === 'Your password was changed' && m.to.includes(customer.email),
+    );
+    expect(notice?.text.trim()).toBe(
+      [
+        'The password of your portal account was just reset. Every signed-in browser was signed out.',
+        '',
+        'If this was not you, reset your password at once with "Forgot password?" on the sign-in screen.',
+      ].join('\n'),
+    );
+    expect(await activityFeed(t, customer.id)).toContainEqual(
+      expect.objectContaining({
+        type: 'password_reset',
+        title: 'Password reset',
+        description:
+          'Your password was reset by e-mail link. Every signed-in browser was signed out.',
+        status: 'success',
+      }),
+    );
   });
 
   const invalid = { success: false, message: 'This reset link is invalid or has expired.' };
