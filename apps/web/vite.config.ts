@@ -11,10 +11,11 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 const alias = { '@': path.resolve(import.meta.dirname, 'src') };
 
 /**
- * The first HTML carries the sign-in screen and the signed-in shell, prerendered from the real
- * components (scripts/prerender-frames.tsx), and a small script in <head> that shows the one the
- * route will render (scripts/route-frame.js). The largest content is painted before any of the
- * app's JavaScript arrives; main.tsx renders once the route's code is in, over the same boxes.
+ * The first HTML carries the sign-in screen and the signed-in shell (with the dashboard loading
+ * inside), prerendered from the real components (scripts/prerender-frames.tsx), and right after
+ * them a small script that shows the one the route will render (scripts/route-frame.js). The
+ * largest content is painted before any of the app's JavaScript arrives; main.tsx renders once
+ * the route's code is in, over the same boxes.
  */
 function firstHtmlFrames(): Plugin {
   const frameScript = readFileSync(path.join(import.meta.dirname, 'scripts/route-frame.js'));
@@ -29,15 +30,14 @@ function firstHtmlFrames(): Plugin {
         { configFile: false, root: import.meta.dirname, resolve: { alias }, logLevel: 'error' },
       );
       const frames = module.renderFrames();
-      return {
-        html: html.replace(
-          '<div id="root"></div>',
-          // disabled until React takes over, so that nothing typed into a frame is lost
-          `<div id="root"><fieldset data-frame="login" disabled>${frames.login}</fieldset>` +
-            `<fieldset data-frame="shell" disabled>${frames.shell}</fieldset></div>`,
-        ),
-        tags: [{ tag: 'script', attrs: { src: `/${frameScriptFile}` }, injectTo: 'head-prepend' }],
-      };
+      return html.replace(
+        '<div id="root"></div>',
+        // disabled until React takes over, so that nothing typed into a frame is lost
+        `<div id="root"><fieldset data-frame="login" disabled>${frames.login}</fieldset>` +
+          `<fieldset data-frame="shell" disabled>${frames.shell}</fieldset></div>` +
+          // outside #root, which React empties; the frames stay hidden until it has run
+          `<script src="/${frameScriptFile}"></script>`,
+      );
     },
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: frameScriptFile, source: frameScript });

@@ -9,7 +9,12 @@ import {
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { DashboardCounters, User } from '@portal/contract';
+import {
+  DASHBOARD_ACTIVITY_LIMIT,
+  DASHBOARD_ACTIVITY_ORDERS,
+  type DashboardCounters,
+  type User,
+} from '@portal/contract';
 import { paths } from '@/config/paths';
 import { formatDate, formatNumber } from '@/lib/format';
 import { ActivityRow } from '@/ui/activity-row';
@@ -42,6 +47,18 @@ function ViewAll({ to, what }: { to: string; what: string }) {
   );
 }
 
+/**
+ * A line's placeholder while loading, one line high: it sits at the line's top, where on the
+ * baseline it would push the line taller than the text that replaces it.
+ */
+function Placeholder({ width }: { width: string }) {
+  return (
+    <span className="inline-flex h-[1lh] items-center align-top" aria-hidden="true">
+      <span className={`block h-[0.8lh] animate-pulse rounded bg-slate-200 ${width}`} />
+    </span>
+  );
+}
+
 /** A value that keeps its line height while loading, so nothing jumps when it arrives. */
 function Value({
   loading,
@@ -52,13 +69,7 @@ function Value({
   children: ReactNode;
   width?: string;
 }) {
-  return loading ? (
-    <span className="inline-flex h-[1lh] items-center" aria-hidden="true">
-      <span className={`block h-[0.8lh] animate-pulse rounded bg-slate-200 ${width}`} />
-    </span>
-  ) : (
-    <>{children}</>
-  );
+  return loading ? <Placeholder width={width} /> : <>{children}</>;
 }
 
 function StatCard({
@@ -109,7 +120,8 @@ function Details({ rows, loading }: { rows: [string, ReactNode][]; loading: bool
       {rows.map(([term, value]) => (
         <div key={term} className="flex items-center justify-between gap-4 py-2.5 text-sm">
           <dt className="text-slate-600">{term}</dt>
-          <dd className="text-right font-medium text-slate-900">
+          {/* the whole rest of the row, so that a value arriving does not move its box */}
+          <dd className="flex-1 text-right font-medium text-slate-900">
             <Value loading={loading} width="w-32">
               {value}
             </Value>
@@ -122,24 +134,34 @@ function Details({ rows, loading }: { rows: [string, ReactNode][]; loading: bool
 
 function ActivityList({
   items,
+  capacity,
   loading,
   empty,
   label,
 }: {
   items: readonly DashboardRow[];
+  capacity: number;
   loading: boolean;
   empty: string;
   label: string;
 }) {
   if (loading) {
+    // as many rows as the card shows at most, each with the lines of an ActivityRow
     return (
       <div aria-hidden="true">
-        {[0, 1].map((i) => (
+        {Array.from({ length: capacity }, (_, i) => (
           <div key={i} className="flex items-start gap-3 py-3">
             <Skeleton className="h-9 w-9 rounded-full" />
-            <div className="flex-1 space-y-2">
-              <Skeleton className="h-4 w-1/2" />
-              <Skeleton className="h-4 w-3/4" />
+            <div className="flex-1">
+              <p className="text-sm">
+                <Placeholder width="w-1/2" />
+              </p>
+              <p className="mt-0.5 text-sm">
+                <Placeholder width="w-3/4" />
+              </p>
+              <p className="mt-1 text-xs">
+                <Placeholder width="w-20" />
+              </p>
             </div>
           </div>
         ))}
@@ -163,17 +185,33 @@ interface ActivityCardProps {
   viewAll: string;
   what: string;
   items: readonly DashboardRow[];
+  /** How many rows the card shows at most. */
+  capacity: number;
   loading: boolean;
   empty: string;
 }
 
 /** A list of activity with its link to the whole list; `what` names both for screen readers. */
-function ActivityCard({ title, viewAll, what, items, loading, empty }: ActivityCardProps) {
+function ActivityCard({
+  title,
+  viewAll,
+  what,
+  items,
+  capacity,
+  loading,
+  empty,
+}: ActivityCardProps) {
   return (
     <Card>
       <CardHeader title={title} action={<ViewAll to={viewAll} what={what} />} />
       <CardBody className="py-1">
-        <ActivityList items={items} loading={loading} empty={empty} label={`Recent ${what}`} />
+        <ActivityList
+          items={items}
+          capacity={capacity}
+          loading={loading}
+          empty={empty}
+          label={`Recent ${what}`}
+        />
       </CardBody>
     </Card>
   );
@@ -240,6 +278,7 @@ export function DashboardView({
       viewAll: paths.orders,
       what: 'orders',
       items: recentOrders,
+      capacity: DASHBOARD_ACTIVITY_ORDERS,
       empty: 'No recent orders',
     },
     {
@@ -247,6 +286,7 @@ export function DashboardView({
       viewAll: paths.activity,
       what: 'activity',
       items: recentActivity,
+      capacity: DASHBOARD_ACTIVITY_LIMIT,
       empty: 'No recent activity to display.',
     },
   ];
