@@ -94,7 +94,8 @@ export type OrderHistoryQuery = z.input<typeof OrderHistoryQuerySchema>;
 export const OrderHistoryResponseSchema = z.object({
   success: z.literal(true),
   orders: z.array(OrderSchema),
-  nextCursor: z.string().nullable(),
+  // the server always sends it; read as null from an instance that predates paging, mid-deploy
+  nextCursor: z.string().nullable().default(null),
 });
 export type OrderHistoryResponse = z.infer<typeof OrderHistoryResponseSchema>;
 

@@ -1,4 +1,5 @@
-import { FileText, RefreshCw, ShoppingBag } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { FileText, Loader2, RefreshCw, ShoppingBag } from 'lucide-react';
 import { toast } from '@/ui/toast';
 import type { Order } from '@portal/contract';
 import { cn } from '@/lib/cn';
@@ -9,7 +10,7 @@ import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { DataTable, RowActions, type Column } from '@/ui/table';
 import { useCheckPaymentStatus } from '../api/check-payment-status';
-import { useOrderHistory } from '../api/get-order-history';
+import { useOrderHistoryPages } from '../api/get-order-history';
 import { PaymentStatusBadge } from './payment-status-badge';
 import { RetryPaymentButton } from './retry-payment-button';
 
@@ -51,7 +52,13 @@ const columns = (highlightId: string | null): Column<Order>[] => [
     header: 'Order ID',
     cell: (order) => (
       <>
-        <span className="font-mono text-xs" title={order._id}>
+        {/* focusable by script only: Load more moves focus to the first order it added */}
+        <span
+          className="rounded-sm font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+          title={order._id}
+          tabIndex={-1}
+          data-order-id={order._id}
+        >
           {formatOrderRef(order._id)}
         </span>
         {order._id === highlightId && (
@@ -105,11 +112,48 @@ const columns = (highlightId: string | null): Column<Order>[] => [
   },
 ];
 
-/** Spec §2 Orders screen, Order History tab; `highlightId` marks the order just paid for. */
-export function OrderHistory({ highlightId = null }: { highlightId?: string | null }) {
-  const { data: orders, isPending, isError } = useOrderHistory();
+const addedMessage = (added: number, more: boolean) =>
+  `${added} more ${added === 1 ? 'order' : 'orders'} loaded.${more ? '' : ' All orders are shown.'}`;
 
-  if (isError) {
+/**
+ * Spec §2 Orders screen, Order History tab, a page at a time; `highlightId` marks the order just
+ * paid for once its page is loaded (the payment result above the tabs shows it either way).
+ */
+export function OrderHistory({ highlightId = null }: { highlightId?: string | null }) {
+  const {
+    data,
+    isPending,
+    isError,
+    isFetchNextPageError,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage,
+  } = useOrderHistoryPages();
+  const [announcement, setAnnouncement] = useState('');
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const orders = data?.pages.flatMap((page) => page.orders);
+
+  // after Load more, reading and tabbing go on from the first order it added
+  useEffect(() => {
+    const added =
+      focusId && list.current?.querySelector<HTMLElement>(`[data-order-id="${focusId}"]`);
+    if (!added) return;
+    added.focus();
+    setFocusId(null);
+  }, [focusId, orders]);
+
+  const loadMore = async () => {
+    if (isFetchingNextPage) return;
+    setAnnouncement('');
+    const result = await fetchNextPage();
+    const added = result.data?.pages.at(-1)?.orders ?? [];
+    if (result.isError || added.length === 0) return;
+    setAnnouncement(addedMessage(added.length, result.hasNextPage));
+    setFocusId(added[0]!._id);
+  };
+
+  if (isError && !isFetchNextPageError) {
     return (
       <Card>
         <p role="alert" className="px-5 py-8 text-center text-sm text-red-700">
@@ -118,7 +162,7 @@ export function OrderHistory({ highlightId = null }: { highlightId?: string | nu
       </Card>
     );
   }
-  if (!isPending && orders.length === 0) {
+  if (!isPending && orders?.length === 0) {
     return (
       <Card>
         <EmptyState
@@ -131,13 +175,37 @@ export function OrderHistory({ highlightId = null }: { highlightId?: string | nu
   }
   return (
     <Card className="[&_tr:has([data-highlight])]:bg-blue-50">
-      <DataTable
-        caption="Order history"
-        columns={columns(highlightId)}
-        rows={orders ?? []}
-        rowKey={(order) => order._id}
-        loading={isPending}
-      />
+      <div ref={list}>
+        <DataTable
+          caption="Order history"
+          columns={columns(highlightId)}
+          rows={orders ?? []}
+          rowKey={(order) => order._id}
+          loading={isPending}
+          busy={isFetchingNextPage}
+        />
+      </div>
+      {isFetchNextPageError && (
+        <p role="alert" className="px-5 pt-4 text-center text-sm text-red-700">
+          Failed to load order history
+        </p>
+      )}
+      {hasNextPage && (
+        <div className="flex justify-center p-4 max-md:[&>*]:w-full">
+          <Button
+            variant="secondary"
+            className="aria-disabled:cursor-progress"
+            aria-disabled={isFetchingNextPage}
+            onClick={() => void loadMore()}
+          >
+            {isFetchingNextPage && <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />}
+            {isFetchingNextPage ? 'Loading more orders...' : 'Load more orders'}
+          </Button>
+        </div>
+      )}
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
     </Card>
   );
 }
