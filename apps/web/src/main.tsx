@@ -1,13 +1,10 @@
+// first: zod takes its settings when it loads
+import './lib/zod-config';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { config as zodConfig } from 'zod/v4/core';
 import { App } from './app/app';
 import { createRouter, routerReady } from './app/router';
 import './index.css';
-
-// zod's compiled parsers probe for eval with `new Function`; the CSP (script-src 'self') forbids
-// eval, and the blocked probe is logged as a policy violation even though zod falls back
-zodConfig({ jitless: true });
 
 const router = createRouter();
 const root = createRoot(document.getElementById('root')!);
