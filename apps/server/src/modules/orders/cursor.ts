@@ -15,21 +15,22 @@ export interface OrderPosition {
 
 const MICROSECOND_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
+/** base64url of `created_at|id`, the shape of the activity feed's cursor (decision 017). */
 export const encodeCursor = ({ createdAt, id }: OrderPosition) =>
-  Buffer.from(`${createdAt} ${id}`).toString('base64url');
+  Buffer.from(`${createdAt}|${id}`).toString('base64url');
 
 /** The position a cursor names; anything this list did not give out is a 400. */
 export function decodeCursor(cursor: string): OrderPosition {
   const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url')
     .toString('utf8')
-    .split(' ');
+    .split('|');
   if (
     rest.length > 0 ||
     !MICROSECOND_ISO.test(createdAt) ||
     !isRealDateTime(createdAt) ||
     !isUuid(id)
   ) {
-    throw new AppError('BAD_REQUEST', `cursor: ${ORDER_CURSOR_MESSAGE}`);
+    throw new AppError('BAD_REQUEST', `cursor: ${ORDER_CURSOR_MESSAGE}`, 'validation');
   }
   return { createdAt, id };
 }

@@ -149,31 +149,32 @@ describe('GET /api/orders/history', () => {
       good.slice(0, -4),
       `${good}AAAA`,
       encode('nonsense'),
-      encode(`${at(1)} not-a-uuid`),
-      encode(`${at(1)} ${id} extra`),
-      encode(`${at(1)}|${id}`),
-      encode(`2026-06-01T09:00:01.000Z ${id}`),
-      encode(`2026-02-30T09:00:01.000000Z ${id}`),
-      encode(`2026-06-01T25:00:01.000000Z ${id}`),
-      encode(`0000-01-01T00:00:00.000000Z ${id}`),
-      encode(`9999-12-31T23:59:59.999999+05:30 ${id}`),
-      encode(`${at(1)}\u0000 ${id}`),
+      encode(`${at(1)}|not-a-uuid`),
+      encode(`${at(1)}|${id}|extra`),
+      encode(`${at(1)} ${id}`),
+      encode(`2026-06-01T09:00:01.000Z|${id}`),
+      encode(`2026-02-30T09:00:01.000000Z|${id}`),
+      encode(`2026-06-01T25:00:01.000000Z|${id}`),
+      encode(`0000-01-01T00:00:00.000000Z|${id}`),
+      encode(`9999-12-31T23:59:59.999999+05:30|${id}`),
+      encode(`${at(1)}\u0000|${id}`),
       'a'.repeat(201),
       '',
     ];
     for (const cursor of cursors) {
       const res = await historyOf(b, `?cursor=${encodeURIComponent(cursor)}`);
       expect(res.statusCode, cursor).toBe(400);
-      expect(res.json(), cursor).toMatchObject({
+      expect(res.json(), cursor).toEqual({
         success: false,
         message: 'cursor: must be the nextCursor of an earlier page',
+        error: 'validation',
       });
     }
     const control = await historyOf(b, `?cursor=${encodeURIComponent(`${good}\u0000`)}`);
     expect(control.statusCode).toBe(400);
     expect(control.json().message).toBe('cursor: must be plain text, without control characters');
     // the same position, written out as this list writes it, is taken
-    expect((await historyOf(b, `?cursor=${encode(`${at(2)} ${id}`)}`)).statusCode).toBe(200);
+    expect((await historyOf(b, `?cursor=${encode(`${at(2)}|${id}`)}`)).statusCode).toBe(200);
   });
 
   it("shows only the caller's orders, whoever's cursor or ids the request carries", async () => {

@@ -191,7 +191,7 @@ export function OrderHistory({ highlightId = null }: { highlightId?: string | nu
         </p>
       )}
       {hasNextPage && (
-        <div className="flex justify-center p-4 max-md:[&>*]:w-full">
+        <div className="flex justify-center p-4 max-md:p-3 max-md:[&>*]:w-full">
           <Button
             variant="secondary"
             className="aria-disabled:cursor-progress"
