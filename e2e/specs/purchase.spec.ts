@@ -14,6 +14,38 @@ async function orderPlan(page: Page, planName: string) {
   await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
 }
 
+/**
+ * Places `count` Starter orders through the API as the order form would, so the history has a
+ * second page; answers how many orders the customer has in all.
+ */
+async function placeOrders(page: Page, count: number): Promise<number> {
+  await page.goto('/plans');
+  await expect(page.getByRole('heading', { name: 'Starter' })).toBeVisible();
+  return page.evaluate(async (count) => {
+    const { token } = JSON.parse(localStorage.getItem('auth-storage')!).state;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const { data } = await (await fetch('/api/plans', { headers })).json();
+    const starter = data.plans.find((p: { planName: string }) => p.planName === 'Starter');
+    for (let i = 0; i < count; i++) {
+      const res = await fetch('/api/orders', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ planId: starter._id, amount: 613.77 }),
+      });
+      if (res.status !== 201) throw new Error(`order ${i}: ${res.status}`);
+    }
+    let total = 0;
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `&cursor=${cursor}` : '';
+      const body = await (await fetch(`/api/orders/history?limit=100${query}`, { headers })).json();
+      total += body.orders.length;
+      cursor = body.nextCursor;
+    } while (cursor);
+    return total;
+  }, count);
+}
+
 test.describe('buying a plan', () => {
   test('pays on the sandbox gateway, sees Completed and opens the receipt PDF', async ({
     page,
@@ -98,6 +130,36 @@ test.describe('buying a plan', () => {
     await expect(page.getByText('Receipt not available for this order.')).toBeVisible();
   });
 
+  test('a long history shows the newest 20 orders and loads the rest on demand', async ({
+    page,
+  }) => {
+    await signIn(page);
+    const total = await placeOrders(page, 21);
+    expect(total).toBeGreaterThanOrEqual(21);
+
+    await page.goto('/orders?tab=history');
+    const rows = page.locator('tbody tr');
+    await expect(rows).toHaveCount(20);
+    const loadMore = page.getByRole('button', { name: 'Load more orders' });
+    await expectAccessible(page, 'history with more to load');
+    while (await loadMore.isVisible()) {
+      const before = await rows.count();
+      await loadMore.click();
+      await expect(rows).not.toHaveCount(before);
+      // reading goes on from the first order added
+      await expect(rows.nth(before).locator('[data-order-id]')).toBeFocused();
+    }
+    await expect(rows).toHaveCount(total);
+    await expect(page.getByRole('status').filter({ hasText: 'All orders are shown.' })).toHaveText(
+      /^\d+ more orders? loaded\. All orders are shown\.$/,
+    );
+    const ids = await page
+      .locator('[data-order-id]')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-order-id')));
+    expect(new Set(ids).size).toBe(total);
+    await expectAccessible(page, 'history fully loaded');
+  });
+
   test('the create tab without a chosen plan passes the accessibility check', async ({ page }) => {
     await signIn(page);
     await page.goto('/orders');
@@ -107,5 +169,28 @@ test.describe('buying a plan', () => {
     );
     await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeDisabled();
     await expectAccessible(page);
+  });
+});
+
+test.describe('a long order history on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('loads more with a full-width 44 px button, without sideways scroll', async ({ page }) => {
+    await signIn(page);
+    await placeOrders(page, 21);
+    await page.goto('/orders?tab=history');
+    const cards = page.locator('tbody tr');
+    await expect(cards).toHaveCount(20);
+    const loadMore = page.getByRole('button', { name: 'Load more orders' });
+    const box = (await loadMore.boundingBox())!;
+    const card = (await cards.first().boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    expect(box.width).toBeGreaterThanOrEqual(card.width - 1);
+    await loadMore.tap();
+    await expect(cards).not.toHaveCount(20);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    ).toBe(true);
+    await expectAccessible(page, 'order history on a phone');
   });
 });
