@@ -14,6 +14,9 @@ const titleOf = (url: string) => {
   return routeTitle(matches, new URLSearchParams(search));
 };
 
+/** The first screen's code is imported on demand; a cold import on a busy machine takes a while. */
+const FIRST_SCREEN = { timeout: 5_000 };
+
 function renderApp(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
@@ -56,7 +59,7 @@ describe('route titles', () => {
 
   it('sets the document title and announces a route change politely', async () => {
     const router = renderApp(paths.login);
-    await screen.findByRole('heading', { name: 'Welcome Back' });
+    await screen.findByRole('heading', { name: 'Welcome Back' }, FIRST_SCREEN);
     await waitFor(() => expect(document.title).toBe('Login · Customer Portal'));
     const announcer = screen.getByTestId('route-announcer');
     expect(announcer).toHaveAttribute('aria-live', 'polite');
@@ -71,7 +74,7 @@ describe('route titles', () => {
 
   it('takes the success notices of the screen left behind away on a route change', async () => {
     const router = renderApp(paths.login);
-    await screen.findByRole('heading', { name: 'Welcome Back' });
+    await screen.findByRole('heading', { name: 'Welcome Back' }, FIRST_SCREEN);
     act(() => {
       toast.success('Copied!');
       toast.error('Something failed');

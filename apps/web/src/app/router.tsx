@@ -17,36 +17,54 @@ export const routes: RouteObject[] = [
         children: [{ path: paths.login, ...titled('Login'), lazy: () => import('./routes/login') }],
       },
       {
-        path: paths.resetPassword,
-        ...titled((search) => (search.has('token') ? 'Set New Password' : 'Reset Password')),
-        lazy: () => import('./routes/reset-password'),
-      },
-      {
-        element: <RequireAuth />,
+        // the query cache comes with the screens that use it, not with the sign-in screen
+        lazy: () => import('./routes/with-queries'),
         children: [
           {
-            path: paths.home,
-            lazy: () => import('./routes/app-layout'),
+            path: paths.resetPassword,
+            ...titled((search) => (search.has('token') ? 'Set New Password' : 'Reset Password')),
+            lazy: () => import('./routes/reset-password'),
+          },
+          {
+            element: <RequireAuth />,
             children: [
-              { index: true, element: <Navigate to={paths.dashboard} replace /> },
               {
-                path: paths.dashboard,
-                ...titled('Dashboard'),
-                lazy: () => import('./routes/dashboard'),
-              },
-              { path: paths.profile, ...titled('Profile'), lazy: () => import('./routes/profile') },
-              { path: paths.plans, ...titled('Plans'), lazy: () => import('./routes/plans') },
-              { path: paths.plugins, ...titled('Plugins'), lazy: () => import('./routes/plugins') },
-              { path: paths.orders, ...titled('Orders'), lazy: () => import('./routes/orders') },
-              {
-                path: paths.consents,
-                ...titled('Consents'),
-                lazy: () => import('./routes/consents'),
-              },
-              {
-                path: paths.activity,
-                ...titled('Activity'),
-                lazy: () => import('./routes/activity'),
+                path: paths.home,
+                lazy: () => import('./routes/app-layout'),
+                children: [
+                  { index: true, element: <Navigate to={paths.dashboard} replace /> },
+                  {
+                    path: paths.dashboard,
+                    ...titled('Dashboard'),
+                    lazy: () => import('./routes/dashboard'),
+                  },
+                  {
+                    path: paths.profile,
+                    ...titled('Profile'),
+                    lazy: () => import('./routes/profile'),
+                  },
+                  { path: paths.plans, ...titled('Plans'), lazy: () => import('./routes/plans') },
+                  {
+                    path: paths.plugins,
+                    ...titled('Plugins'),
+                    lazy: () => import('./routes/plugins'),
+                  },
+                  {
+                    path: paths.orders,
+                    ...titled('Orders'),
+                    lazy: () => import('./routes/orders'),
+                  },
+                  {
+                    path: paths.consents,
+                    ...titled('Consents'),
+                    lazy: () => import('./routes/consents'),
+                  },
+                  {
+                    path: paths.activity,
+                    ...titled('Activity'),
+                    lazy: () => import('./routes/activity'),
+                  },
+                ],
               },
             ],
           },

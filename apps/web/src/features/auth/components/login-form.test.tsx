@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REMEMBERED_LOGIN_KEY } from '@portal/contract';
+import { queryClient } from '@/lib/query-client';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
@@ -258,6 +259,18 @@ describe('TwoFactorDialog', () => {
       user: { id: 'c1', email: 'demo@acme.example' },
     });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('starts the new session with nothing cached from an earlier one', async () => {
+    const { u, dialog } = await openDialog({
+      '/api/auth/verify-2fa': () =>
+        jsonResponse(200, { success: true, message: 'Login successful!', token: 'access-1', user }),
+    });
+    queryClient.setQueryData(['profile'], { company_name: 'Someone Else Ltd' });
+    await u.type(within(dialog).getByLabelText('Verification code'), '123456');
+    await u.click(within(dialog).getByRole('button', { name: 'Verify & Login' }));
+    await waitFor(() => expect(useSessionStore.getState().isAuthenticated).toBe(true));
+    expect(queryClient.getQueryData(['profile'])).toBeUndefined();
   });
 
   it("shows the server's message for a wrong code, or 'Verification failed'", async () => {

@@ -1,9 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '@/ui/toast';
 import { CODE_TTL_MS, RESEND_INTERVAL_MS, VERIFICATION_CODE_LENGTH } from '@portal/contract';
 import { paths } from '@/config/paths';
+import { queryClient } from '@/lib/query-client';
 import { useSessionStore } from '@/lib/session-store';
 import { Button } from '@/ui/button';
 import { Dialog } from '@/ui/dialog';
@@ -54,7 +54,6 @@ export function TwoFactorDialog({
   returnFocus(): HTMLElement | null;
 }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [code, setCode] = useState('');
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<'verify' | 'resend' | null>(null);
