@@ -66,13 +66,14 @@ export async function createPayment(
   }
   if (order.paymentUrl) return order.paymentUrl;
 
+  // the order's plan row always exists: orders reference plans, which are never deleted
   const [plan] = await db.select().from(plans).where(eq(plans.id, order.planId));
   let link: PaymentLink;
   try {
     link = await payments.gateway.createPaymentLink({
       referenceId: order.id,
       amountPaise: order.totalPaise,
-      description: `${plan?.planName ?? 'Plan'} plan, order ${orderRef(order.id)}`,
+      description: `${plan!.planName} plan, order ${orderRef(order.id)}`,
       customer: {
         name: input.customer_name,
         email: input.customer_email,
@@ -137,7 +138,7 @@ export async function settleInTransaction(
 
   const now = clock.now();
   const [plan] = await tx.select().from(plans).where(eq(plans.id, order.planId));
-  const planName = plan?.planName ?? 'plan';
+  const planName = plan!.planName;
   const details = { orderId: order.id, planId: order.planId };
 
   if (seen.kind === 'paid') {
