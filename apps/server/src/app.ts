@@ -12,13 +12,14 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import type { AppDeps } from './deps';
 import { registerErrorHandling } from './lib/http-errors';
 import { registerNoStoreForApi } from './lib/http-headers';
 import { loggerOptions } from './lib/logging';
 import type { App } from './lib/types';
 import { createAccessTokens } from './modules/auth/access-token';
-import { createAuthenticate } from './modules/auth/authenticate';
+import { registerAuthentication } from './modules/auth/authenticate';
 import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
 import { userRoutes } from './modules/users/routes';
@@ -41,7 +42,7 @@ declare module 'fastify' {
 
 export interface BuildAppOptions {
   /** Pino logging; tests pass false, or a stream to read what would be logged. */
-  logger?: boolean | { stream: NodeJS.WritableStream };
+  logger?: boolean | { stream: DestinationStream };
 }
 
 /** Composes the API and the SPA. Never listens: main.ts and tests decide how to serve it. */
@@ -110,12 +111,11 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  const accessTokens = createAccessTokens(deps.secrets.jwt, deps.clock);
-  app.decorate(
-    'authenticate',
-    createAuthenticate({ tokens: accessTokens, db: deps.db, clock: deps.clock }),
-  );
-  app.decorateRequest('auth', null as never);
+  registerAuthentication(app, {
+    tokens: createAccessTokens(deps.secrets.jwt, deps.clock),
+    db: deps.db,
+    clock: deps.clock,
+  });
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

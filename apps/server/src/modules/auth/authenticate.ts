@@ -1,23 +1,40 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authMessages } from '@portal/contract';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import type { AccessTokens } from './access-token';
-import { activeSession } from './sessions';
+import { RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../../lib/http-errors';
+import type { AccessClaims, AccessTokens } from './access-token';
+import { createSessionCheck } from './sessions';
 
 export interface RequestAuth {
   customerId: string;
   sessionId: string;
 }
 
+/** A session check running beside the handler, and the headers the reply had when it began. */
+interface PendingSessionCheck {
+  verdict: Promise<{ live: boolean } | { failure: unknown }>;
+  headersBefore: Set<string>;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     auth: RequestAuth;
+    pendingSessionCheck: PendingSessionCheck | null;
   }
   interface FastifyInstance {
-    /** preHandler for customer routes: a valid bearer access token of a live session, or 401. */
+    /**
+     * preHandler for customer routes: a valid bearer access token of a live session, or 401,
+     * before the handler runs. Every route that writes anything uses this one.
+     */
     authenticate(request: FastifyRequest): Promise<void>;
+    /**
+     * preHandler for routes that only read: the token is verified first, the session check
+     * runs beside the handler, and the reply waits for it. A dead session gets the same 401
+     * and none of what the handler produced. Not for a GET that writes (an event, a download).
+     */
+    authenticateRead(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
 }
 
@@ -30,21 +47,83 @@ export function bearerToken(request: FastifyRequest): string {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export const sessionExpired = () => new AppError('UNAUTHORIZED', authMessages.sessionExpired);
+
+/**
+ * The claims of the request's bearer token; a token whose ids are no UUIDs names no session
+ * (and would make PostgreSQL refuse the query).
+ */
+export async function verifiedClaims(
+  tokens: AccessTokens,
+  request: FastifyRequest,
+): Promise<AccessClaims> {
+  const claims = await tokens.verify(bearerToken(request));
+  if (!UUID.test(claims.sessionId) || !UUID.test(claims.customerId)) throw sessionExpired();
+  return claims;
+}
+
 export interface AuthenticateDeps {
   tokens: AccessTokens;
   db: Database;
   clock: Clock;
 }
 
-export function createAuthenticate({ tokens, db, clock }: AuthenticateDeps) {
-  return async function authenticate(request: FastifyRequest) {
-    const claims = await tokens.verify(bearerToken(request));
-    // a logout or a password change ends access at once, not when the access token runs out
-    const live =
-      UUID.test(claims.sessionId) &&
-      UUID.test(claims.customerId) &&
-      (await activeSession(db, clock, claims.sessionId, claims.customerId));
-    if (!live) throw new AppError('UNAUTHORIZED', authMessages.sessionExpired);
+/**
+ * Installs `authenticate` and `authenticateRead` and the hook that holds a read's reply until
+ * its session check has answered. Reasons: docs/decisions/030-authenticated-reads.md
+ */
+export function registerAuthentication(
+  app: FastifyInstance,
+  { tokens, db, clock }: AuthenticateDeps,
+) {
+  const isLive = createSessionCheck(db, clock);
+
+  app.decorateRequest('auth', null as never);
+  app.decorateRequest('pendingSessionCheck', null);
+
+  // a logout or a password change ends access at once, not when the access token runs out
+  app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
+    const claims = await verifiedClaims(tokens, request);
+    if (!(await isLive(claims.sessionId, claims.customerId))) throw sessionExpired();
     request.auth = claims;
-  };
+  });
+
+  app.decorate(
+    'authenticateRead',
+    async function authenticateRead(request: FastifyRequest, reply: FastifyReply) {
+      const claims = await verifiedClaims(tokens, request);
+      request.auth = claims;
+      request.pendingSessionCheck = {
+        // settled, never rejected: a request the client abandons leaves no unhandled rejection
+        verdict: isLive(claims.sessionId, claims.customerId).then(
+          (live) => ({ live }),
+          (failure: unknown) => ({ failure }),
+        ),
+        headersBefore: new Set(Object.keys(reply.getHeaders())),
+      };
+    },
+  );
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const pending = request.pendingSessionCheck;
+    if (!pending) return payload;
+    request.pendingSessionCheck = null;
+    const verdict = await pending.verdict;
+    if ('live' in verdict && verdict.live) return payload;
+    // nothing of what the handler produced leaves: not its body, not the headers it set
+    if (payload && typeof (payload as NodeJS.ReadableStream).pipe === 'function') {
+      (payload as NodeJS.ReadableStream & { destroy(): void }).destroy();
+    }
+    for (const name of Object.keys(reply.getHeaders())) {
+      if (!pending.headersBefore.has(name)) reply.removeHeader(name);
+    }
+    reply.header('content-type', 'application/json; charset=utf-8');
+    if ('failure' in verdict) {
+      request.log.warn({ err: verdict.failure }, 'session check failed');
+      reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));
+      return JSON.stringify({ success: false, message: UNAVAILABLE_MESSAGE });
+    }
+    reply.code(401);
+    return JSON.stringify({ success: false, message: authMessages.sessionExpired });
+  });
 }

@@ -15,8 +15,9 @@ import {
 } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
-import { getUser } from '../users/service';
 import { createAccessTokens } from './access-token';
+import { sessionExpired, verifiedClaims } from './authenticate';
+import { createProfileRead } from './profile';
 import { logout, refreshSession, resendCode, startLogin, verifyLogin } from './service';
 import { ABSOLUTE_LIMIT_MS, type IssuedSession } from './sessions';
 
@@ -166,10 +167,11 @@ export async function authRoutes(app: App) {
     },
   );
 
+  // the session check travels with the profile's own statement: one round trip
+  const readProfile = createProfileRead(deps.db, deps.clock);
   app.get(
     authPaths.profile,
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['auth'],
         summary: 'The signed-in customer with the current plan',
@@ -177,10 +179,11 @@ export async function authRoutes(app: App) {
         response: { 200: ProfileResponseSchema, 401: ErrorResponseSchema },
       },
     },
-    async (request) => ({
-      success: true as const,
-      message: authMessages.profileFetched,
-      data: { user: await getUser(deps.db, deps.clock, request.auth.customerId) },
-    }),
+    async (request) => {
+      const { sessionId, customerId } = await verifiedClaims(tokens, request);
+      const user = await readProfile(sessionId, customerId);
+      if (!user) throw sessionExpired();
+      return { success: true as const, message: authMessages.profileFetched, data: { user } };
+    },
   );
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { randomToken, sha256 } from './secrets';
@@ -147,31 +147,59 @@ export async function sessionOfRefreshToken(db: Executor, presented: string) {
   return row?.sessionId;
 }
 
+/** Whether an access token's session still stands; see `createSessionCheck`. */
+export type SessionCheck = (sessionId: string, customerId: string) => Promise<boolean>;
+
+/** A session found unrevoked for its customer, as a read that checks it returns it. */
+export interface UnrevokedSession {
+  createdAt: Date;
+  lastUsedAt: Date;
+}
+
 /**
- * Whether an access token's session still stands: one primary-key read per request, and a
- * write at most once a minute to keep the idle clock honest for active users.
+ * Whether an unrevoked session still stands at this moment (within its absolute limit), and
+ * when it does, lastUsedAt written again if it is older than a minute, to keep the idle clock
+ * honest for active users.
  */
-export async function activeSession(
-  db: Database,
-  clock: Clock,
-  sessionId: string,
-  customerId: string,
-): Promise<boolean> {
-  const [session] = await db
-    .select({
-      customerId: sessions.customerId,
-      createdAt: sessions.createdAt,
-      lastUsedAt: sessions.lastUsedAt,
-      revokedAt: sessions.revokedAt,
-    })
+export function createSessionStanding(db: Database, clock: Clock) {
+  const touch = db
+    .update(sessions)
+    .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
+    .where(eq(sessions.id, sql.placeholder('sessionId')))
+    .prepare('touch_session');
+  return async (session: UnrevokedSession, sessionId: string): Promise<boolean> => {
+    const now = clock.now();
+    if (now.getTime() - session.createdAt.getTime() >= ABSOLUTE_LIMIT_MS) return false;
+    if (now.getTime() - session.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
+      await touch.execute({ sessionId, now });
+    }
+    return true;
+  };
+}
+
+/** The conditions of an unrevoked session of its customer, for reads that carry the check. */
+export const unrevokedSession = () =>
+  and(
+    eq(sessions.id, sql.placeholder('sessionId')),
+    eq(sessions.customerId, sql.placeholder('customerId')),
+    isNull(sessions.revokedAt),
+  );
+
+/**
+ * Whether an access token's session still stands: one prepared primary-key read per request.
+ * Read from the database every time, never cached, so that a logout or a password change on
+ * any instance ends access at once.
+ */
+export function createSessionCheck(db: Database, clock: Clock): SessionCheck {
+  const read = db
+    .select({ createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt })
     .from(sessions)
-    .where(eq(sessions.id, sessionId))
-    .limit(1);
-  const now = clock.now().getTime();
-  if (!session || session.revokedAt || session.customerId !== customerId) return false;
-  if (now - session.createdAt.getTime() >= ABSOLUTE_LIMIT_MS) return false;
-  if (now - session.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
-    await db.update(sessions).set({ lastUsedAt: clock.now() }).where(eq(sessions.id, sessionId));
-  }
-  return true;
+    .where(unrevokedSession())
+    .limit(1)
+    .prepare('live_session');
+  const stands = createSessionStanding(db, clock);
+  return async (sessionId, customerId) => {
+    const [session] = await read.execute({ sessionId, customerId });
+    return session !== undefined && (await stands(session, sessionId));
+  };
 }

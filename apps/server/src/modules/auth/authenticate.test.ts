@@ -1,0 +1,238 @@
+import { Readable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  activityPaths,
+  authPaths,
+  consentPaths,
+  notificationPaths,
+  orderPaths,
+  plansPath,
+  pluginPaths,
+} from '@portal/contract';
+import { AppError } from '../../lib/errors';
+import { registerErrorHandling } from '../../lib/http-errors';
+import { createTestApp, type TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
+import { createAccessTokens } from './access-token';
+import { registerAuthentication } from './authenticate';
+import { sessions } from './schema';
+import { startSession } from './sessions';
+import { REFRESH_COOKIE } from './routes';
+import { bearer, signIn } from './test-support';
+
+let t: TestApp;
+/** Routes of each kind, on the portal's database and tokens: what a module would write. */
+let probe: FastifyInstance;
+const ran: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  probe = Fastify();
+  registerErrorHandling(probe);
+  registerAuthentication(probe, {
+    tokens: createAccessTokens(t.deps.secrets.jwt, t.clock),
+    db: t.deps.db,
+    clock: t.clock,
+  });
+  probe.get('/read', { preHandler: probe.authenticateRead }, async (request, reply) => {
+    ran.push('read');
+    reply.header('x-customer', request.auth.customerId);
+    return { success: true, customerId: request.auth.customerId };
+  });
+  probe.get('/read-missing', { preHandler: probe.authenticateRead }, async () => {
+    throw new AppError('NOT_FOUND', `Nothing here for you`);
+  });
+  probe.get('/read-stream', { preHandler: probe.authenticateRead }, async (request, reply) => {
+    return reply
+      .header('content-disposition', 'attachment; filename="statement.csv"')
+      .send(Readable.from([`customer,${request.auth.customerId}\n`]));
+  });
+  probe.get('/write', { preHandler: probe.authenticate }, async (request) => {
+    ran.push('write');
+    return { success: true, customerId: request.auth.customerId };
+  });
+  await probe.ready();
+});
+afterAll(async () => {
+  await probe.close();
+  await t.close();
+});
+
+const expired = { success: false, message: 'Session expired. Please log in again.' };
+
+const logout = (refreshToken: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: authPaths.logout,
+    headers: { cookie: `${REFRESH_COOKIE}=${refreshToken}` },
+  });
+
+async function signedIn() {
+  const customer = await createCustomer(t);
+  return { customer, ...(await signIn(t, customer)) };
+}
+
+describe('a read whose session check runs beside it', () => {
+  it('answers what the handler produced while the session stands', async () => {
+    const { customer, token } = await signedIn();
+    const res = await probe.inject({ method: 'GET', url: '/read', headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-customer']).toBe(customer.id);
+    expect(res.json()).toEqual({ success: true, customerId: customer.id });
+  });
+
+  it('answers 401 after a logout, with nothing of what the handler produced', async () => {
+    const { customer, token, refreshToken } = await signedIn();
+    expect((await logout(refreshToken)).statusCode).toBe(200);
+    ran.length = 0;
+    for (const url of ['/read', '/read-missing', '/read-stream']) {
+      const res = await probe.inject({ method: 'GET', url, headers: bearer(token) });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual(expired);
+      expect(res.body).not.toContain(customer.id);
+      expect(res.headers['x-customer']).toBeUndefined();
+      expect(res.headers['content-disposition']).toBeUndefined();
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    }
+    // the handler did run: the check went beside it, not before it
+    expect(ran).toEqual(['read']);
+  });
+
+  it('keeps the handler’s own error while the session stands', async () => {
+    const { token } = await signedIn();
+    const res = await probe.inject({ method: 'GET', url: '/read-missing', headers: bearer(token) });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ success: false, message: 'Nothing here for you' });
+  });
+
+  it('refuses a bad token before the handler runs', async () => {
+    ran.length = 0;
+    const res = await probe.inject({ method: 'GET', url: '/read', headers: bearer('not.a.token') });
+    expect(res.statusCode).toBe(401);
+    expect(ran).toEqual([]);
+  });
+});
+
+describe('a route that checks the session first', () => {
+  it('never runs its handler for a logged-out session', async () => {
+    const { token, refreshToken } = await signedIn();
+    await logout(refreshToken);
+    ran.length = 0;
+    const res = await probe.inject({ method: 'GET', url: '/write', headers: bearer(token) });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(expired);
+    expect(ran).toEqual([]);
+  });
+});
+
+describe('the portal’s reads after a logout', () => {
+  const reads = (customerId: string) => [
+    authPaths.profile,
+    `${consentPaths.list}?page=1&limit=10&userId=${customerId}`,
+    `/api/user-consents/user/${customerId}`,
+    orderPaths.history,
+    plansPath,
+    activityPaths.feed,
+    notificationPaths.list,
+    pluginPaths.list,
+  ];
+
+  it('answer 401 on every read route, with none of the customer’s data', async () => {
+    const { customer, token, refreshToken } = await signedIn();
+    // the routes answer this session: what follows comes of the logout
+    for (const url of reads(customer.id)) {
+      const res = await t.app.inject({ method: 'GET', url, headers: bearer(token) });
+      expect(res.statusCode, url).not.toBe(401);
+    }
+    await logout(refreshToken);
+    for (const url of reads(customer.id)) {
+      const res = await t.app.inject({ method: 'GET', url, headers: bearer(token) });
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json(), url).toEqual(expired);
+      expect(res.body).not.toContain(customer.email);
+    }
+  });
+
+  it('end access for every read that starts once a concurrent logout has answered', async () => {
+    const { customer, token, refreshToken } = await signedIn();
+    const urls = reads(customer.id);
+    let loggedOut = false;
+    const outcomes: { after: boolean; status: number }[] = [];
+    const reader = async (url: string) => {
+      // until two requests of its own have started after the logout answered
+      let startedAfter = 0;
+      for (let i = 0; i < 100 && startedAfter < 2; i += 1) {
+        const after = loggedOut;
+        if (after) startedAfter += 1;
+        const res = await t.app.inject({ method: 'GET', url, headers: bearer(token) });
+        outcomes.push({ after, status: res.statusCode });
+      }
+    };
+    const logoutSoon = logout(refreshToken).then((res) => {
+      expect(res.statusCode).toBe(200);
+      loggedOut = true;
+    });
+    await Promise.all([...urls.map(reader), logoutSoon]);
+    const after = outcomes.filter((o) => o.after);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((o) => o.status === 401)).toBe(true);
+    expect(outcomes.filter((o) => !o.after).some((o) => o.status !== 401)).toBe(true);
+  });
+});
+
+describe('the session check of a read', () => {
+  /** A fresh token for a session started now, signed again later by the test's clock. */
+  async function sessionStartedNow() {
+    const customer = await createCustomer(t);
+    const { sessionId } = await startSession(t.deps.db, t.clock, customer.id, false);
+    const tokens = createAccessTokens(t.deps.secrets.jwt, t.clock);
+    return {
+      customer,
+      sessionId,
+      token: () => tokens.sign({ customerId: customer.id, sessionId }),
+    };
+  }
+  const lastUsedAt = async (sessionId: string) =>
+    (await t.deps.db.select().from(sessions).where(eq(sessions.id, sessionId)))[0]!.lastUsedAt;
+
+  it('ends a session 12 hours after it began, on the profile and beside a read', async () => {
+    const { customer, token } = await sessionStartedNow();
+    // used every 20 minutes, so that only the 12 hours can end it
+    for (let minutes = 20; minutes < 12 * 60; minutes += 20) {
+      t.clock.advance(20 * 60_000);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: authPaths.profile,
+        headers: bearer(await token()),
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    t.clock.advance(20 * 60_000);
+    const headers = bearer(await token());
+    const profile = await t.app.inject({ method: 'GET', url: authPaths.profile, headers });
+    expect(profile.statusCode).toBe(401);
+    expect(profile.json()).toEqual(expired);
+    const read = await probe.inject({ method: 'GET', url: '/read', headers });
+    expect(read.statusCode).toBe(401);
+    expect(read.body).not.toContain(customer.id);
+  });
+
+  it('writes lastUsedAt again once it is a minute old, not before', async () => {
+    for (const ask of [
+      (headers: Record<string, string>) =>
+        t.app.inject({ method: 'GET', url: authPaths.profile, headers }),
+      (headers: Record<string, string>) => probe.inject({ method: 'GET', url: '/read', headers }),
+    ]) {
+      const { sessionId, token } = await sessionStartedNow();
+      const started = await lastUsedAt(sessionId);
+      t.clock.advance(59_000);
+      expect((await ask(bearer(await token()))).statusCode).toBe(200);
+      expect(await lastUsedAt(sessionId)).toEqual(started);
+      t.clock.advance(1_000);
+      expect((await ask(bearer(await token()))).statusCode).toBe(200);
+      expect(await lastUsedAt(sessionId)).toEqual(t.clock.now());
+    }
+  });
+});
