@@ -2,18 +2,21 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseInUseError, openDatabase } from './db/client';
 import { loggableError } from './lib/database-errors';
+import { asyncLogDestination } from './lib/logging';
 import { seedDemoIfEmpty } from './db/seed';
 import { createDeps } from './deps';
 import { startAuthPurge } from './jobs/purge-expired-auth';
 import { startPaymentReconciliation } from './jobs/reconcile-payments';
 import { startNotices } from './sandbox/notices';
 
+const logDestination = asyncLogDestination();
+
 async function main() {
   const config = loadConfig();
   const database = await openDatabase(config);
   await database.migrate();
   const deps = await createDeps(config, database.db);
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, { logger: { stream: logDestination } });
 
   const notices = startNotices(config, { demoSeeded: await seedDemoIfEmpty(deps) });
   if (notices.warnings.length > 0) {
@@ -38,6 +41,7 @@ async function main() {
     await app.close();
     deps.mailer.close();
     await database.close();
+    logDestination.flushSync();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -53,5 +57,6 @@ main().catch((error: unknown) => {
   if (oneLine) console.error(error.message);
   // a failed migration or seed must not print its query's values
   else console.error(error instanceof Error ? loggableError(error).stack : error);
+  logDestination.flushSync();
   process.exit(1);
 });

@@ -1,4 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino, { type LoggerOptions } from 'pino';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { paymentPaths } from '@portal/contract';
@@ -15,7 +20,7 @@ import {
   refreshCookieOf,
   verify,
 } from '../modules/auth/test-support';
-import { redactUrl } from './logging';
+import { asyncLogDestination, loggerOptions, redactUrl } from './logging';
 
 /** What the app logged while `work` ran. */
 async function logOf(work: () => Promise<unknown>): Promise<string> {
@@ -165,5 +170,33 @@ describe('redactUrl', () => {
     ).toBe(
       '/cb?razorpay_payment_id=pay_1&razorpay_signature=[REDACTED]&X-Amz-Signature=[REDACTED]&X-Amz-Security-Token=[REDACTED]&access_token=[REDACTED]&page=2',
     );
+  });
+});
+
+describe('the asynchronous log destination', () => {
+  it('writes every line, redacted, once flushed at shutdown', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'portal-log-'));
+    const file = path.join(dir, 'server.log');
+    const destination = asyncLogDestination(file);
+    // a file is opened in the background; standard output, main.ts's destination, is open
+    await once(destination, 'ready');
+    const log = pino(loggerOptions('info') as LoggerOptions, destination);
+    for (let i = 0; i < 500; i += 1) {
+      log.info(
+        { password: 'Hunter@2024', login: { token: 'bearer-secret' }, line: i },
+        'signed in',
+      );
+    }
+    destination.flushSync();
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    await rm(dir, { recursive: true, force: true });
+    expect(lines).toHaveLength(500);
+    expect(JSON.parse(lines[499]!)).toMatchObject({
+      password: '[REDACTED]',
+      login: { token: '[REDACTED]' },
+      line: 499,
+      msg: 'signed in',
+    });
+    expect(lines.join('\n')).not.toMatch(/Hunter@2024|bearer-secret/);
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyServerOptions } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
 import { loggableValue, scrubLogText, type LoggedError } from './database-errors';
 
 /**
@@ -41,10 +42,19 @@ const REDACTED_PATHS = [
   ...REDACTED_KEYS.flatMap((key) => [key, `*.${key}`]),
 ];
 
+/**
+ * Where the running server logs: standard output (or `dest`, a file), written asynchronously in
+ * the background so that no request waits for the pipe. Lines still buffered when the process
+ * ends are lost unless `flushSync()` runs first: main.ts calls it on shutdown.
+ */
+export function asyncLogDestination(dest: number | string = 1) {
+  return pino.destination({ dest, sync: false });
+}
+
 /** Pino options for the app; `stream` replaces standard output (tests read what is logged). */
 export function loggerOptions(
   level: string,
-  stream?: NodeJS.WritableStream,
+  stream?: DestinationStream,
 ): FastifyServerOptions['logger'] {
   return {
     level,
