@@ -3,7 +3,7 @@ import { CONSENTS_PAGE_SIZE } from './constants';
 import { IdSchema, text } from './primitives';
 
 export const consentPaths = {
-  /** Every consent of a customer (the screen's count tiles). */
+  /** Every consent of a customer, newest first, streamed (docs/decisions/028). */
   allForUser: '/api/user-consents/user/:userId',
   /** One page, optionally of one status and matching a search. */
   list: '/api/user-consents',
@@ -57,8 +57,19 @@ export const CONSENT_SEARCH_MAX_LENGTH = 100;
 const positiveInt = (fallback: number, max: number) =>
   z.coerce.number().int().min(1).max(max).default(fallback);
 
+/** An opaque position in one list (its filter and search included), made by the server. */
+const CursorSchema = text().min(1, 'The cursor is empty').max(500, 'The cursor is not valid');
+
+/**
+ * A page by number (`page`), or the page after or before one already shown (`after`, `before`:
+ * a cursor of that page's answer, which also carries the page number). Page 1, the pages next
+ * to one shown and the last page cost the same at any size; a bare `page` deep in the middle is
+ * counted to from the nearer end (docs/decisions/028-keyset-pages-and-counters.md).
+ */
 export const ConsentListQuerySchema = z.object({
   page: positiveInt(1, 100_000),
+  after: CursorSchema.optional(),
+  before: CursorSchema.optional(),
   limit: positiveInt(CONSENTS_PAGE_SIZE, 100),
   userId: text({ error: 'userId is required' }).min(1, 'userId is required').max(100),
   consentStatus: ConsentStatusSchema.optional(),
@@ -81,10 +92,18 @@ export const PaginationSchema = z.object({
 });
 export type Pagination = z.infer<typeof PaginationSchema>;
 
+/** Where Next and Previous lead from this page; null where there is no such page. */
+export const PageCursorsSchema = z.object({
+  next: z.string().nullable(),
+  previous: z.string().nullable(),
+});
+export type PageCursors = z.infer<typeof PageCursorsSchema>;
+
 export const ConsentListResponseSchema = z.object({
   success: z.literal(true),
   data: z.array(ConsentSchema),
   pagination: PaginationSchema,
+  cursors: PageCursorsSchema,
 });
 export type ConsentListResponse = z.infer<typeof ConsentListResponseSchema>;
 

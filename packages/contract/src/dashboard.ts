@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ActivityKindSchema, ActivityStatusSchema } from './activity';
+import { text } from './primitives';
 
 /** Spec §3 Activity item: derived on the client from consents, orders and the account. */
 export const DashboardActivityItemSchema = z.object({
@@ -30,3 +31,20 @@ export type DashboardCounters = z.infer<typeof DashboardCountersSchema>;
 export const DASHBOARD_ACTIVITY_CONSENTS = 2;
 export const DASHBOARD_ACTIVITY_ORDERS = 2;
 export const DASHBOARD_ACTIVITY_LIMIT = 4;
+
+export const dashboardPaths = {
+  /** Every counter of the dashboard and of the consents screen's tiles, from stored counters. */
+  counters: '/api/dashboard/counters',
+} as const;
+
+/** Spec §6: scoped by the signed-in customer's own id, like the consents calls. */
+export const DashboardCountersQuerySchema = z.object({
+  userId: text({ error: 'userId is required' }).min(1, 'userId is required').max(100),
+});
+
+/** The dashboard's counters, and the rejected consents the consents screen's tiles add. */
+export const DashboardCountersResponseSchema = z.object({
+  success: z.literal(true),
+  data: DashboardCountersSchema.extend({ rejectedConsents: z.number().int() }),
+});
+export type DashboardCountersResponse = z.infer<typeof DashboardCountersResponseSchema>;

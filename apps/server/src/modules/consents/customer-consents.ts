@@ -1,11 +1,5 @@
-import { and, count, desc, eq, ilike, inArray, lte, or, type SQL } from 'drizzle-orm';
-import type {
-  ActivityEventType,
-  ActivityStatus,
-  Consent,
-  ConsentStatus,
-  Pagination,
-} from '@portal/contract';
+import { and, eq, inArray, lte, type SQL } from 'drizzle-orm';
+import type { ActivityEventType, ActivityStatus, Consent, ConsentStatus } from '@portal/contract';
 import { mapProviderStatus, type ProviderConsent } from '../../adapters/consent-provider';
 import type { AppDeps } from '../../deps';
 import type { Executor } from '../../db/client';
@@ -66,71 +60,6 @@ const withPartner = {
   row: consents,
   partner: { name: partners.name, partnerId: partners.partnerId },
 };
-
-/** Every consent of the customer, newest first (the screen's count tiles). */
-export async function listAllConsents(deps: Deps, customerId: string): Promise<Consent[]> {
-  const { db, clock } = deps;
-  await db.transaction((tx) => expireDueConsents(tx, clock, customerId));
-  const rows = await db
-    .select(withPartner)
-    .from(consents)
-    .innerJoin(partners, eq(partners.id, consents.partnerRef))
-    .where(eq(consents.customerId, customerId))
-    .orderBy(desc(consents.createdAt), desc(consents.id));
-  return rows.map(({ row, partner }) => toConsent(row, partner, deps.consents.encryption));
-}
-
-/**
- * One page of the customer's consents, optionally of one status and matching a search (part of
- * the partner's name, the consent ID or the partner ID, in any case); a page past the end is
- * empty, not an error.
- */
-export async function listConsentPage(
-  deps: Deps,
-  customerId: string,
-  query: { page: number; limit: number; status?: ConsentStatus; search?: string },
-): Promise<{ data: Consent[]; pagination: Pagination }> {
-  const { db, clock } = deps;
-  await db.transaction((tx) => expireDueConsents(tx, clock, customerId));
-  const conditions: SQL[] = [eq(consents.customerId, customerId)];
-  if (query.status) conditions.push(eq(consents.status, query.status));
-  const search = query.search?.trim();
-  if (search) {
-    // a % or _ the customer typed is a letter to find, not a wildcard: escape it (and the escape)
-    const pattern = `%${search.replace(/[\\%_]/g, '\\$&')}%`;
-    conditions.push(
-      or(
-        ilike(partners.name, pattern),
-        ilike(consents.consentId, pattern),
-        ilike(partners.partnerId, pattern),
-      )!,
-    );
-  }
-  const where = and(...conditions);
-  const [totalRow] = await db
-    .select({ n: count() })
-    .from(consents)
-    .innerJoin(partners, eq(partners.id, consents.partnerRef))
-    .where(where);
-  const total = totalRow?.n ?? 0;
-  const rows = await db
-    .select(withPartner)
-    .from(consents)
-    .innerJoin(partners, eq(partners.id, consents.partnerRef))
-    .where(where)
-    .orderBy(desc(consents.createdAt), desc(consents.id))
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit);
-  return {
-    data: rows.map(({ row, partner }) => toConsent(row, partner, deps.consents.encryption)),
-    pagination: {
-      total,
-      page: query.page,
-      limit: query.limit,
-      total_pages: Math.ceil(total / query.limit),
-    },
-  };
-}
 
 async function findOwnConsent(db: Executor, customerId: string, where: SQL) {
   const [found] = await db

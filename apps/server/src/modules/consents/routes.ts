@@ -3,21 +3,21 @@ import {
   ConsentListResponseSchema,
   ConsentStatusRequestSchema,
   ConsentStatusResponseSchema,
+  DashboardCountersQuerySchema,
+  DashboardCountersResponseSchema,
   DeleteConsentResponseSchema,
   ErrorResponseSchema,
   IdParamsSchema,
   UserConsentsResponseSchema,
   UserIdParamsSchema,
   consentPaths,
+  dashboardPaths,
 } from '@portal/contract';
+import { Readable } from 'node:stream';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
-import {
-  deleteConsent,
-  listAllConsents,
-  listConsentPage,
-  refreshConsentStatus,
-} from './customer-consents';
+import { deleteConsent, refreshConsentStatus } from './customer-consents';
+import { allConsentBatches, dashboardCounters, listConsentPage, storeDueExpiries } from './reads';
 
 const errors = {
   400: ErrorResponseSchema,
@@ -27,10 +27,27 @@ const errors = {
 };
 
 /** Spec §6: consents are scoped by the user id in the query; only one's own id is accepted. */
-function requireSelf(userId: string, customerId: string) {
+function requireSelf(userId: string, customerId: string, what = 'consents') {
   if (userId !== customerId) {
-    throw new AppError('FORBIDDEN', 'You can only view your own consents.');
+    throw new AppError('FORBIDDEN', `You can only view your own ${what}.`);
   }
+}
+
+/**
+ * `{"success":true,"data":[…]}` written batch by batch as the rows are read, so that neither the
+ * list nor its JSON is ever whole in memory. A failure after the first bytes ends the connection:
+ * the client sees a cut answer, never a complete-looking short one.
+ */
+async function* allConsentsJson(batches: AsyncGenerator<unknown[]>) {
+  yield '{"success":true,"data":[';
+  let first = true;
+  for await (const batch of batches) {
+    for (const consent of batch) {
+      yield (first ? '' : ',') + JSON.stringify(consent);
+      first = false;
+    }
+  }
+  yield ']}';
 }
 
 export async function consentRoutes(app: App) {
@@ -43,18 +60,21 @@ export async function consentRoutes(app: App) {
       ...auth,
       schema: {
         tags: ['consents'],
-        summary: "Every consent of the signed-in customer (the screen's counts)",
+        summary:
+          'Every consent of the signed-in customer, newest first, streamed as it is read (docs/decisions/028)',
         security,
         params: UserIdParamsSchema,
         response: { 200: UserConsentsResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      requireSelf(request.params.userId, request.auth.customerId);
-      return {
-        success: true as const,
-        data: await listAllConsents(app.deps, request.auth.customerId),
-      };
+    async (request, reply) => {
+      const { customerId } = request.auth;
+      requireSelf(request.params.userId, customerId);
+      // the expiry of what is due is stored (and told in the activity) before the list is read
+      await storeDueExpiries(app.deps, customerId);
+      const body = Readable.from(allConsentsJson(allConsentBatches(app.deps, customerId)));
+      // a stream is piped as it is, past the schema's serializer: the JSON is made above
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 
@@ -72,15 +92,40 @@ export async function consentRoutes(app: App) {
       },
     },
     async (request) => {
-      const { userId, page, limit, consentStatus, search } = request.query;
+      const { userId, page, limit, consentStatus, search, after, before } = request.query;
       requireSelf(userId, request.auth.customerId);
       const result = await listConsentPage(app.deps, request.auth.customerId, {
         page,
         limit,
         status: consentStatus,
         search,
+        after,
+        before,
       });
       return { success: true as const, ...result };
+    },
+  );
+
+  // registered here, beside the counts it reads, so that the app needs no route of its own for it
+  app.get(
+    dashboardPaths.counters,
+    {
+      ...auth,
+      schema: {
+        tags: ['dashboard'],
+        summary:
+          "The dashboard's counters and the consents screen's tiles, from counters kept with every write",
+        security,
+        querystring: DashboardCountersQuerySchema,
+        response: { 200: DashboardCountersResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      requireSelf(request.query.userId, request.auth.customerId, 'counters');
+      return {
+        success: true as const,
+        data: await dashboardCounters(app.deps, request.auth.customerId),
+      };
     },
   );
 

@@ -1,4 +1,15 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { customers } from '../users/schema';
 import { partners } from '../partners/schema';
 
@@ -42,9 +53,42 @@ export const consents = pgTable(
     index('consents_customer_created_idx').on(t.customerId, t.createdAt, t.id),
     index('consents_customer_status_created_idx').on(t.customerId, t.status, t.createdAt, t.id),
     index('consents_status_expires_idx').on(t.status, t.expiresAt),
+    // the live consents past their expiry time that the sweep has not stored yet: read as Expired
+    index('consents_customer_due_idx')
+      .on(t.customerId, t.expiresAt)
+      .where(sql`${t.status} in ('Pending', 'Approved')`),
     index('consents_partner_idx').on(t.partnerRef),
     uniqueIndex('consents_partner_request_idx').on(t.partnerRef, t.partnerRequestId),
   ],
 );
 
 export type ConsentRow = typeof consents.$inferSelect;
+
+/**
+ * How many consents each customer has in each stored status, kept by a trigger on `consents` in
+ * the same transaction as every write (docs/decisions/028-keyset-pages-and-counters.md).
+ */
+export const consentCounts = pgTable(
+  'consent_counts',
+  {
+    customerId: uuid()
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    status: text().notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.status] })],
+);
+
+/** How many orders each customer has in each payment status, kept by a trigger on `orders`. */
+export const orderCounts = pgTable(
+  'order_counts',
+  {
+    customerId: uuid()
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    status: text().notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.status] })],
+);

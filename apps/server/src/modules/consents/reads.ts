@@ -1,0 +1,408 @@
+// The customer's consent reads at any size (docs/decisions/028-keyset-pages-and-counters.md):
+// pages by keyset on (created_at, id), totals from the stored counters, 'Expired' derived at read
+// time for the few live consents past their expiry that the sweep has not stored yet. Every
+// statement is a fixed text, run in one round trip with no transaction.
+import type {
+  Consent,
+  ConsentStatus,
+  DashboardCountersResponse,
+  PageCursors,
+  Pagination,
+} from '@portal/contract';
+import type { AppDeps } from '../../deps';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { decodeCursor, encodeCursor, type Cursor } from './cursor';
+import { expireDueConsents } from './customer-consents';
+import { toConsent } from './rows';
+import type { ConsentRow } from './schema';
+import { runStatement, type Statement } from './statements';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'consents'>;
+
+type Filter = ConsentStatus | 'all';
+type Mode = 'after' | 'before' | 'fromTop' | 'fromBottom';
+type Param = 'customer' | 'now' | 'limit' | 'offset' | 'micros' | 'id' | 'search';
+
+const PARAM_TYPES: Record<Param, string> = {
+  customer: 'uuid',
+  now: 'timestamptz',
+  limit: 'int',
+  offset: 'int',
+  micros: 'bigint',
+  id: 'uuid',
+  search: 'text',
+};
+
+interface Built extends Statement {
+  params: Param[];
+}
+
+/** Numbers the parameters a text uses, in the order it first uses them. */
+function build(name: string, write: (p: P) => string): Built {
+  const params: Param[] = [];
+  const text = write((param) => {
+    if (!params.includes(param)) params.push(param);
+    return `$${params.indexOf(param) + 1}::${PARAM_TYPES[param]}`;
+  });
+  return { name, text, params };
+}
+
+type P = (param: Param) => string;
+
+const DUE = (a: string, p: P) =>
+  `${a}.status IN ('Pending', 'Approved') AND ${a}.expires_at <= ${p('now')}`;
+
+/** The rows of one derived status; the index on (customer, status, created_at, id) serves it. */
+function filterSql(filter: Filter, a: string, p: P): string {
+  switch (filter) {
+    case 'all':
+      return 'TRUE';
+    case 'Pending':
+    case 'Approved':
+      return `${a}.status = '${filter}' AND (${a}.expires_at IS NULL OR ${a}.expires_at > ${p('now')})`;
+    case 'Rejected':
+      return `${a}.status = 'Rejected'`;
+    case 'Expired':
+      return `(${a}.status = 'Expired' OR (${DUE(a, p)}))`;
+  }
+}
+
+/** The list's size: stored counters, corrected by the consents due but not yet swept. */
+function totalSql(filter: Filter, p: P, searching: boolean): string {
+  if (searching) {
+    return `(SELECT count(*) FROM consents c JOIN partners pa ON pa.id = c.partner_ref
+      WHERE c.customer_id = ${p('customer')} AND ${filterSql(filter, 'c', p)} AND ${searchSql(p)})`;
+  }
+  const stored = (statuses: string) =>
+    `(SELECT coalesce(sum(n), 0) FROM consent_counts WHERE customer_id = ${p('customer')} AND status IN (${statuses}))`;
+  const due = (extra: string) =>
+    `(SELECT count(*) FROM consents d WHERE d.customer_id = ${p('customer')} AND ${DUE('d', p)}${extra})`;
+  switch (filter) {
+    case 'all':
+      return stored(`'Pending', 'Approved', 'Rejected', 'Expired'`);
+    case 'Rejected':
+      return stored(`'Rejected'`);
+    case 'Pending':
+    case 'Approved':
+      return `${stored(`'${filter}'`)} - ${due(` AND d.status = '${filter}'`)}`;
+    case 'Expired':
+      return `${stored(`'Expired'`)} + ${due('')}`;
+  }
+}
+
+/** Part of the partner's name, the consent ID or the partner ID, in any case. */
+const searchSql = (p: P) =>
+  `(pa.name ILIKE ${p('search')} OR c.consent_id ILIKE ${p('search')} OR pa.partner_id ILIKE ${p('search')})`;
+
+function columnsSql(p: P) {
+  return `c.id, c.customer_id AS "customerId", c.partner_ref AS "partnerRef",
+    c.consent_id AS "consentId",
+    CASE WHEN ${DUE('c', p)} THEN 'Expired' ELSE c.status END AS status,
+    c.provider_status AS "providerStatus", c.permissions, c.net_banking_user_id AS "netBankingUserId",
+    c.document_key AS "documentKey", c.access_token_enc AS "accessTokenEnc",
+    c.access_token_expires_at AS "accessTokenExpiresAt", c.refresh_token_enc AS "refreshTokenEnc",
+    c.refresh_token_expires_at AS "refreshTokenExpiresAt", c.expires_at AS "expiresAt",
+    c.provider_created_at AS "providerCreatedAt",
+    c.provider_status_updated_at AS "providerStatusUpdatedAt",
+    c.partner_request_id AS "partnerRequestId", c.created_at AS "createdAt",
+    c.updated_at AS "updatedAt", pa.name AS "partnerName", pa.partner_id AS "partnerPublicId",
+    (extract(epoch FROM c.created_at) * 1000000)::bigint::text AS micros`;
+}
+
+/** Newest first is descending; the modes that read towards the newer rows read ascending. */
+const ascending = (mode: Mode) => mode === 'before' || mode === 'fromBottom';
+
+function pageStatement(filter: Filter, mode: Mode, searching: boolean): Built {
+  const name = `consents_${filter}_${mode}${searching ? '_search' : ''}`;
+  return build(name, (p) => {
+    const dir = ascending(mode) ? 'ASC' : 'DESC';
+    const where = (a: string) =>
+      `${a}.customer_id = ${p('customer')} AND ${filterSql(filter, a, p)}${searching ? ` AND ${searchSql(p)}` : ''}`;
+    // a page counted to from an end: the key at the offset is found on the index alone
+    const keyAt = () => `(SELECT c.created_at, c.id FROM consents c
+        ${searching ? 'JOIN partners pa ON pa.id = c.partner_ref' : ''}
+        WHERE ${where('c')} ORDER BY c.created_at ${dir}, c.id ${dir} OFFSET ${p('offset')} LIMIT 1)`;
+    const cursorKey = () =>
+      `('epoch'::timestamptz + ${p('micros')} * interval '1 microsecond', ${p('id')})`;
+    const bound =
+      mode === 'after'
+        ? `(c.created_at, c.id) < ${cursorKey()}`
+        : mode === 'before'
+          ? `(c.created_at, c.id) > ${cursorKey()}`
+          : `(c.created_at, c.id) ${dir === 'DESC' ? '<=' : '>='} ${keyAt()}`;
+    return `SELECT t.total::int AS total, r.* FROM (SELECT ${totalSql(filter, p, searching)} AS total) t
+      LEFT JOIN LATERAL (
+        SELECT ${columnsSql(p)}
+          FROM consents c JOIN partners pa ON pa.id = c.partner_ref
+         WHERE ${where('c')} AND ${bound}
+         ORDER BY c.created_at ${dir}, c.id ${dir} LIMIT ${p('limit')}
+      ) r ON TRUE
+      ORDER BY r."createdAt" ${dir}, r.id ${dir}`;
+  });
+}
+
+const FILTERS: Filter[] = ['all', 'Pending', 'Approved', 'Rejected', 'Expired'];
+const MODES: Mode[] = ['after', 'before', 'fromTop', 'fromBottom'];
+/** Every text made once, at start. */
+const PAGE_STATEMENTS = new Map(
+  FILTERS.flatMap((filter) =>
+    MODES.flatMap((mode) =>
+      [false, true].map((searching) => {
+        const built = pageStatement(filter, mode, searching);
+        return [built.name, built] as const;
+      }),
+    ),
+  ),
+);
+
+const TOTAL_STATEMENTS = new Map(
+  FILTERS.flatMap((filter) =>
+    [false, true].map((searching) => {
+      const built = build(
+        `consents_total_${filter}${searching ? '_search' : ''}`,
+        (p) => `SELECT (${totalSql(filter, p, searching)})::int AS total`,
+      );
+      return [built.name, built] as const;
+    }),
+  ),
+);
+
+type PageRow = Omit<ConsentRow, 'status'> & {
+  total: number;
+  id: string | null;
+  status: ConsentStatus;
+  partnerName: string;
+  partnerPublicId: string;
+  micros: string;
+};
+
+interface Values {
+  customer: string;
+  now: Date;
+  limit?: number;
+  offset?: number;
+  micros?: string;
+  id?: string;
+  search?: string;
+}
+
+async function run<Row>(deps: Deps, statement: Built, values: Values): Promise<Row[]> {
+  return runStatement<Row>(
+    deps.db,
+    statement,
+    statement.params.map((param) => values[param] ?? null),
+  );
+}
+
+function pick<T>(map: Map<string, T>, name: string): T {
+  const found = map.get(name);
+  if (!found) throw new Error(`no statement ${name}`);
+  return found;
+}
+
+/** A % or _ the customer typed is a letter to find, not a wildcard: escape it (and the escape). */
+const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, '\\$&')}%`;
+
+function toConsents(deps: Deps, rows: PageRow[]): Consent[] {
+  return rows
+    .filter((row) => row.id !== null)
+    .map((row) =>
+      toConsent(
+        row as unknown as ConsentRow,
+        { name: row.partnerName, partnerId: row.partnerPublicId },
+        deps.consents.encryption,
+      ),
+    );
+}
+
+export interface PageQuery {
+  page: number;
+  limit: number;
+  status?: ConsentStatus;
+  search?: string;
+  after?: string;
+  before?: string;
+}
+
+/**
+ * One page of the customer's consents, newest first, optionally of one status and matching a
+ * search, with the cursors of the pages next to it. Page 1 and a page from a cursor are one
+ * statement; a bare page number past 1 first reads the total, to count from the nearer end.
+ */
+export async function listConsentPage(
+  deps: Deps,
+  customerId: string,
+  query: PageQuery,
+): Promise<{ data: Consent[]; pagination: Pagination; cursors: PageCursors }> {
+  const filter: Filter = query.status ?? 'all';
+  const search = query.search?.trim() ?? '';
+  const suffix = search ? '_search' : '';
+  const { limit } = query;
+  const values: Values = {
+    customer: customerId,
+    now: deps.clock.now(),
+    limit,
+    search: search ? likePattern(search) : undefined,
+  };
+  if (query.after && query.before) {
+    throw new AppError('BAD_REQUEST', 'Give either after or before, not both.');
+  }
+  const given = query.after ?? query.before;
+  let cursor: Cursor | null = null;
+  let page = query.page;
+  let mode: Mode = 'fromTop';
+  if (given) {
+    cursor = decodeCursor(given, query.after ? 'after' : 'before');
+    if (cursor.status !== (query.status ?? '') || cursor.search !== search) {
+      throw new AppError(
+        'BAD_REQUEST',
+        'The page cursor belongs to another filter or search; start again from page 1.',
+      );
+    }
+    mode = cursor.direction;
+    page = cursor.page;
+    values.micros = cursor.micros;
+    values.id = cursor.id;
+  } else if (page > 1) {
+    const [row] = await run<{ total: number }>(
+      deps,
+      pick(TOTAL_STATEMENTS, `consents_total_${filter}${suffix}`),
+      values,
+    );
+    const total = row?.total ?? 0;
+    const firstIndex = (page - 1) * limit;
+    const endIndex = Math.min(page * limit, total);
+    if (firstIndex < total && total - endIndex < firstIndex) {
+      // nearer the end: the page read backwards from the oldest row
+      mode = 'fromBottom';
+      values.offset = total - endIndex;
+      values.limit = endIndex - firstIndex;
+    } else {
+      values.offset = firstIndex;
+    }
+  }
+  if (mode === 'fromTop' && values.offset === undefined) values.offset = 0;
+
+  const rows = await run<PageRow>(
+    deps,
+    pick(PAGE_STATEMENTS, `consents_${filter}_${mode}${suffix}`),
+    values,
+  );
+  const total = rows[0]?.total ?? 0;
+  const found = rows.filter((row) => row.id !== null);
+  const newestFirst = ascending(mode) ? found.reverse() : found;
+  const totalPages = Math.ceil(total / limit);
+  const at = (row: PageRow | undefined, direction: Cursor['direction'], to: number) =>
+    row
+      ? encodeCursor({
+          direction,
+          micros: row.micros,
+          id: row.id!,
+          page: to,
+          status: query.status ?? '',
+          search,
+        })
+      : null;
+  return {
+    data: toConsents(deps, newestFirst),
+    pagination: { total, page, limit, total_pages: totalPages },
+    cursors: {
+      next: page < totalPages ? at(newestFirst.at(-1), 'after', page + 1) : null,
+      previous: page > 1 ? at(newestFirst[0], 'before', page - 1) : null,
+    },
+  };
+}
+
+/** Rows a batch of the full list holds: enough to make few round trips, few enough to stay small. */
+export const ALL_CONSENTS_BATCH = 500;
+
+/**
+ * Every consent of the customer, newest first, in batches read by keyset: memory holds one batch
+ * whatever the size of the list.
+ */
+export async function* allConsentBatches(
+  deps: Deps,
+  customerId: string,
+  batchSize = ALL_CONSENTS_BATCH,
+): AsyncGenerator<Consent[]> {
+  const values: Values = {
+    customer: customerId,
+    now: deps.clock.now(),
+    limit: batchSize,
+    offset: 0,
+  };
+  let statement = pick(PAGE_STATEMENTS, 'consents_all_fromTop');
+  for (;;) {
+    const rows = (await run<PageRow>(deps, statement, values)).filter((row) => row.id !== null);
+    if (rows.length > 0) yield toConsents(deps, rows);
+    if (rows.length < batchSize) return;
+    const last = rows.at(-1)!;
+    values.micros = last.micros;
+    values.id = last.id!;
+    statement = pick(PAGE_STATEMENTS, 'consents_all_after');
+  }
+}
+
+const DUE_PROBE = build(
+  'consents_due_probe',
+  (p) =>
+    `SELECT EXISTS (SELECT 1 FROM consents c WHERE c.customer_id = ${p('customer')} AND ${DUE('c', p)}) AS due`,
+);
+
+/**
+ * Stores the expiry of the customer's consents past their expiry time, with their activity, when
+ * there are any: a probe on the index first, so that the usual read writes nothing.
+ */
+export async function storeDueExpiries(deps: Deps, customerId: string, clock: Clock = deps.clock) {
+  const [probe] = await run<{ due: boolean }>(deps, DUE_PROBE, {
+    customer: customerId,
+    now: clock.now(),
+  });
+  if (!probe?.due) return 0;
+  return deps.db.transaction((tx) => expireDueConsents(tx, clock, customerId));
+}
+
+const COUNTERS = build(
+  'dashboard_counters',
+  (p) => `SELECT
+    (SELECT coalesce(json_object_agg(status, n), '{}') FROM consent_counts
+      WHERE customer_id = ${p('customer')}) AS consents,
+    (SELECT coalesce(json_object_agg(status, n), '{}') FROM (
+      SELECT d.status, count(*)::int AS n FROM consents d
+       WHERE d.customer_id = ${p('customer')} AND ${DUE('d', p)} GROUP BY d.status) due) AS due,
+    (SELECT coalesce(json_object_agg(status, n), '{}') FROM order_counts
+      WHERE customer_id = ${p('customer')}) AS orders,
+    (SELECT count(*)::int FROM plans WHERE retired_at IS NULL) AS plans`,
+);
+
+type ByStatus = Partial<Record<string, number>>;
+
+/** The dashboard's counters and the consents screen's tiles: stored counts, one statement. */
+export async function dashboardCounters(
+  deps: Deps,
+  customerId: string,
+): Promise<DashboardCountersResponse['data']> {
+  const [row] = await run<{ consents: ByStatus; due: ByStatus; orders: ByStatus; plans: number }>(
+    deps,
+    COUNTERS,
+    { customer: customerId, now: deps.clock.now() },
+  );
+  const consents = row?.consents ?? {};
+  const due = row?.due ?? {};
+  const orders = row?.orders ?? {};
+  const n = (counts: ByStatus, status: string) => counts[status] ?? 0;
+  const sum = (counts: ByStatus) => Object.values(counts).reduce((a = 0, b = 0) => a + b, 0) ?? 0;
+  return {
+    totalConsents: sum(consents),
+    activeConsents: n(consents, 'Approved') - n(due, 'Approved'),
+    pendingConsents: n(consents, 'Pending') - n(due, 'Pending'),
+    expiredConsents: n(consents, 'Expired') + n(due, 'Approved') + n(due, 'Pending'),
+    rejectedConsents: n(consents, 'Rejected'),
+    totalPlans: row?.plans ?? 0,
+    totalOrders: sum(orders),
+    completedOrders: n(orders, 'Completed'),
+    pendingOrders: n(orders, 'Pending'),
+    failedOrders: n(orders, 'Failed'),
+  };
+}
