@@ -320,16 +320,6 @@ async function countersAgainstCounting(customerId: string) {
   };
 }
 
-type Write =
-  | { kind: 'insert'; n: number }
-  | { kind: 'status'; pick: number; status: ConsentStatus }
-  | { kind: 'delete'; pick: number }
-  | { kind: 'clock'; days: number }
-  | { kind: 'sweep' }
-  | { kind: 'order'; status: string }
-  | { kind: 'orderStatus'; status: string }
-  | { kind: 'orderDelete' };
-
 const ORDER_STATUSES = ['Pending', 'Completed', 'Failed', 'Refunded'];
 
 const writes = fc.array(
