@@ -66,6 +66,21 @@ describe('LoginForm', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
+  it('takes the focus to the first field in error, and drops a message once its field is fixed', async () => {
+    renderWithProviders(<LoginForm />, { path: '/login' });
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Email'), 'demo@acme.example');
+    await u.click(screen.getByRole('button', { name: 'Secure Login' }));
+    expect(await screen.findByText('Mobile number is required')).toBeInTheDocument();
+    expect(screen.getByLabelText('Mobile Number')).toHaveFocus();
+    expect(screen.queryByText('Email is required')).not.toBeInTheDocument();
+    await u.type(screen.getByLabelText('Mobile Number'), '9876543210');
+    await waitFor(() =>
+      expect(screen.queryByText('Mobile number is required')).not.toBeInTheDocument(),
+    );
+    expect(screen.getByText('GST number is required')).toBeInTheDocument();
+  });
+
   it("says 'Invalid email address' for an address without a domain", async () => {
     renderWithProviders(<LoginForm />, { path: '/login' });
     await userEvent.type(screen.getByLabelText('Email'), 'demo@acme');

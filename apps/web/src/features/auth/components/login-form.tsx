@@ -1,9 +1,7 @@
-import { lazy, Suspense, useRef, useState } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import type { z } from 'zod';
 import { toast } from '@/ui/toast';
-import type { LoginRequest, LoginRequestSchema } from '@portal/contract';
+import type { LoginRequest } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { Button } from '@/ui/button';
 import { Field, type FieldProps } from '@/ui/field';
@@ -13,35 +11,28 @@ import {
   readRememberedLogin,
   saveRememberedLogin,
 } from '../utils/remembered-login';
-
+import type { LoginErrors } from './login-validation';
 /*
- * The first screen stays light: the schemas (and zod), the sign-in call and the two-factor
- * modal load when the customer first needs them, fetched as soon as the form takes focus.
+ * The first screen stays light: the form keeps its own few fields (no form library), and the
+ * schemas (and zod), the sign-in call and the two-factor modal load when the customer first
+ * needs them, fetched as soon as the form takes focus.
  */
-type LoginResolver = Resolver<z.input<typeof LoginRequestSchema>, unknown, LoginRequest>;
-let validation: Promise<LoginResolver> | undefined;
-const loadValidation = () =>
-  (validation ??= import('./login-validation').then((module) => module.loginResolver));
-const resolver: LoginResolver = async (...args) => (await loadValidation())(...args);
+const loadValidation = () => import('./login-validation');
 const loadLogin = () => import('../api/login');
 const loadTwoFactorDialog = () => import('./two-factor-dialog');
 const TwoFactorDialog = lazy(() =>
   loadTwoFactorDialog().then((module) => ({ default: module.TwoFactorDialog })),
 );
-
 const emptyForm = {
   email: '',
   mobile: '',
   gstNo: '',
   tally_serialno: '',
-  password: '',
   rememberMe: false,
 };
-
 type IdentityField = Omit<FieldProps, 'name'> & {
   name: Exclude<keyof LoginRequest, 'password' | 'rememberMe'>;
 };
-
 /** The account's identifiers, asked before the password. */
 const identityFields: IdentityField[] = [
   { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
@@ -54,21 +45,32 @@ const identityFields: IdentityField[] = [
     autoComplete: 'off',
   },
 ];
-
+/** What the form holds, as the contract's LoginRequest takes it before its checks. */
+function valuesOf(form: HTMLFormElement) {
+  const text = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value;
+  const rememberMe = form.elements.namedItem('rememberMe') as HTMLInputElement;
+  return {
+    ...Object.fromEntries(identityFields.map(({ name }) => [name, text(name)])),
+    password: text('password'),
+    rememberMe: rememberMe.checked,
+  };
+}
+/** The fields in the order they are shown: the first one in error takes the focus. */
+const fieldOrder = [...identityFields.map(({ name }) => name), 'password'] as const;
 /** 'Welcome Back': the credentials step, then the two-factor modal (spec §2, §4, §5). */
 export function LoginForm() {
   const [defaultValues] = useState(() => ({ ...emptyForm, ...readRememberedLogin() }));
+  const [errors, setErrors] = useState<LoginErrors>({});
+  // after a first try, each change checks the form again, so that fixed messages go
+  const [tried, setTried] = useState(false);
+  const [isSubmitting, setSubmitting] = useState(false);
   const [verifying, setVerifying] = useState(false);
   // mounted from the first code step on, so that it can animate out when closed
   const [asked, setAsked] = useState(false);
   const submitButton = useRef<HTMLButtonElement>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm({ resolver, defaultValues });
-
-  const onSubmit = handleSubmit(async (credentials) => {
+  const check = async (form: HTMLFormElement) =>
+    (await loadValidation()).validateLogin(valuesOf(form));
+  const signIn = async (credentials: LoginRequest) => {
     void loadTwoFactorDialog();
     const { login } = await loadLogin();
     const result = await login(credentials);
@@ -81,30 +83,60 @@ export function LoginForm() {
     else forgetRememberedLogin();
     setAsked(true);
     setVerifying(true);
-  });
-
+  };
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (isSubmitting) return;
+    const form = event.currentTarget;
+    setSubmitting(true);
+    setTried(true);
+    try {
+      const checked = await check(form);
+      if (!checked.success) {
+        setErrors(checked.errors);
+        const first = fieldOrder.find((name) => checked.errors[name]);
+        if (first) (form.elements.namedItem(first) as HTMLInputElement).focus();
+        return;
+      }
+      setErrors({});
+      await signIn(checked.credentials);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+  const onChange = async (event: FormEvent<HTMLFormElement>) => {
+    if (!tried) return;
+    const checked = await check(event.currentTarget);
+    setErrors(checked.success ? {} : checked.errors);
+  };
   const preload = () => {
     void loadValidation();
     void loadLogin();
   };
-
   return (
     <>
       <form
         onSubmit={onSubmit}
+        onChange={onChange}
         onFocus={preload}
         noValidate
         className="space-y-4"
         aria-labelledby="login-title"
       >
         {identityFields.map(({ name, ...props }) => (
-          <Field key={name} error={errors[name]?.message} {...props} {...register(name)} />
+          <Field
+            key={name}
+            name={name}
+            defaultValue={defaultValues[name]}
+            error={errors[name]}
+            {...props}
+          />
         ))}
         <PasswordField
           label="Password"
           autoComplete="current-password"
-          error={errors.password?.message}
-          {...register('password')}
+          name="password"
+          error={errors.password}
         />
         <div className="flex flex-wrap items-center justify-between gap-2">
           {/* on a touch screen the whole label is the 44 px target */}
@@ -112,7 +144,8 @@ export function LoginForm() {
             <input
               type="checkbox"
               className="h-4 w-4 rounded border-slate-400 accent-blue-700 pointer-coarse:h-5 pointer-coarse:w-5"
-              {...register('rememberMe')}
+              name="rememberMe"
+              defaultChecked={defaultValues.rememberMe}
             />
             Remember me
           </label>
