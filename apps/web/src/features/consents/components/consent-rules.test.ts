@@ -1,35 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import type { Consent } from '@portal/contract';
-import { countConsents, summariseApis, truncateToken } from './consent-rules';
+import { summariseApis, tileCounts, truncateToken } from './consent-rules';
 
-const c = (over: Partial<Consent>): Consent => ({
-  _id: 'x',
-  consentId: 'sbk-intent-1',
-  consentStatus: 'Pending',
-  partnerName: 'LedgerSync',
-  partnerId: 'PTN-LEDGER',
-  documentUploaded: 'N',
-  apiList: [],
-  netBankingUserId: null,
-  accessToken: null,
-  accessTokenExpiresAt: null,
-  refreshToken: null,
-  refreshTokenExpiresAt: null,
-  createdAt: '2026-06-01T00:00:00.000Z',
-  consentCreationDate: null,
-  lastUpdated: '2026-06-01T00:00:00.000Z',
-  ...over,
-});
-
-describe('countConsents', () => {
-  it('counts the total and each status', () => {
-    const counts = countConsents([
-      c({ consentStatus: 'Pending' }),
-      c({ consentStatus: 'Approved' }),
-      c({ consentStatus: 'Approved' }),
-      c({ consentStatus: 'Expired' }),
-    ]);
-    expect(counts).toEqual({ Total: 4, Pending: 1, Approved: 2, Rejected: 0, Expired: 1 });
+describe('tileCounts', () => {
+  it("puts each of the server's counters on its tile", () => {
+    const counts = tileCounts({
+      totalConsents: 9,
+      activeConsents: 2,
+      pendingConsents: 1,
+      expiredConsents: 4,
+      rejectedConsents: 2,
+      totalPlans: 3,
+      totalOrders: 0,
+      completedOrders: 0,
+      pendingOrders: 0,
+      failedOrders: 0,
+    });
+    expect(counts).toEqual({ Total: 9, Pending: 1, Approved: 2, Rejected: 2, Expired: 4 });
   });
 });
 

@@ -1,25 +1,20 @@
 import {
-  CONSENT_STATUSES,
   TOKEN_DISPLAY_LENGTH,
-  type Consent,
   type ConsentStatus,
+  type DashboardCountersResponse,
 } from '@portal/contract';
 
 export type ConsentCounts = Record<'Total' | ConsentStatus, number>;
 
-export function countConsents(consents: Consent[]): ConsentCounts {
-  const counts: ConsentCounts = {
-    Total: consents.length,
-    Pending: 0,
-    Approved: 0,
-    Rejected: 0,
-    Expired: 0,
+/** The five tiles, from the counters the server keeps. */
+export function tileCounts(counters: DashboardCountersResponse['data']): ConsentCounts {
+  return {
+    Total: counters.totalConsents,
+    Pending: counters.pendingConsents,
+    Approved: counters.activeConsents,
+    Rejected: counters.rejectedConsents,
+    Expired: counters.expiredConsents,
   };
-  for (const c of consents) {
-    if ((CONSENT_STATUSES as readonly string[]).includes(c.consentStatus))
-      counts[c.consentStatus] += 1;
-  }
-  return counts;
 }
 
 /** The APIs column: the first two, then how many more. */

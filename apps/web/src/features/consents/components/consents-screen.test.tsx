@@ -57,18 +57,46 @@ function serve(server: Server) {
   fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = new URL(String(input), 'http://localhost');
     const method = init?.method ?? 'GET';
-    if (url.pathname === '/api/user-consents/user/user-1')
-      return jsonResponse(200, { success: true, data: server.all });
+    if (url.pathname === '/api/dashboard/counters' && url.searchParams.get('userId') === 'user-1') {
+      const withStatus = (s: string) => server.all.filter((c) => c.consentStatus === s).length;
+      return jsonResponse(200, {
+        success: true,
+        data: {
+          totalConsents: server.all.length,
+          activeConsents: withStatus('Approved'),
+          pendingConsents: withStatus('Pending'),
+          expiredConsents: withStatus('Expired'),
+          rejectedConsents: withStatus('Rejected'),
+          totalPlans: 0,
+          totalOrders: 0,
+          completedOrders: 0,
+          pendingOrders: 0,
+          failedOrders: 0,
+        },
+      });
+    }
     if (url.pathname === '/api/user-consents' && method === 'GET') {
       if (server.failList)
         return jsonResponse(500, { success: false, message: 'Database is down' });
       const search = url.searchParams.get('search');
-      const key = `${url.searchParams.get('page')}:${url.searchParams.get('consentStatus') ?? ''}${search === null ? '' : `:${search}`}`;
+      // the server's cursors carry the page they lead to; here they are just that number
+      const cursor = url.searchParams.get('after') ?? url.searchParams.get('before');
+      const number = Number(cursor?.split(':')[1] ?? url.searchParams.get('page'));
+      const key = `${number}:${url.searchParams.get('consentStatus') ?? ''}${search === null ? '' : `:${search}`}`;
       const page = server.pages[key] ?? { data: [], total_pages: 0 };
       return jsonResponse(200, {
         success: true,
         data: page.data,
-        pagination: { total: server.all.length, page: 1, limit: 10, total_pages: page.total_pages },
+        pagination: {
+          total: server.all.length,
+          page: number,
+          limit: 10,
+          total_pages: page.total_pages,
+        },
+        cursors: {
+          next: number < page.total_pages ? `after:${number + 1}` : null,
+          previous: number > 1 ? `before:${number - 1}` : null,
+        },
       });
     }
     if (url.pathname === '/api/consent/getstatus') {
@@ -260,7 +288,14 @@ describe('ConsentsScreen', () => {
     expect(await screen.findByText('sbk-intent-011')).toBeInTheDocument();
     expect(screen.getByText('Page 2 of 2')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
-    expect(calls().some((c) => c.url.includes('page=2'))).toBe(true);
+    // Next and Previous follow the cursors of the page shown, never a bare page number
+    expect(calls().some((c) => c.url.includes('after=after%3A2'))).toBe(true);
+    await u.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByText('Page 1 of 2')).toBeInTheDocument();
+    expect(calls().some((c) => c.url.includes('before=before%3A1'))).toBe(true);
+    expect(calls().some((c) => c.url.includes('page=2'))).toBe(false);
+    // the count tiles come from the server's counters, never from every consent
+    expect(calls().some((c) => c.url.includes('/user-consents/user/'))).toBe(false);
   });
 
   it('hides the pagination when there is only one page', async () => {

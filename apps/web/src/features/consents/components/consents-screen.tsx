@@ -25,11 +25,11 @@ import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
 import { DataTable, RowActions, type Column } from '@/ui/table';
 import { useConsents } from '../api/get-consents';
-import { useUserConsents } from '../api/get-user-consents';
+import { useConsentCounters } from '../api/get-consent-counters';
 import { useDeleteConsent } from '../api/delete-consent';
 import { useRefreshConsentStatus } from '../api/refresh-consent-status';
 import { ConsentDetailsDialog } from './consent-details-dialog';
-import { countConsents, summariseApis, type ConsentCounts } from './consent-rules';
+import { summariseApis, tileCounts, type ConsentCounts } from './consent-rules';
 import { ConsentStatusBadge } from './consent-status-badge';
 import { permissionName } from './permission-names';
 import { DeleteConsentDialog } from './delete-consent-dialog';
@@ -42,8 +42,7 @@ const TILES: { key: keyof ConsentCounts; className: string }[] = [
   { key: 'Expired', className: 'text-slate-700' },
 ];
 
-function CountTiles({ consents }: { consents: Consent[] | undefined }) {
-  const counts = consents ? countConsents(consents) : null;
+function CountTiles({ counts }: { counts: ConsentCounts | null }) {
   return (
     <dl
       className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5"
@@ -194,6 +193,14 @@ function consentColumns({
   ];
 }
 
+/** Where the list is: a page number, or the page after or before one shown (by its cursor). */
+interface PagePosition {
+  page: number;
+  after?: string;
+  before?: string;
+}
+const FIRST_PAGE: PagePosition = { page: 1 };
+
 /** Typing settles for this long before the server is asked. */
 const SEARCH_DELAY_MS = 300;
 
@@ -286,29 +293,32 @@ function NoMatch({
 export function ConsentsScreen() {
   const userId = useSessionStore((s) => s.user?.id ?? '');
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  // a page by number (page 1 after a new filter or search), or next to one shown, by its cursor
+  const [at, setAt] = useState<PagePosition>(FIRST_PAGE);
   const [status, setStatus] = useState<ConsentStatus | ''>('');
   // a new search starts again at page 1
-  const search = useConsentSearch(() => setPage(1));
+  const search = useConsentSearch(() => setAt(FIRST_PAGE));
   const [details, setDetails] = useState<Consent | null>(null);
   const [toDelete, setToDelete] = useState<Consent | null>(null);
 
-  const all = useUserConsents(userId);
+  const counters = useConsentCounters(userId);
   const list = useConsents({
     userId,
-    page,
+    ...at,
     consentStatus: status || undefined,
     search: search.applied || undefined,
   });
   const refresh = useRefreshConsentStatus();
   const remove = useDeleteConsent();
 
-  const fetchFailed = all.isError || list.isError;
+  const fetchFailed = counters.isError || list.isError;
   useEffect(() => {
     if (fetchFailed) toast.error('Failed to fetch consents', { id: 'consents-fetch' });
   }, [fetchFailed]);
 
   const totalPages = list.data?.pagination.total_pages ?? 0;
+  const page = list.data?.pagination.page ?? at.page;
+  const cursors = list.data?.cursors;
   const rows = list.data?.data ?? [];
   const filtered = Boolean(search.applied || status);
 
@@ -331,7 +341,9 @@ export function ConsentsScreen() {
       onSuccess: () => {
         toast.success('Consent deleted successfully!');
         // the last one on a later page: show the page before, which still exists
-        if (page > 1 && list.data?.data.length === 1) setPage(page - 1);
+        if (page > 1 && list.data?.data.length === 1 && cursors?.previous) {
+          setAt({ page: page - 1, before: cursors.previous });
+        }
         setToDelete(null);
         setDetails(null);
       },
@@ -351,7 +363,7 @@ export function ConsentsScreen() {
   return (
     <div>
       <PageTitle>Consent Management</PageTitle>
-      <CountTiles consents={all.data} />
+      <CountTiles counts={counters.data ? tileCounts(counters.data) : null} />
 
       <Card>
         <div className="flex flex-col gap-3 border-b border-slate-100 px-5 py-4 md:flex-row md:items-center">
@@ -373,7 +385,7 @@ export function ConsentsScreen() {
             value={status}
             onChange={(e) => {
               setStatus(e.target.value as ConsentStatus | '');
-              setPage(1);
+              setAt(FIRST_PAGE);
             }}
             aria-label="Filter by status"
             className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
@@ -412,7 +424,7 @@ export function ConsentsScreen() {
             onClearSearch={search.clear}
             onClearStatus={() => {
               setStatus('');
-              setPage(1);
+              setAt(FIRST_PAGE);
             }}
           />
         ) : !loading && rows.length === 0 ? (
@@ -447,8 +459,10 @@ export function ConsentsScreen() {
             <Button
               variant="secondary"
               size="sm"
-              onClick={() => setPage((p) => p - 1)}
-              disabled={page <= 1}
+              onClick={() =>
+                cursors?.previous && setAt({ page: page - 1, before: cursors.previous })
+              }
+              disabled={page <= 1 || !cursors?.previous}
             >
               Previous
             </Button>
@@ -458,8 +472,8 @@ export function ConsentsScreen() {
             <Button
               variant="secondary"
               size="sm"
-              onClick={() => setPage((p) => p + 1)}
-              disabled={page >= totalPages}
+              onClick={() => cursors?.next && setAt({ page: page + 1, after: cursors.next })}
+              disabled={page >= totalPages || !cursors?.next}
             >
               Next
             </Button>

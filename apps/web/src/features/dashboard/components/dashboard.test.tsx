@@ -81,10 +81,38 @@ function answer(answers: Answers) {
         message: 'ok',
         data: { user: answers.profile ?? user },
       });
-    if (url.includes('/user-consents/user/'))
-      return jsonResponse(200, { success: true, data: answers.consents ?? [] });
+    const consents = (answers.consents ?? []) as Consent[];
+    const orders = (answers.orders ?? []) as Order[];
+    if (url.includes('/dashboard/counters?userId=u1')) {
+      const consentsWith = (s: string) => consents.filter((c) => c.consentStatus === s).length;
+      const ordersWith = (s: string) => orders.filter((o) => o.paymentStatus === s).length;
+      return jsonResponse(200, {
+        success: true,
+        data: {
+          totalConsents: consents.length,
+          activeConsents: consentsWith('Approved'),
+          pendingConsents: consentsWith('Pending'),
+          expiredConsents: consentsWith('Expired'),
+          rejectedConsents: consentsWith('Rejected'),
+          totalPlans: 0,
+          totalOrders: orders.length,
+          completedOrders: ordersWith('Completed'),
+          pendingOrders: ordersWith('Pending'),
+          failedOrders: ordersWith('Failed'),
+        },
+      });
+    }
+    if (url.includes('/user-consents?')) {
+      const limit = Number(new URL(url, 'http://localhost').searchParams.get('limit'));
+      return jsonResponse(200, {
+        success: true,
+        data: consents.slice(0, limit),
+        pagination: { total: consents.length, page: 1, limit, total_pages: 1 },
+        cursors: { next: null, previous: null },
+      });
+    }
     if (url.includes('/orders/history'))
-      return jsonResponse(200, { success: true, orders: answers.orders ?? [] });
+      return jsonResponse(200, { success: true, orders, nextCursor: null });
     if (url.includes('/plans'))
       return jsonResponse(200, {
         success: true,
@@ -165,6 +193,12 @@ describe('Dashboard', () => {
     expect(
       within(card('All Recent Activity')).getByRole('link', { name: /View All/ }),
     ).toHaveAttribute('href', '/activity');
+    // the counts come from the server's counters and the activity from the first 2 consents:
+    // the dashboard never downloads every consent
+    const urls = vi.mocked(globalThis.fetch).mock.calls.map(([url]) => String(url));
+    expect(urls.some((url) => url.includes('/user-consents/user/'))).toBe(false);
+    expect(urls).toContain('/api/dashboard/counters?userId=u1');
+    expect(urls.find((url) => url.includes('/user-consents?'))).toContain('limit=2');
   });
 
   it('shows every empty state for a new account without a plan', async () => {

@@ -10,18 +10,19 @@ import {
 } from '../utils/dashboard-data';
 import { DashboardView } from './dashboard-view';
 
-/** Spec §2 Dashboard: loads the four calls, derives counters and activity on the client. */
+/** Spec §2 Dashboard: the counts from the server's counters, the activity made on the client. */
 export function Dashboard() {
   const sessionUser = useSessionStore((s) => s.user);
-  const { profile, consents, orders, plans } = useDashboardData(sessionUser?.id ?? '');
+  const { profile, counters, consents, orders, plans } = useDashboardData(sessionUser?.id ?? '');
+  const calls = [profile, counters, consents, orders, plans];
 
-  const isLoading = profile.isPending || consents.isPending || orders.isPending || plans.isPending;
-  const isError = profile.isError || consents.isError || orders.isError || plans.isError;
+  const isLoading = calls.some((call) => call.isPending);
+  const isError = calls.some((call) => call.isError);
 
   const activity = useMemo(
     () =>
       dashboardActivity({
-        consents: consents.data,
+        consents: consents.data?.data,
         orders: orders.data,
         user: profile.data ?? sessionUser,
         now: new Date(),
@@ -33,7 +34,7 @@ export function Dashboard() {
     <DashboardView
       user={profile.data}
       sessionCompanyName={sessionUser?.company_name}
-      counters={dashboardCounters(consents.data, orders.data, plans.data?.plans)}
+      counters={dashboardCounters(counters.data, plans.data?.plans)}
       planNote={extensionNote(plans.data?.current)}
       recentOrders={recentOrders(activity)}
       recentActivity={recentActivity(activity)}

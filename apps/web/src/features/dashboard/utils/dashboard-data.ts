@@ -6,6 +6,7 @@ import {
   type Consent,
   type DashboardActivityItem,
   type DashboardCounters,
+  type DashboardCountersResponse,
   type Order,
   type User,
 } from '@portal/contract';
@@ -28,25 +29,24 @@ export function orderActivityStatus(status: string): ActivityStatus {
   return 'failed';
 }
 
-/** Spec §3 Dashboard counters; plans are null ('N/A') when they could not be loaded. */
+/**
+ * Spec §3 Dashboard counters, from the counts the server keeps; plans are null ('N/A') when the
+ * plans could not be loaded, and every count 0 until the counts are there.
+ */
 export function dashboardCounters(
-  consents: readonly Pick<Consent, 'consentStatus'>[] = [],
-  orders: readonly Pick<Order, 'paymentStatus'>[] = [],
+  counts: DashboardCountersResponse['data'] | undefined,
   plans?: readonly unknown[],
 ): DashboardCounters {
-  const consentsWith = (status: string) =>
-    consents.filter((c) => c.consentStatus === status).length;
-  const ordersWith = (status: string) => orders.filter((o) => o.paymentStatus === status).length;
   return {
-    totalConsents: consents.length,
-    activeConsents: consentsWith('Approved'),
-    pendingConsents: consentsWith('Pending'),
-    expiredConsents: consentsWith('Expired'),
+    totalConsents: counts?.totalConsents ?? 0,
+    activeConsents: counts?.activeConsents ?? 0,
+    pendingConsents: counts?.pendingConsents ?? 0,
+    expiredConsents: counts?.expiredConsents ?? 0,
     totalPlans: plans ? plans.length : null,
-    totalOrders: orders.length,
-    completedOrders: ordersWith('Completed'),
-    pendingOrders: ordersWith('Pending'),
-    failedOrders: ordersWith('Failed'),
+    totalOrders: counts?.totalOrders ?? 0,
+    completedOrders: counts?.completedOrders ?? 0,
+    pendingOrders: counts?.pendingOrders ?? 0,
+    failedOrders: counts?.failedOrders ?? 0,
   };
 }
 
