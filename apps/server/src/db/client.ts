@@ -129,10 +129,26 @@ function releasedWhenBeginFails(client: pg.PoolClient) {
   }) as typeof client.query;
 }
 
+/**
+ * Connections one instance keeps, two for each of ten requests: a read may hold two at once (its
+ * data and its session check side by side). Requests beyond that wait here for a free one
+ * rather than queue inside PostgreSQL, whose default of 100 connections has to serve every
+ * instance (docs/decisions/030-authenticated-reads.md).
+ */
+const POOL_SIZE = 20;
+
+/**
+ * Session settings for every connection. The portal's statements are short OLTP reads and
+ * writes; the JIT compiler, which PostgreSQL turns on for plans it costs high (a sweep over a
+ * large customer's rows), spends more compiling than it saves on them.
+ */
+const SESSION_OPTIONS = '-c jit=off';
+
 export async function openPostgres(url: string): Promise<DatabaseHandle> {
   const pool = new Pool({
     connectionString: url,
-    max: 10,
+    max: POOL_SIZE,
+    options: SESSION_OPTIONS,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
   // A connection the server drops (a restart) must not take the process down: idle ones are
