@@ -57,7 +57,7 @@ async function insertOrders(b: Buyer, instants: string[]) {
   // ISO strings of one length order as instants; lowercase uuids order as PostgreSQL's bytes
   return rows
     .sort((x, y) => (x.at === y.at ? (x.id < y.id ? 1 : -1) : x.at < y.at ? 1 : -1))
-    .map((row) => row.id);
+    .map((row): string => row.id);
 }
 
 const at = (second: number, micros = 0) =>

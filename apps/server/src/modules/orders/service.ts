@@ -138,11 +138,21 @@ function prepareHistoryPage(db: Database, name: string, after?: SQL) {
 
 const afterPosition = sql`(${orders.createdAt}, ${orders.id}) < (${sql.placeholder('createdAt')}::timestamptz, ${sql.placeholder('id')}::uuid)`;
 
-const historyStatements = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
 const prepareStatements = (db: Database) => ({
   first: prepareHistoryPage(db, 'orders_history_first'),
   after: prepareHistoryPage(db, 'orders_history_after', afterPosition),
 });
+const historyStatements = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
+
+/** The history's two statements on this database, prepared on first use. */
+export function historyPageStatements(db: Database) {
+  let statements = historyStatements.get(db);
+  if (!statements) {
+    statements = prepareStatements(db);
+    historyStatements.set(db, statements);
+  }
+  return statements;
+}
 
 export interface OrderHistoryPage {
   orders: Order[];
@@ -156,11 +166,7 @@ export async function listOrders(
   { limit, cursor }: { limit: number; cursor?: string | undefined },
 ): Promise<OrderHistoryPage> {
   const position = cursor === undefined ? undefined : decodeCursor(cursor);
-  let statements = historyStatements.get(deps.db);
-  if (!statements) {
-    statements = prepareStatements(deps.db);
-    historyStatements.set(deps.db, statements);
-  }
+  const statements = historyPageStatements(deps.db);
   // one row more than asked for says whether a next page exists, in the same round trip
   const rows = position
     ? await statements.after.execute({ customerId, limit: limit + 1, ...position })

@@ -1,0 +1,88 @@
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderAmount } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { buyer } from '../payments/test-support';
+import { listOrders, historyPageStatements } from './service';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Scan Direction'?: string;
+  'Actual Rows': number;
+  Plans?: PlanNode[];
+}
+
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/**
+ * What PostgreSQL does for a page, from EXPLAIN ANALYZE of the very statement the route runs.
+ * Not a timing: the number of order rows read, which must not grow with the history.
+ */
+async function planOf(statement: 'first' | 'after', values: Record<string, unknown>) {
+  const query = historyPageStatements(t.deps.db)[statement].getQuery();
+  const params = query.params.map((p) =>
+    p && typeof p === 'object' && 'name' in p ? values[(p as { name: string }).name] : p,
+  );
+  const client = (t.deps.db as unknown as { $client: pg.Pool }).$client;
+  const result = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, params);
+  return (result.rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan;
+}
+
+describe('GET /api/orders/history on PostgreSQL', () => {
+  it('reads only a page of orders from the customer index, however many the customer has', async () => {
+    const b = await buyer(t);
+    const other = await buyer(t);
+    const amounts = orderAmount(b.plan.amountPaise);
+    for (const [who, count] of [
+      [b, 5000],
+      [other, 500],
+    ] as const) {
+      await t.deps.db.execute(sql`
+        INSERT INTO orders (customer_id, plan_id, base_paise, gst_paise, handling_paise,
+          total_paise, status, created_at, updated_at)
+        SELECT ${who.customer.id}, ${who.plan.id}, ${amounts.basePaise}, ${amounts.gstPaise},
+          ${amounts.handlingPaise}, ${amounts.totalPaise}, 'Pending',
+          now() - i * interval '1 minute', now() - i * interval '1 minute'
+        FROM generate_series(1, ${count}) AS i`);
+    }
+    await t.deps.db.execute(sql`ANALYZE orders`);
+    const limit = 20;
+    let cursor = (await listOrders(t.deps, b.customer.id, { limit: 100 })).nextCursor!;
+    for (let i = 0; i < 24; i++) {
+      cursor = (await listOrders(t.deps, b.customer.id, { limit: 100, cursor })).nextCursor!;
+    }
+    const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+
+    for (const plan of [
+      await planOf('first', { customerId: b.customer.id, limit: limit + 1 }),
+      await planOf('after', { customerId: b.customer.id, limit: limit + 1, createdAt, id }),
+    ]) {
+      const all = nodes(plan);
+      const scans = all.filter((n) => n['Relation Name'] === 'orders');
+      expect(scans).toHaveLength(1);
+      expect(scans[0]).toMatchObject({
+        'Node Type': 'Index Scan',
+        'Index Name': 'orders_customer_created_idx',
+        'Scan Direction': 'Backward',
+      });
+      // a page of rows (and one to look ahead), not the 2,500 older or the 5,000 in all
+      expect(scans[0]!['Actual Rows']).toBeLessThanOrEqual(limit + 2);
+      // plans, receipts and periods are joined to the page only
+      const limitNode = all.find((n) => n['Node Type'] === 'Limit')!;
+      expect(
+        nodes(limitNode)
+          .map((n) => n['Relation Name'])
+          .filter(Boolean),
+      ).toEqual(['orders']);
+    }
+  });
+});
