@@ -14,7 +14,7 @@ CREATE TABLE "order_counts" (
 --> statement-breakpoint
 ALTER TABLE "consent_counts" ADD CONSTRAINT "consent_counts_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "order_counts" ADD CONSTRAINT "order_counts_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "consents_customer_due_idx" ON "consents" USING btree ("customer_id","expires_at") WHERE "consents"."status" in ('Pending', 'Approved');--> statement-breakpoint
+CREATE INDEX "consents_customer_due_idx" ON "consents" USING btree ("customer_id","expires_at","status") WHERE "consents"."status" in ('Pending', 'Approved');--> statement-breakpoint
 -- Per-customer counts by status, kept in the same transaction as every write to the table named
 -- by the trigger's argument (docs/decisions/028-keyset-pages-and-counters.md). Statement-level,
 -- so that a bulk insert adds one aggregate per customer and status, not one update per row.

@@ -363,18 +363,19 @@ export async function storeDueExpiries(deps: Deps, customerId: string, clock: Cl
   return deps.db.transaction((tx) => expireDueConsents(tx, clock, customerId));
 }
 
-const COUNTERS = build(
-  'dashboard_counters',
-  (p) => `SELECT
+const COUNTERS = build('dashboard_counters', (p) => {
+  const due = (status: string) =>
+    `(SELECT count(*)::int FROM consents d
+       WHERE d.customer_id = ${p('customer')} AND ${DUE('d', p)} AND d.status = '${status}')`;
+  return `SELECT
     (SELECT coalesce(json_object_agg(status, n), '{}') FROM consent_counts
       WHERE customer_id = ${p('customer')}) AS consents,
-    (SELECT coalesce(json_object_agg(status, n), '{}') FROM (
-      SELECT d.status, count(*)::int AS n FROM consents d
-       WHERE d.customer_id = ${p('customer')} AND ${DUE('d', p)} GROUP BY d.status) due) AS due,
+    ${due('Pending')} AS "duePending",
+    ${due('Approved')} AS "dueApproved",
     (SELECT coalesce(json_object_agg(status, n), '{}') FROM order_counts
       WHERE customer_id = ${p('customer')}) AS orders,
-    (SELECT count(*)::int FROM plans WHERE retired_at IS NULL) AS plans`,
-);
+    (SELECT count(*)::int FROM plans WHERE retired_at IS NULL) AS plans`;
+});
 
 type ByStatus = Partial<Record<string, number>>;
 
@@ -383,16 +384,18 @@ export async function dashboardCounters(
   deps: Deps,
   customerId: string,
 ): Promise<DashboardCountersResponse['data']> {
-  const [row] = await run<{ consents: ByStatus; due: ByStatus; orders: ByStatus; plans: number }>(
-    deps,
-    COUNTERS,
-    { customer: customerId, now: deps.clock.now() },
-  );
+  const [row] = await run<{
+    consents: ByStatus;
+    duePending: number;
+    dueApproved: number;
+    orders: ByStatus;
+    plans: number;
+  }>(deps, COUNTERS, { customer: customerId, now: deps.clock.now() });
   const consents = row?.consents ?? {};
-  const due = row?.due ?? {};
+  const due: ByStatus = { Pending: row?.duePending, Approved: row?.dueApproved };
   const orders = row?.orders ?? {};
   const n = (counts: ByStatus, status: string) => counts[status] ?? 0;
-  const sum = (counts: ByStatus) => Object.values(counts).reduce((a = 0, b = 0) => a + b, 0) ?? 0;
+  const sum = (counts: ByStatus) => Object.values(counts).reduce<number>((a, b) => a + (b ?? 0), 0);
   return {
     totalConsents: sum(consents),
     activeConsents: n(consents, 'Approved') - n(due, 'Approved'),

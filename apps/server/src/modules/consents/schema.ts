@@ -54,8 +54,9 @@ export const consents = pgTable(
     index('consents_customer_status_created_idx').on(t.customerId, t.status, t.createdAt, t.id),
     index('consents_status_expires_idx').on(t.status, t.expiresAt),
     // the live consents past their expiry time that the sweep has not stored yet: read as Expired
+    // (the status too, so that they are counted by status on the index alone)
     index('consents_customer_due_idx')
-      .on(t.customerId, t.expiresAt)
+      .on(t.customerId, t.expiresAt, t.status)
       .where(sql`${t.status} in ('Pending', 'Approved')`),
     index('consents_partner_idx').on(t.partnerRef),
     uniqueIndex('consents_partner_request_idx').on(t.partnerRef, t.partnerRequestId),

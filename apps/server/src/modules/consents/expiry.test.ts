@@ -1,0 +1,82 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
+import { activityEvents } from '../activity/schema';
+import { sweepExpiredConsents } from './expiry';
+import { consents } from './schema';
+import { createTestPartner } from './testing';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const DAY = 86_400_000;
+
+async function consentOf(customerId: string, status: string, expiresInDays: number) {
+  const { partner } = await createTestPartner(t);
+  const [row] = await t.deps.db
+    .insert(consents)
+    .values({
+      customerId,
+      partnerRef: partner.id,
+      consentId: `TEST-${crypto.randomUUID()}`,
+      status,
+      providerStatus: 'Authorised',
+      permissions: [],
+      expiresAt: new Date(t.clock.now().getTime() + expiresInDays * DAY),
+      providerCreatedAt: t.clock.now(),
+      providerStatusUpdatedAt: t.clock.now(),
+    })
+    .returning();
+  return row!;
+}
+
+const countsOf = async (customerId: string) =>
+  (
+    (await t.deps.db.execute(
+      sql`SELECT status, n FROM consent_counts WHERE customer_id = ${customerId}::uuid AND n <> 0 ORDER BY status`,
+    )) as unknown as { rows: { status: string; n: number }[] }
+  ).rows;
+
+describe('sweepExpiredConsents', () => {
+  it('stores the expiry of live consents past their time, once, with their activity and counts', async () => {
+    const first = await createCustomer(t);
+    const second = await createCustomer(t);
+    const due = [
+      await consentOf(first.id, 'Approved', 1),
+      await consentOf(first.id, 'Pending', 1),
+      await consentOf(second.id, 'Approved', 1),
+    ];
+    const later = await consentOf(first.id, 'Approved', 30);
+    const rejected = await consentOf(second.id, 'Rejected', 1);
+    expect(await sweepExpiredConsents(t.deps)).toBe(0);
+
+    t.clock.advance(2 * DAY);
+    const runs = await Promise.all([sweepExpiredConsents(t.deps), sweepExpiredConsents(t.deps)]);
+    expect(runs.sort()).toEqual([0, 3]);
+    expect(await sweepExpiredConsents(t.deps)).toBe(0);
+
+    const statusOf = async (id: string) =>
+      (await t.deps.db.select().from(consents).where(eq(consents.id, id)))[0]!.status;
+    for (const row of due) expect(await statusOf(row.id)).toBe('Expired');
+    expect(await statusOf(later.id)).toBe('Approved');
+    expect(await statusOf(rejected.id)).toBe('Rejected');
+
+    const events = await t.deps.db
+      .select()
+      .from(activityEvents)
+      .where(eq(activityEvents.customerId, first.id));
+    expect(events.map((e) => e.type)).toEqual(['consent_expired', 'consent_expired']);
+    expect(await countsOf(first.id)).toEqual([
+      { status: 'Approved', n: 1 },
+      { status: 'Expired', n: 2 },
+    ]);
+    expect(await countsOf(second.id)).toEqual([
+      { status: 'Expired', n: 1 },
+      { status: 'Rejected', n: 1 },
+    ]);
+  });
+});

@@ -1,0 +1,55 @@
+// The stored side of consent expiry (docs/decisions/028-keyset-pages-and-counters.md): reads
+// show a live consent past its expiry time as Expired at once; this sweep stores it, with its
+// activity event, in one transaction in which the counters' trigger moves it between statuses.
+import { and, inArray, lte } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../../deps';
+import { startPeriodicJob, whileHoldingJobLock } from '../../jobs/periodic';
+import { expireDueConsents } from './customer-consents';
+import { consents } from './schema';
+
+/** Customers a pass stores expiries for: a pass stays short, the next one goes on. */
+export const EXPIRY_SWEEP_CUSTOMERS = 200;
+
+/**
+ * Stores the expiry of every live consent past its expiry time, customer by customer. Several
+ * instances may run it at once; one does the work and the others answer 0.
+ */
+export async function sweepExpiredConsents({
+  db,
+  clock,
+}: Pick<AppDeps, 'db' | 'clock'>): Promise<number> {
+  const stored = await whileHoldingJobLock(db, 'consent-expiry', async (tx) => {
+    const due = await tx
+      .selectDistinct({ customerId: consents.customerId })
+      .from(consents)
+      .where(
+        and(
+          inArray(consents.status, ['Pending', 'Approved']),
+          lte(consents.expiresAt, clock.now()),
+        ),
+      )
+      .limit(EXPIRY_SWEEP_CUSTOMERS);
+    let n = 0;
+    for (const { customerId } of due) n += await expireDueConsents(tx, clock, customerId);
+    return n;
+  });
+  return stored ?? 0;
+}
+
+/** Sweeps every `minutes` (and once soon after start); `stop()` waits for a pass in progress. */
+export function startConsentExpirySweep(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  log: FastifyBaseLogger,
+  minutes: number,
+) {
+  return startPeriodicJob({
+    name: 'consent expiry sweep',
+    minutes,
+    log,
+    async run() {
+      const stored = await sweepExpiredConsents(deps);
+      if (stored > 0) log.info({ stored }, 'consent expiries stored');
+    },
+  });
+}
