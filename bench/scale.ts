@@ -3,16 +3,14 @@
  * a request's latency is the server's time plus a negligible hop), as the median of a series.
  */
 import {
+  DASHBOARD_ACTIVITY_CONSENTS,
   authPaths,
   consentPaths,
+  dashboardPaths,
   orderPaths,
-  userConsentsPath,
   type ConsentListResponse,
 } from '@portal/contract';
 import type { Session } from './portal';
-
-/** Not in the contract yet: the dashboard's counters, to replace loading every consent. */
-export const DASHBOARD_COUNTERS_PATH = '/api/dashboard/counters';
 
 export interface ScaleSettings {
   /** Requests in a series. */
@@ -39,7 +37,6 @@ async function serverTime(
   url: string,
   token: string,
   settings: ScaleSettings,
-  later: boolean,
 ): Promise<ServerTime> {
   const times: number[] = [];
   const started = performance.now();
@@ -64,7 +61,6 @@ async function serverTime(
       };
     }
     const ms = performance.now() - sent;
-    if (res.status === 404 && later) return { kind: 'absent' };
     if (!res.ok) return { kind: 'failed', reason: `answered ${res.status}` };
     times.push(ms);
   }
@@ -74,66 +70,101 @@ async function serverTime(
 export interface ScaleRequest {
   name: string;
   path: string;
-  /** A route the issue asks for that may not exist yet. */
-  later?: boolean;
 }
 
-const consentsPage = (userId: string, page: number, status?: string) =>
-  `${consentPaths.list}?${new URLSearchParams({
-    page: String(page),
-    limit: '10',
-    userId,
-    ...(status ? { consentStatus: status } : {}),
-  })}`;
+type ListQuery = Record<string, string>;
 
-async function lastPage(baseUrl: string, session: Session, status?: string) {
-  const res = await fetch(baseUrl + consentsPage(session.userId, 1, status), {
+const consentsList = (userId: string, query: ListQuery) =>
+  `${consentPaths.list}?${new URLSearchParams({ limit: '10', userId, ...query })}`;
+
+/** One answer of the consents list, read once while the series are set up. */
+async function listAnswer(baseUrl: string, session: Session, query: ListQuery) {
+  const res = await fetch(baseUrl + consentsList(session.userId, query), {
     headers: { authorization: `Bearer ${session.token}` },
   });
-  if (!res.ok) throw new Error(`the consents page answered ${res.status}`);
-  const body = (await res.json()) as ConsentListResponse;
-  return Math.max(1, body.pagination.total_pages);
+  if (!res.ok) throw new Error(`the consents list answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as ConsentListResponse;
+}
+
+/** The request behind a cursor of an answer; a missing one means the list is too short. */
+function follow(userId: string, query: ListQuery, cursor: string | null, key: 'after' | 'before') {
+  if (!cursor) throw new Error(`the consents list has no ${key} cursor here: too few consents`);
+  const { page: _page, ...rest } = query;
+  return consentsList(userId, { ...rest, [key]: cursor });
 }
 
 /**
- * What the web app asks for, in the order measured. The dashboard's counters come from loading
- * every consent until the counters route exists; that request comes last, being the slowest.
+ * What the web app asks for, in the order measured: the consents screen's page 1, its Next and
+ * Previous (by the cursors of the page shown, as the screen follows them), a Next from the
+ * middle of the list, the last page and Previous from it, the same through the status filter,
+ * the dashboard's counters and first consents, orders history and the profile.
  */
 export async function webAppRequests(baseUrl: string, session: Session): Promise<ScaleRequest[]> {
   const { userId } = session;
-  const headers = { authorization: `Bearer ${session.token}` };
-  const last = await lastPage(baseUrl, session);
-  const lastApproved = await lastPage(baseUrl, session, 'Approved');
-  const middle = Math.ceil(last / 2);
-  const counters = await fetch(baseUrl + DASHBOARD_COUNTERS_PATH, { headers });
-  await counters.arrayBuffer();
-  const countersToday = counters.status === 404;
+  const approved = { consentStatus: 'Approved' };
+  const first = await listAnswer(baseUrl, session, { page: '1' });
+  const last = Math.max(1, first.pagination.total_pages);
+  const second = await listAnswer(baseUrl, session, { after: first.cursors.next ?? '' });
+  // reaching the middle by Next would take 50,000 requests: a bare page number finds it once
+  const middle = await listAnswer(baseUrl, session, { page: String(Math.ceil(last / 2)) });
+  const lastAnswer = await listAnswer(baseUrl, session, { page: String(last) });
+  const firstApproved = await listAnswer(baseUrl, session, { ...approved, page: '1' });
+  const lastApproved = Math.max(1, firstApproved.pagination.total_pages);
+  const lastApprovedAnswer = await listAnswer(baseUrl, session, {
+    ...approved,
+    page: String(lastApproved),
+  });
   return [
-    { name: 'consents page 1', path: consentsPage(userId, 1) },
-    { name: 'consents Next (page 2)', path: consentsPage(userId, 2) },
-    { name: 'consents middle page', path: consentsPage(userId, middle) },
-    { name: 'consents last page', path: consentsPage(userId, last) },
-    { name: 'consents status filter, page 1', path: consentsPage(userId, 1, 'Approved') },
+    { name: 'consents page 1', path: consentsList(userId, { page: '1' }) },
+    { name: 'consents Next (page 2)', path: follow(userId, {}, first.cursors.next, 'after') },
+    {
+      name: 'consents Previous (page 2 to 1)',
+      path: follow(userId, {}, second.cursors.previous, 'before'),
+    },
+    {
+      name: 'consents Next from the middle page',
+      path: follow(userId, {}, middle.cursors.next, 'after'),
+    },
+    { name: 'consents last page', path: consentsList(userId, { page: String(last) }) },
+    {
+      name: 'consents Previous from the last page',
+      path: follow(userId, {}, lastAnswer.cursors.previous, 'before'),
+    },
+    {
+      name: 'consents status filter, page 1',
+      path: consentsList(userId, { ...approved, page: '1' }),
+    },
+    {
+      name: 'consents status filter, Next',
+      path: follow(userId, approved, firstApproved.cursors.next, 'after'),
+    },
     {
       name: 'consents status filter, last page',
-      path: consentsPage(userId, lastApproved, 'Approved'),
+      path: consentsList(userId, { ...approved, page: String(lastApproved) }),
+    },
+    {
+      name: 'consents status filter, Previous from the last page',
+      path: follow(userId, approved, lastApprovedAnswer.cursors.previous, 'before'),
+    },
+    {
+      name: 'dashboard counters',
+      path: `${dashboardPaths.counters}?${new URLSearchParams({ userId })}`,
+    },
+    {
+      name: 'dashboard first consents',
+      path: consentsList(userId, { page: '1', limit: String(DASHBOARD_ACTIVITY_CONSENTS) }),
     },
     { name: 'orders history', path: orderPaths.history },
     { name: 'profile', path: authPaths.profile },
-    { name: 'dashboard counters', path: DASHBOARD_COUNTERS_PATH, later: true },
-    ...(countersToday
-      ? [{ name: 'dashboard counters today (every consent)', path: userConsentsPath(userId) }]
-      : []),
   ];
 }
 
 export async function measureScale(baseUrl: string, session: Session, settings: ScaleSettings) {
   const results: { request: ScaleRequest; time: ServerTime }[] = [];
   for (const request of await webAppRequests(baseUrl, session)) {
-    const later = request.later ?? false;
     results.push({
       request,
-      time: await serverTime(baseUrl + request.path, session.token, settings, later),
+      time: await serverTime(baseUrl + request.path, session.token, settings),
     });
   }
   return results;

@@ -8,7 +8,9 @@
  * shows them as absent.
  *
  * A table or column that the portal keeps in step with these (a counter, say) needs its rows
- * here too, or the seeded customers would look empty to it.
+ * here too, or the seeded customers would look empty to it. The consent and order counters are
+ * kept by the portal's own statement-level triggers, which add one aggregate per customer and
+ * status for each INSERT … SELECT here; the seed ends by checking them against a count.
  */
 import { randomUUID } from 'node:crypto';
 import { orderAmount } from '@portal/contract';
@@ -181,4 +183,22 @@ export async function seed(db: Database, plan: SeedPlan) {
     'VACUUM ANALYZE',
   ];
   for (const statement of statements) await db.execute(statement);
+  await checkCounters(db);
+}
+
+/** The counters the triggers kept, against counting every row: a seed the portal would misread stops here. */
+async function checkCounters(db: Database) {
+  for (const [counters, table] of [
+    ['consent_counts', 'consents'],
+    ['order_counts', 'orders'],
+  ] as const) {
+    const result = await db.execute(
+      `SELECT count(*)::int AS wrong FROM (
+         SELECT customer_id, status, count(*)::int AS n FROM ${table} GROUP BY 1, 2) AS counted
+       FULL JOIN (SELECT * FROM ${counters} WHERE n <> 0) AS kept USING (customer_id, status)
+       WHERE counted.n IS DISTINCT FROM kept.n`,
+    );
+    const [row] = (result as unknown as { rows: { wrong: number }[] }).rows;
+    if (row?.wrong) throw new Error(`${counters} disagrees with ${table} for ${row.wrong} counts`);
+  }
 }
