@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActivityFeedResponseSchema } from '@portal/contract';
+import { ActivityFeedResponseSchema, NotificationsResponseSchema } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { linkEvent, paidSilently, refundEvent, sendWebhook } from './test-support';
 
@@ -73,5 +73,37 @@ describe("the customer's activity after a payment", () => {
       description: '₹6,148.77 for the Professional plan was refunded',
       status: 'failed',
     });
+  });
+});
+
+describe("the bell's payment notifications", () => {
+  it('each open the order they are about', async () => {
+    const paid = await paidSilently(t);
+    await sendWebhook(t, 'payment_link.paid', linkEvent(paid, 'paid', 'pay_BELL'));
+    const refund = refundEvent('pay_BELL', { id: 'rfnd_B', amountPaise: paid.totalPaise });
+    expect((await sendWebhook(t, 'refund.processed', refund)).json().message).toBe('applied');
+    const failed = await paidSilently(t, 'fail');
+    await sendWebhook(t, 'payment.failed', linkEvent(failed, 'failed'));
+
+    const targets = async (b: typeof paid.b) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/notifications',
+        headers: b.headers,
+      });
+      expect(res.statusCode).toBe(200);
+      return NotificationsResponseSchema.parse(res.json())
+        .notifications.map(({ type, target }) => ({ type, target }))
+        .sort((x, y) => x.type.localeCompare(y.type));
+    };
+    const order = (id: string) => ({ kind: 'order', id });
+    expect(await targets(paid.b)).toEqual([
+      { type: 'payment_completed', target: order(paid.orderId) },
+      { type: 'payment_refunded', target: order(paid.orderId) },
+      { type: 'plan_activated', target: order(paid.orderId) },
+    ]);
+    expect(await targets(failed.b)).toEqual([
+      { type: 'payment_failed', target: order(failed.orderId) },
+    ]);
   });
 });

@@ -80,6 +80,20 @@ describe('a payment of another amount than the order total', () => {
   });
 });
 
+describe('a payment of exactly the order total', () => {
+  it('completes the order on its first path, and no path warns about the amount', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const { checkoutPath } = await b.pay(orderId);
+    const callback = await b.checkout(checkoutPath, 'pay'); // the signed webhook
+    await t.app.inject({ method: 'GET', url: callback.pathname + callback.search });
+    expect((await checkStatus(orderId, b.headers)).json().message).toBe(
+      'Payment status: Completed',
+    );
+    expect(warningsAbout(orderId, 'payment amount does not match the order')).toEqual([]);
+  });
+});
+
 describe('a gateway answer whose reference names another order', () => {
   it('leaves this order unchanged and logs a warning', async () => {
     const b = await buyer(t);

@@ -217,6 +217,8 @@ describe('invoice numbering', () => {
     const text = await pdfText(res.rawPayload);
     expect(text).toContain(b.customer.companyName);
     expect(text).toContain(`GSTIN: ${b.customer.gstNo}`);
+    // the account holds no postal address: the GSTIN's registration stands for it
+    expect(text).toContain('Address: As registered under the GSTIN above');
     expect(text).toContain(`Invoice No: ${invoiceNumber}`);
   });
 });
