@@ -33,7 +33,7 @@ export type Observation =
       /** What the gateway says was paid, in paise (`amount_paid`), if it said. */
       amountPaise: number | undefined;
     }
-  | { kind: 'failed'; reason: string }
+  | { kind: 'failed' }
   | { kind: 'refunded'; refundId: string };
 
 /** The outcome of applying an observation to an order. */
@@ -245,7 +245,7 @@ export function observationOfLink(link: PaymentLink): Observation | null {
     return { kind: 'paid', paymentId: captured?.payment_id ?? null, amountPaise: link.amount_paid };
   }
   if (link.status === 'cancelled' || link.status === 'expired') {
-    return { kind: 'failed', reason: `payment link ${link.status}` };
+    return { kind: 'failed' };
   }
   return null;
 }
@@ -371,7 +371,7 @@ async function readWebhook(
     const seen: Observation =
       event === 'payment_link.paid'
         ? { kind: 'paid', paymentId: payment?.id ?? null, amountPaise: link?.amount_paid }
-        : { kind: 'failed', reason: event };
+        : { kind: 'failed' };
     return { order, seen };
   }
   if (event === 'payment.failed') {
@@ -381,7 +381,7 @@ async function readWebhook(
     if (isUuid(orderId)) {
       [order = null] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
     }
-    return { order, seen: { kind: 'failed', reason: 'payment failed' } };
+    return { order, seen: { kind: 'failed' } };
   }
   if (event === 'refund.processed' || event === 'payment.refunded') {
     const paymentId = refund?.payment_id ?? payment?.id;
