@@ -63,11 +63,6 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: false,
     manifest: true,
-    rolldownOptions: {
-      // the contract's modules only declare schemas and constants: a screen that needs one
-      // constant must not pull in every schema (and zod with them)
-      treeshake: { moduleSideEffects: (id) => !id.includes('/packages/contract/src/') },
-    },
   },
   test: {
     name: 'web',
