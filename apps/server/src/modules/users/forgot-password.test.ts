@@ -140,4 +140,46 @@ describe('POST /api/users/forgot-password', () => {
       }),
     );
   });
+
+  it('mails nothing for a request it refuses as one too many', async () => {
+    const customer = await createCustomer(t);
+    const ip = freshIp();
+    const ask = (email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: authPaths.forgotPassword,
+        payload: { email },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 10; i += 1) {
+      expect((await ask('nobody-at-all@example.test')).statusCode).toBe(200);
+    }
+    const transactionsBefore = transactions.length;
+    expect((await ask(customer.email)).statusCode).toBe(429);
+    await Promise.all(transactions);
+    expect(transactions).toHaveLength(transactionsBefore);
+    expect(await tokensOf(customer.id)).toHaveLength(0);
+  });
+
+  it('lets the app close only after the link it began to issue is out', async () => {
+    const app = await createTestApp({ deps: { db: watched(database.db) } });
+    const customer = await createCustomer(app);
+    const open = closeGate();
+    const res = await app.app.inject({
+      method: 'POST',
+      url: authPaths.forgotPassword,
+      payload: { email: customer.email },
+      remoteAddress: freshIp(),
+    });
+    expect(res.statusCode).toBe(200);
+    let closed = false;
+    const closing = app.close().then(() => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(closed).toBe(false);
+    open();
+    await closing;
+    expect(await tokensOf(customer.id)).toHaveLength(1);
+  });
 });
