@@ -11,6 +11,7 @@ import {
   plansPath,
   pluginPaths,
 } from '@portal/contract';
+import { openPglite } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { registerErrorHandling } from '../../lib/http-errors';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -112,6 +113,36 @@ describe('a read whose session check runs beside it', () => {
     const res = await probe.inject({ method: 'GET', url: '/read', headers: bearer('not.a.token') });
     expect(res.statusCode).toBe(401);
     expect(ran).toEqual([]);
+  });
+});
+
+describe('a read whose session check fails', () => {
+  it('answers 503 with Retry-After and nothing the handler produced', async () => {
+    // a database that no longer answers: the check fails, it does not say no
+    const gone = await openPglite();
+    await gone.close();
+    const broken = Fastify();
+    registerErrorHandling(broken);
+    registerAuthentication(broken, {
+      tokens: createAccessTokens(t.deps.secrets.jwt, t.clock),
+      db: gone.db,
+      clock: t.clock,
+    });
+    broken.get('/read', { preHandler: broken.authenticateRead }, async (request, reply) => {
+      reply.header('x-customer', request.auth.customerId);
+      return { success: true, customerId: request.auth.customerId };
+    });
+    const { customer, token } = await signedIn();
+    const res = await broken.inject({ method: 'GET', url: '/read', headers: bearer(token) });
+    await broken.close();
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.headers['x-customer']).toBeUndefined();
+    expect(res.json()).toEqual({
+      success: false,
+      message: 'The service is briefly unavailable. Please try again in a moment.',
+    });
+    expect(res.body).not.toContain(customer.id);
   });
 });
 
