@@ -20,4 +20,13 @@ describe('ConsentListQuerySchema', () => {
   it('refuses control characters in a search', () => {
     expect(ConsentListQuerySchema.safeParse({ ...base, search: 'a\u0000b' }).success).toBe(false);
   });
+
+  it('takes a cursor as given, and refuses an empty or overlong one with a message', () => {
+    expect(ConsentListQuerySchema.parse({ ...base, after: 'abc' }).after).toBe('abc');
+    for (const bad of [{ after: '' }, { before: 'x'.repeat(501) }]) {
+      const result = ConsentListQuerySchema.safeParse({ ...base, ...bad });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toMatch(/cursor/);
+    }
+  });
 });
