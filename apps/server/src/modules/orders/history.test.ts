@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderAmount, type Order } from '@portal/contract';
+import { authPaths, orderAmount, type Order } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
+import { REFRESH_COOKIE } from '../auth/routes';
+import { bearer, signIn } from '../auth/test-support';
 import { buyer } from '../payments/test-support';
 import { orders } from './schema';
 
@@ -255,8 +257,29 @@ describe('GET /api/orders/history', () => {
     ]);
   });
 
-  it('needs a signed-in customer', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/orders/history' });
-    expect(res.statusCode).toBe(401);
+  it('needs a signed-in customer, and shows nothing once the session has ended', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/orders/history' })).statusCode).toBe(
+      401,
+    );
+    const b = await buyer(t);
+    const { token, refreshToken } = await signIn(t, b.customer);
+    const [newest] = await insertOrders(b, [at(1), at(2)]);
+    const read = () =>
+      t.app.inject({ method: 'GET', url: '/api/orders/history?limit=1', headers: bearer(token) });
+    expect((await read()).json().orders[0]._id).toBe(newest);
+
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: authPaths.logout,
+      headers: { cookie: `${REFRESH_COOKIE}=${refreshToken}` },
+    });
+    expect(logout.statusCode).toBe(200);
+    const after = await read();
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual({
+      success: false,
+      message: 'Session expired. Please log in again.',
+    });
+    expect(after.body).not.toContain(newest);
   });
 });

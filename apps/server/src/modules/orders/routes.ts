@@ -43,7 +43,8 @@ export async function orderRoutes(app: App) {
   app.get(
     orderPaths.history,
     {
-      preHandler: app.authenticate,
+      // it only reads: the session check runs beside the page (decision 030)
+      preHandler: app.authenticateRead,
       schema: {
         tags: ['orders'],
         summary: "A page of the signed-in customer's orders, newest first",
