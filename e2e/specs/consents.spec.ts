@@ -38,7 +38,18 @@ async function shownIds(page: Page): Promise<string[]> {
   return rows(page).locator('td:first-child p.font-mono').allTextContents();
 }
 
+/** The API paths and queries the page asks for, from now on. */
+function apiRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/')) seen.push(url.pathname + url.search);
+  });
+  return seen;
+}
+
 test('shows the seeded consents with counts, filters, searches and pages', async ({ page }) => {
+  const requests = apiRequests(page);
   await openConsents(page);
   await expect(tile(page, 'Total')).toHaveText(/^\d+$/);
   const total = Number(await tile(page, 'Total').textContent());
@@ -60,6 +71,12 @@ test('shows the seeded consents with counts, filters, searches and pages', async
   await page.getByRole('button', { name: 'Previous' }).click();
   await expect(page.getByText(`Page 1 of ${Math.ceil(total / 10)}`)).toBeVisible();
   await expect.poll(() => shownIds(page)).toEqual(firstPage);
+  // Next and Previous follow the server's cursors; the tiles are the server's counters
+  const list = requests.filter((r) => r.startsWith('/api/user-consents?'));
+  expect(list.filter((r) => r.includes('&after='))).toHaveLength(1);
+  expect(list.filter((r) => r.includes('&before='))).toHaveLength(1);
+  expect(requests.some((r) => r.startsWith('/api/dashboard/counters?userId='))).toBe(true);
+  expect(requests.some((r) => r.startsWith('/api/user-consents/user/'))).toBe(false);
 
   // filter
   const rejected = Number(await tile(page, 'Rejected').textContent());

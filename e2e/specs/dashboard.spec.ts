@@ -8,6 +8,11 @@ test.describe('dashboard', () => {
   test('shows the welcome, the overview, the four stat cards and the quick actions', async ({
     page,
   }) => {
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) requests.push(url.pathname + url.search);
+    });
     await signIn(page);
     await expect(
       page.getByRole('heading', { name: `Welcome back, ${DEMO.companyName}!` }),
@@ -32,6 +37,12 @@ test.describe('dashboard', () => {
     await expect(main.getByRole('link', { name: /^Active Consents/ })).toContainText(/\d+ pending/);
     await expect(main.getByRole('link', { name: /^Total Orders/ })).toContainText(/\d+ completed/);
     await expect(main.getByRole('link', { name: /^Available Plans/ })).toContainText('View All');
+    // the counts come from the server's counters and the activity from 2 consents: never every one
+    expect(requests.some((r) => r.startsWith('/api/dashboard/counters?userId='))).toBe(true);
+    expect(requests.some((r) => r.startsWith('/api/user-consents?') && r.includes('limit=2'))).toBe(
+      true,
+    );
+    expect(requests.some((r) => r.startsWith('/api/user-consents/user/'))).toBe(false);
 
     await expect(card(page, 'Your Current Plan')).toBeVisible();
     await expect(
