@@ -10,7 +10,6 @@ import type {
   Pagination,
 } from '@portal/contract';
 import type { AppDeps } from '../../deps';
-import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import { expireDueConsents } from './customer-consents';
@@ -315,7 +314,7 @@ export async function listConsentPage(
 }
 
 /** Rows a batch of the full list holds: enough to make few round trips, few enough to stay small. */
-export const ALL_CONSENTS_BATCH = 500;
+const ALL_CONSENTS_BATCH = 500;
 
 /**
  * Every consent of the customer, newest first, in batches read by keyset: memory holds one batch
@@ -354,7 +353,8 @@ const DUE_PROBE = build(
  * Stores the expiry of the customer's consents past their expiry time, with their activity, when
  * there are any: a probe on the index first, so that the usual read writes nothing.
  */
-export async function storeDueExpiries(deps: Deps, customerId: string, clock: Clock = deps.clock) {
+export async function storeDueExpiries(deps: Deps, customerId: string) {
+  const { clock } = deps;
   const [probe] = await run<{ due: boolean }>(deps, DUE_PROBE, {
     customer: customerId,
     now: clock.now(),
