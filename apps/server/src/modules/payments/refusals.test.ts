@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { callbackSignature, createRazorpayGateway } from '../../adapters/payment-gateway';
+import { eq } from 'drizzle-orm';
+import { callbackSignature, createRazorpayGateway, hmacHex } from '../../adapters/payment-gateway';
 import { recordingServer } from '../../sandbox/recording-server';
 import { createTestApp, type TestApp } from '../../test/app';
+import { paymentEvents } from './schema';
 import { linkEvent, paidSilently, sendWebhook, settledEffects } from './test-support';
 
 // what the portal tells its operators when it refuses a gateway message: the log is how a
@@ -30,15 +32,22 @@ const callback = (query: URLSearchParams) =>
   t.app.inject({ method: 'GET', url: `/api/payments/callback?${query}` });
 
 /** A callback query for the link and reference given, signed with the key secret. */
-function signedCallback(paymentLinkId: string, referenceId: string) {
-  const params = { paymentLinkId, referenceId, status: 'paid', paymentId: 'pay_REFUSED' };
-  return new URLSearchParams({
-    razorpay_payment_id: params.paymentId,
+function signedCallback(
+  paymentLinkId: string,
+  referenceId: string,
+  { status = 'paid', paymentId = 'pay_REFUSED' } = {},
+) {
+  const params = { paymentLinkId, referenceId, status, paymentId };
+  const query = new URLSearchParams({
+    razorpay_payment_id: paymentId,
     razorpay_payment_link_id: paymentLinkId,
     razorpay_payment_link_reference_id: referenceId,
-    razorpay_payment_link_status: 'paid',
+    razorpay_payment_link_status: status,
     razorpay_signature: callbackSignature(t.deps.payments.settings.keySecret, params),
   });
+  // a parameter the gateway leaves out is signed as empty
+  for (const [name, value] of [...query]) if (value === '') query.delete(name);
+  return query;
 }
 
 describe('POST /api/payments/webhook refusals', () => {
@@ -91,17 +100,49 @@ describe('POST /api/payments/webhook refusals', () => {
   });
 });
 
+describe('POST /api/payments/webhook without an event name', () => {
+  it('acknowledges it as ignored and keeps it as an unknown event', async () => {
+    const eventId = `evt_${randomUUID()}`;
+    const body = JSON.stringify({ entity: 'event', payload: {} });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: {
+        'content-type': 'application/json',
+        'x-razorpay-signature': hmacHex(t.deps.payments.settings.webhookSecret, body),
+        'x-razorpay-event-id': eventId,
+      },
+      payload: body,
+    });
+    expect(res.json()).toEqual({ success: true, message: 'ignored' });
+    const [kept] = await t.deps.db
+      .select()
+      .from(paymentEvents)
+      .where(eq(paymentEvents.eventId, eventId));
+    expect(kept).toMatchObject({ event: 'unknown', orderId: null });
+  });
+});
+
 describe('GET /api/payments/callback refusals', () => {
   it('logs an incomplete, a mis-signed and an unknown-order callback, and changes nothing', async () => {
     const { b, orderId, linkId } = await paidSilently(t);
     logged.length = 0; // the sandbox's own word on the webhook it could not deliver
 
-    const incomplete = await callback(new URLSearchParams({ razorpay_payment_link_id: linkId }));
-    expect(incomplete.statusCode).toBe(400);
-    expect(incomplete.json()).toMatchObject({ message: 'Payment callback is incomplete' });
-    expect(warnings()).toEqual([
-      expect.objectContaining({ msg: 'payment callback without its parameters refused' }),
-    ]);
+    for (const missing of [
+      'razorpay_payment_link_id',
+      'razorpay_payment_link_reference_id',
+      'razorpay_signature',
+    ]) {
+      logged.length = 0;
+      const query = signedCallback(linkId, orderId);
+      query.delete(missing);
+      const incomplete = await callback(query);
+      expect(incomplete.statusCode, missing).toBe(400);
+      expect(incomplete.json()).toMatchObject({ message: 'Payment callback is incomplete' });
+      expect(warnings()).toEqual([
+        expect.objectContaining({ msg: 'payment callback without its parameters refused' }),
+      ]);
+    }
 
     logged.length = 0;
     const forged = signedCallback(linkId, orderId);
@@ -128,6 +169,13 @@ describe('GET /api/payments/callback refusals', () => {
     ]);
 
     expect((await settledEffects(t, orderId, b.customer.id)).status).toBe('Pending');
+  });
+
+  it('takes a signed return without a payment id or status, and settles what the gateway says', async () => {
+    const { b, orderId, linkId } = await paidSilently(t);
+    const res = await callback(signedCallback(linkId, orderId, { status: '', paymentId: '' }));
+    expect(res.statusCode).toBe(303);
+    expect((await settledEffects(t, orderId, b.customer.id)).status).toBe('Completed');
   });
 
   it('sends the customer back to the order when the gateway cannot be asked, and leaves it for later', async () => {
