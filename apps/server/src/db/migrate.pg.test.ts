@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { openPostgres } from './client';
 
 import { postgresTestServerUrl } from '../test/database';
@@ -19,6 +21,18 @@ describe('PostgreSQL migrations', () => {
     await client.end();
   });
 
+  it('open connections with the JIT compiler off, as the short OLTP statements want', async () => {
+    const instance = await openPostgres(serverUrl!);
+    try {
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => instance.db.execute<{ jit: string }>(sql`SHOW jit`)),
+      );
+      expect(answers.map((answer) => answer.rows[0]?.jit)).toEqual(['off', 'off', 'off']);
+    } finally {
+      await instance.close();
+    }
+  });
+
   it('run once when several instances start at the same moment', async () => {
     const client = admin();
     await client.connect();
@@ -35,9 +49,17 @@ describe('PostgreSQL migrations', () => {
         'SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations',
       );
       await check.end();
-      expect(applied.rows[0]).toEqual({ n: 1 });
+      expect(applied.rows[0]).toEqual({ n: journalEntries() });
     } finally {
       await Promise.all(instances.map((instance) => instance.close()));
     }
   });
 });
+
+/** How many migrations the project has, from drizzle-kit's journal. */
+function journalEntries(): number {
+  const journal = JSON.parse(
+    readFileSync(new URL('./migrations/meta/_journal.json', import.meta.url), 'utf8'),
+  ) as { entries: unknown[] };
+  return journal.entries.length;
+}
