@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       PORT: 3000,
       PUBLIC_URL: 'http://localhost:3000',
       AUTH_PURGE_MINUTES: 60,
+      CONSENT_EXPIRY_MINUTES: 15,
       SANDBOX: true,
       SEED_DEMO: true,
       TRUST_PROXY: false,

@@ -118,6 +118,8 @@ const ConfigSchema = z.object({
   PAYMENT_RECONCILE_MINUTES: z.coerce.number().min(0).max(1440).default(5),
   /** Minutes between purges of sign-in records unusable for over a day; 0 turns the job off. */
   AUTH_PURGE_MINUTES: z.coerce.number().min(0).max(1440).default(60),
+  /** Minutes between passes storing the expiry of consents past their time; 0 turns it off. */
+  CONSENT_EXPIRY_MINUTES: z.coerce.number().min(0).max(1440).default(15),
   /** Supplier details printed on GST tax invoices. */
   INVOICE_SUPPLIER_NAME: z.string().min(1).default('Ledgerline Software Services Pvt Ltd'),
   INVOICE_SUPPLIER_ADDRESS: z

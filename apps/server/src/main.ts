@@ -7,6 +7,7 @@ import { seedDemoIfEmpty } from './db/seed';
 import { createDeps } from './deps';
 import { startAuthPurge } from './jobs/purge-expired-auth';
 import { startPaymentReconciliation } from './jobs/reconcile-payments';
+import { startConsentExpirySweep } from './modules/consents/expiry';
 import { startNotices } from './sandbox/notices';
 
 const logDestination = asyncLogDestination();
@@ -31,13 +32,14 @@ async function main() {
     config.PAYMENT_RECONCILE_MINUTES,
   );
   const authPurge = startAuthPurge(deps, app.log, config.AUTH_PURGE_MINUTES);
+  const consentExpiry = startConsentExpirySweep(deps, app.log, config.CONSENT_EXPIRY_MINUTES);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    await Promise.all([reconciliation.stop(), authPurge.stop()]);
+    await Promise.all([reconciliation.stop(), authPurge.stop(), consentExpiry.stop()]);
     await app.close();
     deps.mailer.close();
     await database.close();

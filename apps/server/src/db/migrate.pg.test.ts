@@ -25,7 +25,9 @@ describe('PostgreSQL migrations', () => {
     const instance = await openPostgres(serverUrl!);
     try {
       const answers = await Promise.all(
-        [1, 2, 3].map(() => instance.db.execute<{ jit: string }>(sql`SHOW jit`)),
+        [1, 2, 3].map(
+          async () => (await instance.db.execute(sql`SHOW jit`)) as { rows: { jit: string }[] },
+        ),
       );
       expect(answers.map((answer) => answer.rows[0]?.jit)).toEqual(['off', 'off', 'off']);
     } finally {
