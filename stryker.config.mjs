@@ -4,7 +4,7 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts' },
   checkers: ['typescript'],
-  tsconfigFile: 'apps/server/tsconfig.json',
+  tsconfigFile: 'tsconfig.mutation.json',
   mutate: [
     'apps/server/src/modules/{auth,users,payments,orders,receipts}/**/*.ts',
     'apps/server/src/modules/consents/customer-consents.ts',
