@@ -51,6 +51,8 @@ const VALID: Record<string, unknown> = {
   },
   PartnerConsentParamsSchema: { consentId: 'sbk-intent-1' },
   CreateOrderRequestSchema: { planId: UUID, amount: 6148.77 },
+  DashboardCountersQuerySchema: { userId: UUID },
+  OrderHistoryQuerySchema: { limit: '20', cursor: 'MjAyNi0wNi0wMVQxMDowMDowMC4xMjM0NTZafA' },
   SignedLinkQuerySchema: { expires: '1780000000', sub: UUID, sig: 'abc' },
   PluginDownloadQuerySchema: { expires: '1780000000', sub: UUID, sig: 'abc' },
   CreatePaymentRequestSchema: {
