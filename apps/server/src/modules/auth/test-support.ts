@@ -45,6 +45,15 @@ export const verify = (t: TestApp, tempToken: string, verificationCode: string, 
     remoteAddress: ip,
   });
 
+/** Sets a new password with a reset link's token, from an address of its own. */
+export const resetPassword = (t: TestApp, token: string, newPassword = 'Reset@2026') =>
+  t.app.inject({
+    method: 'POST',
+    url: authPaths.resetPassword,
+    payload: { token, newPassword },
+    remoteAddress: freshIp(),
+  });
+
 /** The code of the newest mail. */
 export const latestCode = async (t: TestApp) => codeFrom(await t.latestMail());
 

@@ -65,31 +65,25 @@ export const consents = pgTable(
 
 export type ConsentRow = typeof consents.$inferSelect;
 
+/** A table of how many rows each customer has in each status, kept by a trigger (decision 028). */
+const countsPerCustomer = (name: string) =>
+  pgTable(
+    name,
+    {
+      customerId: uuid()
+        .notNull()
+        .references(() => customers.id, { onDelete: 'cascade' }),
+      status: text().notNull(),
+      n: integer().notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.customerId, t.status] })],
+  );
+
 /**
  * How many consents each customer has in each stored status, kept by a trigger on `consents` in
  * the same transaction as every write (docs/decisions/028-keyset-pages-and-counters.md).
  */
-export const consentCounts = pgTable(
-  'consent_counts',
-  {
-    customerId: uuid()
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
-    status: text().notNull(),
-    n: integer().notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.customerId, t.status] })],
-);
+export const consentCounts = countsPerCustomer('consent_counts');
 
 /** How many orders each customer has in each payment status, kept by a trigger on `orders`. */
-export const orderCounts = pgTable(
-  'order_counts',
-  {
-    customerId: uuid()
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
-    status: text().notNull(),
-    n: integer().notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.customerId, t.status] })],
-);
+export const orderCounts = countsPerCustomer('order_counts');

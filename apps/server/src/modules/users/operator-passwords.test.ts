@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { operatorSendResetLink, operatorSetPassword } from '../auth/passwords';
@@ -9,6 +8,7 @@ import {
   login,
   loginBody,
   refresh,
+  resetPassword,
   signIn,
   waitForMailCount,
 } from '../auth/test-support';
@@ -19,13 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const reset = (token: string, newPassword: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: authPaths.resetPassword,
-    payload: { token, newPassword },
-    remoteAddress: freshIp(),
-  });
+const reset = (token: string, newPassword?: string) => resetPassword(t, token, newPassword);
 
 const tokenOf = (text: string) => {
   const link = text.match(/(\S+\/reset-password\?token=\S+)/)?.[1];

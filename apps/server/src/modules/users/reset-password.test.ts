@@ -12,6 +12,7 @@ import {
   login,
   loginBody,
   refresh,
+  resetPassword,
   signIn,
   waitForMailCount,
 } from '../auth/test-support';
@@ -30,13 +31,7 @@ const forgot = (email: string) =>
     remoteAddress: freshIp(),
   });
 
-const reset = (token: string, newPassword = 'Reset@2026') =>
-  t.app.inject({
-    method: 'POST',
-    url: authPaths.resetPassword,
-    payload: { token, newPassword },
-    remoteAddress: freshIp(),
-  });
+const reset = (token: string, newPassword?: string) => resetPassword(t, token, newPassword);
 
 /** Asks for a link and reads its token from the mail, as the customer would. */
 async function resetTokenFor(email: string) {
