@@ -120,6 +120,17 @@ const ConfigSchema = z.object({
   AUTH_PURGE_MINUTES: z.coerce.number().min(0).max(1440).default(60),
   /** Minutes between passes storing the expiry of consents past their time; 0 turns it off. */
   CONSENT_EXPIRY_MINUTES: z.coerce.number().min(0).max(1440).default(15),
+  /** Unset: receipts and installers are kept under DATA_DIR/files. Set: this S3-compatible bucket. */
+  S3_BUCKET: z.string().min(3).optional(),
+  /** An S3-compatible service other than AWS (MinIO, Ceph, s3rver); unset for AWS itself. */
+  S3_ENDPOINT: optionalUrl(['http', 'https']),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Addresses the bucket as a path (endpoint/bucket/key), as most S3-compatible services want. */
+  S3_FORCE_PATH_STYLE: z.stringbool().default(false),
+  /** Worker processes `npm start` runs on this machine; more than 1 needs PostgreSQL. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Supplier details printed on GST tax invoices. */
   INVOICE_SUPPLIER_NAME: z.string().min(1).default('Ledgerline Software Services Pvt Ltd'),
   INVOICE_SUPPLIER_ADDRESS: z

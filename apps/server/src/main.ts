@@ -5,9 +5,7 @@ import { loggableError } from './lib/database-errors';
 import { asyncLogDestination } from './lib/logging';
 import { seedDemoIfEmpty } from './db/seed';
 import { createDeps } from './deps';
-import { startAuthPurge } from './jobs/purge-expired-auth';
-import { startPaymentReconciliation } from './jobs/reconcile-payments';
-import { startConsentExpirySweep } from './modules/consents/expiry';
+import { startBackgroundJobs } from './jobs';
 import { startNotices } from './sandbox/notices';
 
 const logDestination = asyncLogDestination();
@@ -26,20 +24,14 @@ async function main() {
   }
   if (notices.info.length > 0) console.log(['', ...notices.info, ''].join('\n'));
 
-  const reconciliation = startPaymentReconciliation(
-    deps,
-    app.log,
-    config.PAYMENT_RECONCILE_MINUTES,
-  );
-  const authPurge = startAuthPurge(deps, app.log, config.AUTH_PURGE_MINUTES);
-  const consentExpiry = startConsentExpirySweep(deps, app.log, config.CONSENT_EXPIRY_MINUTES);
+  const jobs = startBackgroundJobs(deps, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    await Promise.all([reconciliation.stop(), authPurge.stop(), consentExpiry.stop()]);
+    await jobs.stop();
     await app.close();
     deps.mailer.close();
     await database.close();
