@@ -1,7 +1,64 @@
+import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
-import { ErrorResponseSchema, HealthResponseSchema, healthPath } from '@portal/contract';
+import {
+  ErrorResponseSchema,
+  HealthResponseSchema,
+  LiveResponseSchema,
+  NotReadyResponseSchema,
+  ReadyResponseSchema,
+  healthPath,
+  livePath,
+  readyPath,
+  type ReadinessChecks,
+} from '@portal/contract';
+import { RETRY_AFTER_SECONDS } from '../../lib/http-errors';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
+import type { AppDeps } from '../../deps';
+
+/** A check that has not answered by then counts as unreachable: a probe must answer quickly. */
+export const READINESS_TIMEOUT_MS = 3_000;
+
+const NAMES: Record<keyof ReadinessChecks, string> = {
+  database: 'the database',
+  files: 'the file store',
+};
+
+async function withinTimeout(work: () => Promise<unknown>): Promise<'ok' | 'unreachable'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'unreachable'>((resolve) => {
+    timer = setTimeout(() => resolve('unreachable'), READINESS_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([
+      work().then(
+        () => 'ok' as const,
+        () => 'unreachable' as const,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Each instance writes its own probe, so that several never race over one key. */
+const PROBE_KEY = `health/ready-${hostname().replace(/[^a-z0-9.-]/gi, '-')}-${process.pid}`;
+
+/** Runs every check side by side; each says 'ok' or 'unreachable'. */
+export async function readinessChecks(
+  deps: Pick<AppDeps, 'db' | 'files'>,
+): Promise<ReadinessChecks> {
+  const [database, files] = await Promise.all([
+    withinTimeout(() => deps.db.execute(sql`select 1`)),
+    // a write is what receipts need; the probe is removed again so backups never carry it
+    withinTimeout(async () => {
+      await deps.files.put(PROBE_KEY, Buffer.from('ok'));
+      await deps.files.remove(PROBE_KEY);
+    }),
+  ]);
+  return { database, files };
+}
 
 export async function healthRoutes(app: App) {
   app.get(
@@ -20,6 +77,49 @@ export async function healthRoutes(app: App) {
         throw new AppError('SERVICE_UNAVAILABLE', 'Database is unreachable');
       }
       return { success: true as const, status: 'ok' as const, database: 'ok' as const };
+    },
+  );
+
+  app.get(
+    livePath,
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness: the process is up (asks nothing of the database or the file store)',
+        response: { 200: LiveResponseSchema },
+      },
+    },
+    async () => ({ success: true as const, status: 'live' as const }),
+  );
+
+  app.get(
+    readyPath,
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: the database and the file store answer',
+        response: { 200: ReadyResponseSchema, 503: NotReadyResponseSchema },
+      },
+    },
+    async (_request, reply) => {
+      const checks = await readinessChecks(app.deps);
+      const failing = (Object.keys(checks) as (keyof ReadinessChecks)[]).filter(
+        (name) => checks[name] !== 'ok',
+      );
+      if (failing.length === 0) {
+        return { success: true as const, status: 'ready' as const, checks };
+      }
+      const names = failing.map((name) => NAMES[name]);
+      const listed =
+        names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send({
+          success: false as const,
+          message: `Not ready: ${listed} ${failing.length === 1 ? 'is' : 'are'} unreachable`,
+          checks,
+        });
     },
   );
 }

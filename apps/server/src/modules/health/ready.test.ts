@@ -1,0 +1,132 @@
+import { writeFile } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFolderFileStore } from '../../adapters/file-store';
+import { openPostgres } from '../../db/client';
+import { RETRY_AFTER_SECONDS } from '../../lib/http-errors';
+import { createTestApp, type TestApp } from '../../test/app';
+import { openUnreachableDatabase } from '../../test/database';
+import { READINESS_TIMEOUT_MS } from './routes';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** A file store whose folder cannot be created: its parent is a plain file. */
+async function brokenFileStore(dir: string) {
+  const blocker = path.join(dir, 'not-a-folder');
+  await writeFile(blocker, 'x');
+  return createFolderFileStore(path.join(blocker, 'files'));
+}
+
+describe('GET /api/health/live', () => {
+  it('answers live without asking the database', async () => {
+    const unreachable = await openUnreachableDatabase();
+    const down = await createTestApp({ deps: { db: unreachable.db } });
+    try {
+      const res = await down.app.inject({ method: 'GET', url: '/api/health/live' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ success: true, status: 'live' });
+    } finally {
+      await down.close();
+      await unreachable.close();
+    }
+  });
+});
+
+describe('GET /api/health/ready', () => {
+  it('answers ready when the database and the file store answer, and leaves no probe behind', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      success: true,
+      status: 'ready',
+      checks: { database: 'ok', files: 'ok' },
+    });
+    const { readdir } = await import('node:fs/promises');
+    const left = await readdir(path.join(t.config.DATA_DIR, 'files', 'health')).catch(() => []);
+    expect(left).toEqual([]);
+  });
+
+  it('answers 503 naming the database while it is unreachable', async () => {
+    const unreachable = await openUnreachableDatabase();
+    const down = await createTestApp({ deps: { db: unreachable.db } });
+    try {
+      const res = await down.app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS));
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Not ready: the database is unreachable',
+        checks: { database: 'unreachable', files: 'ok' },
+      });
+    } finally {
+      await down.close();
+      await unreachable.close();
+    }
+  });
+
+  it('answers 503 naming the file store when it cannot be written', async () => {
+    const files = await brokenFileStore(t.config.DATA_DIR);
+    const down = await createTestApp({ deps: { files } });
+    try {
+      const res = await down.app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Not ready: the file store is unreachable',
+        checks: { database: 'ok', files: 'unreachable' },
+      });
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('names both when both are down', async () => {
+    const unreachable = await openUnreachableDatabase();
+    const files = await brokenFileStore(t.config.DATA_DIR);
+    const down = await createTestApp({ deps: { db: unreachable.db, files } });
+    try {
+      const res = await down.app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toBe('Not ready: the database and the file store are unreachable');
+    } finally {
+      await down.close();
+      await unreachable.close();
+    }
+  });
+
+  it('answers within its timeout when the database accepts connections but never replies', async () => {
+    // a server that takes the connection and stays silent, as a hung database does
+    const sockets: Socket[] = [];
+    const silent: Server = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const hung = await openPostgres(`postgres://portal:portal@127.0.0.1:${port}/portal`);
+    const down = await createTestApp({ deps: { db: hung.db } });
+    try {
+      const started = Date.now();
+      const res = await down.app.inject({ method: 'GET', url: '/api/health/ready' });
+      const took = Date.now() - started;
+      expect(res.statusCode).toBe(503);
+      expect(res.json().checks).toEqual({ database: 'unreachable', files: 'ok' });
+      expect(took).toBeGreaterThanOrEqual(READINESS_TIMEOUT_MS - 100);
+      expect(took).toBeLessThan(READINESS_TIMEOUT_MS + 1_500);
+    } finally {
+      await down.close();
+      for (const socket of sockets) socket.destroy();
+      await hung.close().catch(() => undefined);
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('is described in the OpenAPI document with the liveness route', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const paths = res.json().paths;
+    expect(paths['/api/health/ready'].get.responses).toHaveProperty('503');
+    expect(paths['/api/health/live'].get.responses).toHaveProperty('200');
+  });
+});
