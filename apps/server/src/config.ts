@@ -219,6 +219,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = parsed.NODE_ENV === 'production';
   const sandbox = parsed.SANDBOX ?? !production;
   const problems = missingSettings(parsed, sandbox);
+  if (parsed.WEB_CONCURRENCY > 1 && !parsed.DATABASE_URL) {
+    problems.push(
+      `WEB_CONCURRENCY=${parsed.WEB_CONCURRENCY} needs DATABASE_URL (PostgreSQL), since the embedded database can be opened by one process only`,
+    );
+  }
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
