@@ -1,39 +1,112 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { ConfigError, type Config } from '../config';
+import { AppError } from '../lib/errors';
+import { createS3FileStore } from './s3-file-store';
+
+/** A stored file opened for reading: its bytes as a stream, and how many there are. */
+export interface StoredFile {
+  body: Readable;
+  size: number;
+}
 
 /** Where plugin installers and receipts are kept; a folder here, S3-compatible in a cluster. */
 export interface FileStore {
+  /** Stores the whole file or nothing: no reader ever sees it half-written. */
   put(key: string, data: Buffer): Promise<void>;
-  read(key: string): Promise<Buffer>;
-  stream(key: string): Readable;
-  size(key: string): Promise<number | null>;
+  /** The file's bytes, or null when there is no such file. */
+  read(key: string): Promise<Buffer | null>;
+  /** The file opened for streaming, or null when there is no such file. */
+  stream(key: string): Promise<StoredFile | null>;
+  /** Removing a file that is not there is not an error. */
   remove(key: string): Promise<void>;
+}
+
+export const FILE_STORE_UNAVAILABLE_MESSAGE =
+  'Files are briefly unavailable. Please try again in a moment.';
+
+/** The store could not be reached or did not answer in time: a 503 the client may retry. */
+export class FileStoreUnavailableError extends AppError {
+  constructor(cause: unknown) {
+    super('SERVICE_UNAVAILABLE', FILE_STORE_UNAVAILABLE_MESSAGE);
+    this.cause = cause;
+  }
 }
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9._/-]*$/i;
 
+/** Keys are made by the portal, never by a client; anything else is a bug, refused loudly. */
+export function checkKey(key: string): string {
+  if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`unsafe file key: ${key}`);
+  return key;
+}
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** Files under one folder. */
 export function createFolderFileStore(root: string): FileStore {
-  const resolve = (key: string) => {
-    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`unsafe file key: ${key}`);
-    return path.join(root, key);
-  };
+  const resolve = (key: string) => path.join(root, checkKey(key));
+  // a key never starts with a dot, so nothing written here can be mistaken for a stored file
+  const partialDir = path.join(root, '.partial');
   return {
     async put(key, data) {
       const file = resolve(key);
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, data);
-    },
-    read: (key) => readFile(resolve(key)),
-    stream: (key) => createReadStream(resolve(key)),
-    async size(key) {
+      const partial = path.join(partialDir, randomUUID());
+      await mkdir(partialDir, { recursive: true });
       try {
-        return (await stat(resolve(key))).size;
-      } catch {
-        return null;
+        await writeFile(partial, data);
+        await mkdir(path.dirname(file), { recursive: true });
+        // a rename within one file system is atomic: readers see the old file or the whole new one
+        await rename(partial, file);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
       }
+    },
+    async read(key) {
+      try {
+        return await readFile(resolve(key));
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async stream(key) {
+      let handle;
+      try {
+        handle = await open(resolve(key));
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+      // size and bytes from one open file, so a replacement in between cannot mix them
+      const { size } = await handle.stat().catch(async (error: unknown) => {
+        await handle.close();
+        throw error;
+      });
+      return { body: createReadStream('', { fd: handle }), size };
     },
     remove: (key) => rm(resolve(key), { force: true }),
   };
+}
+
+/** The store the configuration names: an S3-compatible bucket when S3_BUCKET is set. */
+export function createFileStore(config: Config): FileStore {
+  if (!config.S3_BUCKET) return createFolderFileStore(path.join(config.DATA_DIR, 'files'));
+  const { S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = config;
+  if (!accessKeyId !== !secretAccessKey) {
+    throw new ConfigError(
+      'Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all',
+    );
+  }
+  return createS3FileStore({
+    bucket: config.S3_BUCKET,
+    endpoint: config.S3_ENDPOINT,
+    region: config.S3_REGION,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+  });
 }

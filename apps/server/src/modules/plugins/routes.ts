@@ -65,6 +65,7 @@ export async function pluginRoutes(app: App) {
           403: ErrorResponseSchema,
           404: ErrorResponseSchema,
           410: ErrorResponseSchema,
+          503: ErrorResponseSchema,
         },
       },
     },
@@ -72,14 +73,14 @@ export async function pluginRoutes(app: App) {
       signedLinks.verify(pluginDownloadPath(request.params.id), request.query);
       const plugin = await getLivePlugin(db, request.params.id);
       // installers can be large: stream them rather than hold them in memory
-      const size = await files.size(plugin.fileKey);
-      if (size === null) throw new AppError('NOT_FOUND', 'Plugin file not found');
+      const file = await files.stream(plugin.fileKey);
+      if (!file) throw new AppError('NOT_FOUND', 'Plugin file not found');
       return reply
         .header('content-type', 'application/octet-stream')
-        .header('content-length', String(size))
+        .header('content-length', String(file.size))
         .header('content-disposition', attachment(plugin.fileName))
         .header('cache-control', 'private, no-store')
-        .send(files.stream(plugin.fileKey));
+        .send(file.body);
     },
   );
 }

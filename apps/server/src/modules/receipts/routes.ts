@@ -24,6 +24,7 @@ export async function receiptRoutes(app: App) {
           403: ErrorResponseSchema,
           404: ErrorResponseSchema,
           410: ErrorResponseSchema,
+          503: ErrorResponseSchema,
         },
       },
     },
@@ -32,13 +33,15 @@ export async function receiptRoutes(app: App) {
       const customerId = app.deps.signedLinks.verify(receiptPath(id), request.query);
       if (!isUuid(id)) throw new AppError('NOT_FOUND', 'Receipt not available for this order.');
       const receipt = await receiptFileFor(app.deps.db, id, customerId);
-      const pdf = await app.deps.files.read(receipt.fileKey);
+      const pdf = await app.deps.files.stream(receipt.fileKey);
+      if (!pdf) throw new AppError('NOT_FOUND', 'Receipt not available for this order.');
       const fileName = `${receipt.invoiceNumber.replaceAll('/', '-')}.pdf`;
       return reply
         .header('content-type', 'application/pdf')
+        .header('content-length', String(pdf.size))
         .header('content-disposition', `inline; filename="${fileName}"`)
         .header('cache-control', 'private, no-store')
-        .send(pdf);
+        .send(pdf.body);
     },
   );
 }
