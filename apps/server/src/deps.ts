@@ -3,13 +3,14 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Mailer } from './adapters/mail';
 import { createMailer } from './adapters/mail';
-import { createFolderFileStore, type FileStore } from './adapters/file-store';
+import { createFileStore, type FileStore } from './adapters/file-store';
 import { createSignedLinks, type SignedLinks } from './lib/signed-links';
 import type { Clock } from './lib/clock';
 import { systemClock } from './lib/clock';
 import { loadOrCreateLocalSecrets } from './lib/secrets';
 import { createPaymentsDeps, type PaymentsDeps } from './adapters/payment-gateway';
 import { createConsentDeps, type ConsentDeps } from './adapters/consent-provider';
+import { createQueue, type Queue } from './adapters/queue';
 
 export interface Secrets {
   jwt: string;
@@ -29,6 +30,8 @@ export interface AppDeps {
   payments: PaymentsDeps;
   /** Token encryption, the bank-consent provider and the sandbox bank's credentials. */
   consents: ConsentDeps;
+  /** The job queue (pg-boss) on the app's database: enqueue in a transaction, run workers. */
+  queue: Queue;
 }
 
 export async function resolveSecrets(config: Config): Promise<Secrets> {
@@ -47,10 +50,11 @@ export async function createDeps(config: Config, db: Database): Promise<AppDeps>
     mailer: createMailer(config),
     clock: systemClock,
     secrets,
-    files: createFolderFileStore(path.join(config.DATA_DIR, 'files')),
+    files: createFileStore(config),
     signedLinks: createSignedLinks(secrets.linkSigning, systemClock),
     payments: await createPaymentsDeps(config),
     consents: await createConsentDeps(config),
+    queue: createQueue(db),
   };
 }
 
