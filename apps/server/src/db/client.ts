@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { installQueue } from '../adapters/queue';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -22,6 +23,32 @@ export const MIGRATIONS_FOLDER = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   'migrations',
 );
+
+/**
+ * Runs SQL text with `$1…$n` values outside Drizzle, on the database's own client: the shape
+ * pg-boss asks for. Text without values may hold several statements.
+ */
+export interface SqlRunner {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+/** The SQL runner of a database opened here, by the client under its Drizzle instance. */
+export function sqlRunner(db: Database): SqlRunner {
+  const client = (db as unknown as { $client: PGlite | pg.Pool }).$client;
+  if (client instanceof PGlite) {
+    return {
+      async executeSql(text, values) {
+        // PGlite's extended protocol takes one statement; its simple one takes no values
+        if (!values?.length) return (await client.exec(text)).at(-1) ?? { rows: [] };
+        return client.query(
+          text,
+          values.map((value) => value ?? null),
+        );
+      },
+    };
+  }
+  return { executeSql: (text, values) => client.query(text, values) };
+}
 
 export interface DatabaseHandle {
   db: Database;
@@ -72,7 +99,10 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
   return {
     db: db as unknown as Database,
     kind: 'pglite',
-    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    async migrate() {
+      await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      await installQueue(sqlRunner(db as unknown as Database));
+    },
     async close() {
       await client.close();
       await unlock();
@@ -171,6 +201,7 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
         await migratePg(drizzlePg({ client: connection, ...drizzleOptions }), {
           migrationsFolder: MIGRATIONS_FOLDER,
         });
+        await installQueue(sqlRunner(db as unknown as Database));
       } finally {
         await connection
           .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])

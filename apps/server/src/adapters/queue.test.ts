@@ -1,0 +1,100 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/app';
+import { createCustomer } from '../test/customers';
+import { drainQueue, jobsOf, runRetriesNow } from '../test/queue';
+import { customers } from '../modules/users/schema';
+import { deadLetterOf, type Job } from './queue';
+
+let t: TestApp;
+const runs: Job<{ n: number; fail?: boolean }>[] = [];
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.deps.queue.work<{ n: number; fail?: boolean }>('mail', async (job) => {
+    runs.push(job);
+    if (job.data.fail) throw new Error(`try ${job.retryCount} refused`);
+  });
+});
+afterAll(() => t.close());
+
+const runsOf = (n: number) => runs.filter((job) => job.data.n === n);
+
+describe('the job queue', () => {
+  it('never runs a job sent in a transaction that rolled back, nor keeps its change', async () => {
+    const customer = await createCustomer(t);
+    await expect(
+      t.deps.db.transaction(async (tx) => {
+        await tx
+          .update(customers)
+          .set({ mobile: '9000000001' })
+          .where(eq(customers.id, customer.id));
+        expect(await t.deps.queue.send(tx, 'mail', { n: 1 })).toEqual(expect.any(String));
+        throw new Error('the change is refused');
+      }),
+    ).rejects.toThrow('the change is refused');
+    await drainQueue(t, 'mail');
+    expect(runsOf(1)).toEqual([]);
+    expect(await jobsOf(t, 'mail')).toEqual([]);
+    expect(await mobileOf(customer.id)).toBe(customer.mobile);
+  });
+
+  it('runs a job sent in a transaction that committed, once', async () => {
+    const customer = await createCustomer(t);
+    const id = await t.deps.db.transaction(async (tx) => {
+      await tx.update(customers).set({ mobile: '9000000001' }).where(eq(customers.id, customer.id));
+      return t.deps.queue.send(tx, 'mail', { n: 2 });
+    });
+    await drainQueue(t, 'mail');
+    expect(runsOf(2).map((job) => job.id)).toEqual([id]);
+    const [job] = (await jobsOf(t, 'mail')).filter((j) => j.id === id);
+    expect(job!.state).toBe('completed');
+    expect(await mobileOf(customer.id)).toBe('9000000001');
+  });
+
+  it('retries a failing job with a growing wait, then moves it to the dead letters', async () => {
+    const id = await t.deps.queue.send(t.deps.db, 'mail', { n: 3, fail: true }, { retryLimit: 2 });
+    const waits: number[] = [];
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      await waitFor(
+        async () => runsOf(3).length === attempt && (await jobOf(id!)).state === 'retry',
+      );
+      const job = await jobOf(id!);
+      // pg-boss waits delay × 2^(try) / 2 plus up to as much again at random, from the failure
+      waits.push(job.startAfter.getTime() - Date.now());
+      await runRetriesNow(t, 'mail');
+      t.deps.queue.wake('mail');
+    }
+    await waitFor(async () => (await jobOf(id!)).state === 'failed');
+    // mail's first retry waits 30-60 s, the next 60-120 s (less the few ms this test took)
+    expect(waits[0]).toBeGreaterThan(29_000);
+    expect(waits[0]).toBeLessThanOrEqual(60_000);
+    expect(waits[1]).toBeGreaterThan(59_000);
+    expect(waits[1]).toBeLessThanOrEqual(120_000);
+    expect(runsOf(3).map((job) => job.retryCount)).toEqual([0, 1, 2]);
+    const failed = await jobOf(id!);
+    expect(failed.output?.message).toBe('try 2 refused');
+    const letters = await jobsOf(t, deadLetterOf('mail'));
+    expect(letters).toEqual([
+      expect.objectContaining({ state: 'created', data: { n: 3, fail: true } }),
+    ]);
+    const mail = (await t.deps.queue.counts()).find((c) => c.name === 'mail');
+    expect(mail).toMatchObject({ queued: 0, active: 0, failed: 1 });
+  });
+});
+
+async function mobileOf(id: string) {
+  return (await t.deps.db.select().from(customers).where(eq(customers.id, id)))[0]!.mobile;
+}
+
+async function jobOf(id: string) {
+  return (await jobsOf(t, 'mail')).find((job) => job.id === id)!;
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('the queue did not get there in time');
+    t.deps.queue.wake('mail');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,0 +1,299 @@
+// The portal's job queue: pg-boss 10 on the app's own database, PostgreSQL or PGlite
+// (docs/decisions/033-job-queue.md). Its tables are made by the migration; sending needs no
+// running queue, so every app and test can enqueue, and only those that ask run workers.
+import PgBoss from 'pg-boss';
+import { sql, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { sqlRunner, type Database, type Executor, type SqlRunner } from '../db/client';
+
+/** Every queue of the portal. `mail` is kept for mail delivery. */
+export const JOB_NAMES = ['payment-reconcile', 'auth-purge', 'consent-expiry', 'mail'] as const;
+export type JobName = (typeof JOB_NAMES)[number];
+
+/** pg-boss's own schema in the database. */
+export const QUEUE_SCHEMA = 'pgboss';
+
+/** Where a job of `name` lands once it has failed every retry, for an operator to look at. */
+export const deadLetterOf = (name: JobName) => `${name}-dead-letter`;
+
+interface QueueSettings {
+  /**
+   * `stately`: at most one job waiting and one running, so a sweep never runs twice at once
+   * and a second send while one waits is dropped; `standard`: every job runs.
+   */
+  policy: 'standard' | 'stately';
+  /** Tries after the first. */
+  retryLimit: number;
+  /** Seconds before the first retry; each next wait doubles, plus up to as much at random. */
+  retryDelay: number;
+  /** A job running longer is failed (and retried): its worker is taken as dead. */
+  expireInSeconds: number;
+}
+
+const QUEUE_SETTINGS: Record<JobName, QueueSettings> = {
+  'payment-reconcile': { policy: 'stately', retryLimit: 3, retryDelay: 30, expireInSeconds: 600 },
+  'auth-purge': { policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
+  'consent-expiry': { policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
+  // about four hours of tries (30 s, 1 min, 2 min … 64 min, each up to twice as long)
+  mail: { policy: 'standard', retryLimit: 8, retryDelay: 30, expireInSeconds: 120 },
+};
+
+/** Without running anything: pg-boss only reads and writes its tables. */
+const idleBoss = (db: SqlRunner) =>
+  new PgBoss({ db, schema: QUEUE_SCHEMA, supervise: false, schedule: false });
+
+/**
+ * Creates (or upgrades) pg-boss's tables and the portal's queues with their retries and dead
+ * letters; settings changed here are applied to existing queues. Part of every migration.
+ */
+export async function installQueue(db: SqlRunner): Promise<void> {
+  const boss = idleBoss(db);
+  await boss.start();
+  try {
+    const ensure = async (name: string, options: PgBoss.Queue) => {
+      if (await boss.getQueue(name)) await boss.updateQueue(name, options);
+      else await boss.createQueue(name, options);
+    };
+    for (const name of JOB_NAMES) {
+      const settings = QUEUE_SETTINGS[name];
+      await ensure(deadLetterOf(name), { name: deadLetterOf(name), policy: 'standard' });
+      await ensure(name, {
+        name,
+        ...settings,
+        retryBackoff: true,
+        deadLetter: deadLetterOf(name),
+      });
+    }
+  } finally {
+    await boss.stop({ graceful: false });
+  }
+}
+
+/**
+ * Runs pg-boss's SQL through a Drizzle database or open transaction, so that what it writes
+ * commits or rolls back with the transaction's own changes. `$n` in its text become values.
+ */
+export function drizzleRunner(executor: Executor): SqlRunner {
+  return {
+    async executeSql(text, values = []) {
+      const chunks: SQL[] = [];
+      let last = 0;
+      for (const match of text.matchAll(/\$(\d+)/g)) {
+        chunks.push(sql.raw(text.slice(last, match.index)));
+        chunks.push(sql`${sql.param(values[Number(match[1]) - 1] ?? null)}`);
+        last = match.index + match[0].length;
+      }
+      chunks.push(sql.raw(text.slice(last)));
+      const result = await executor.execute(sql.join(chunks));
+      return { rows: (result as unknown as { rows: Record<string, unknown>[] }).rows };
+    },
+  };
+}
+
+export type SendOptions = Pick<
+  PgBoss.SendOptions,
+  'startAfter' | 'singletonKey' | 'singletonSeconds' | 'retryLimit' | 'retryDelay' | 'priority'
+>;
+
+export type Job<T extends object> = PgBoss.JobWithMetadata<T>;
+
+export interface WorkOptions {
+  /** How often an idle worker looks for jobs; 2 s by default. */
+  pollingIntervalSeconds?: number;
+}
+
+export interface QueueCounts {
+  name: JobName;
+  /** Waiting to run: new, or waiting for a retry. */
+  queued: number;
+  active: number;
+  /** Failed every try: waiting in the queue's dead letters. */
+  failed: number;
+  /** When the longest-waiting job was sent; null when none waits. */
+  oldestWaiting: Date | null;
+}
+
+export interface Queue {
+  /**
+   * Enqueues a job through `executor`: pass the open transaction of the change that causes the
+   * job, so that the job exists exactly when the change commits. Answers the job's id, or null
+   * when the queue's policy dropped it (a sweep already waiting, or a singleton key in use).
+   */
+  send<T extends object>(
+    executor: Executor,
+    name: JobName,
+    data: T,
+    options?: SendOptions,
+  ): Promise<string | null>;
+  /**
+   * Runs `handler` for each job of `name` on this instance, one at a time per worker. A handler
+   * that throws fails the job: it is retried with backoff, then moved to the dead letters.
+   */
+  work<T extends object>(
+    name: JobName,
+    handler: (job: Job<T>) => Promise<unknown>,
+    options?: WorkOptions,
+  ): Promise<void>;
+  /**
+   * Sends a job to `name` on a cron schedule (UTC, minute resolution). The schedule is kept in
+   * the database: of all running instances, one sends each due run.
+   */
+  schedule(name: JobName, cron: string): Promise<void>;
+  unschedule(name: JobName): Promise<void>;
+  /** Asks this instance's idle workers of `name` to look for jobs now. */
+  wake(name: JobName): void;
+  /** Per queue: waiting, running and failed jobs, and how long the oldest has waited. */
+  counts(): Promise<QueueCounts[]>;
+  /** Moves every dead letter of `name` back onto it, with fresh retries; answers how many. */
+  retryFailed(name: JobName): Promise<number>;
+  /** True when the queue's tables answer (for the readiness check). */
+  ready(): Promise<boolean>;
+  /** Where worker and scheduling errors are logged; silent until set. */
+  logTo(log: Pick<FastifyBaseLogger, 'error' | 'warn'>): void;
+  /**
+   * Stops taking jobs. `graceful` waits (up to `timeoutMs`) for running jobs to finish;
+   * otherwise they are handed back at once, to be retried by another instance.
+   */
+  stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+}
+
+const SETTLE_POLL_MS = 20;
+
+export function createQueue(
+  db: Database,
+  options: { cronMonitorIntervalSeconds?: number } = {},
+): Queue {
+  let log: Pick<FastifyBaseLogger, 'error' | 'warn'> | null = null;
+  // pg-boss does not wait for a job's completion write, nor for a worker's last fetch, before
+  // it answers stop(): the queries in flight are counted here so stop() can wait for them
+  let inFlight = 0;
+  const runner = sqlRunner(db);
+  const counted: SqlRunner = {
+    async executeSql(text, values) {
+      inFlight += 1;
+      try {
+        return await runner.executeSql(text, values);
+      } finally {
+        inFlight -= 1;
+      }
+    },
+  };
+  const boss = new PgBoss({
+    db: counted,
+    schema: QUEUE_SCHEMA,
+    // the tables come from the migration; an instance never changes them
+    migrate: false,
+    ...options,
+  });
+  boss.on('error', (error) => log?.error({ err: error }, 'job queue error'));
+  const workers = new Map<JobName, string[]>();
+  let running = 0;
+  let starting: Promise<unknown> | null = null;
+  const start = () => (starting ??= boss.start());
+
+  return {
+    send: (executor, name, data, sendOptions = {}) =>
+      boss.send(name, data, { ...sendOptions, db: drizzleRunner(executor) }),
+
+    async work(name, handler, workOptions = {}) {
+      await start();
+      const id = await boss.work<object>(
+        name,
+        { ...workOptions, batchSize: 1, includeMetadata: true },
+        async (jobs) => {
+          running += 1;
+          try {
+            for (const job of jobs) await handler(job as Job<never>);
+          } catch (error) {
+            log?.warn({ err: error, queue: name }, 'job failed');
+            throw error;
+          } finally {
+            running -= 1;
+          }
+        },
+      );
+      workers.set(name, [...(workers.get(name) ?? []), id]);
+    },
+
+    async schedule(name, cron) {
+      await start();
+      await boss.schedule(name, cron, {}, { tz: 'UTC' });
+    },
+
+    unschedule: (name) => boss.unschedule(name),
+
+    wake(name) {
+      for (const id of workers.get(name) ?? []) boss.notifyWorker(id);
+    },
+
+    async counts() {
+      const { rows } = await runner.executeSql(
+        `SELECT name,
+           count(*) FILTER (WHERE state < 'active')::int AS queued,
+           count(*) FILTER (WHERE state = 'active')::int AS active,
+           min(created_on) FILTER (WHERE state < 'active') AS oldest
+         FROM ${QUEUE_SCHEMA}.job WHERE name = ANY($1::text[]) GROUP BY name`,
+        [[...JOB_NAMES, ...JOB_NAMES.map(deadLetterOf)]],
+      );
+      const of = (name: string) => rows.find((row) => row.name === name);
+      return JOB_NAMES.map((name) => ({
+        name,
+        queued: Number(of(name)?.queued ?? 0),
+        active: Number(of(name)?.active ?? 0),
+        failed: Number(of(deadLetterOf(name))?.queued ?? 0),
+        oldestWaiting: of(name)?.oldest ? new Date(of(name)!.oldest as string) : null,
+      }));
+    },
+
+    async retryFailed(name) {
+      let moved = 0;
+      for (;;) {
+        const batch = await db.transaction(async (tx) => {
+          const txRunner = drizzleRunner(tx);
+          const letters = await boss.fetch<object>(deadLetterOf(name), {
+            batchSize: 100,
+            db: txRunner,
+          });
+          for (const letter of letters) {
+            await boss.send(name, letter.data, { db: txRunner });
+          }
+          if (letters.length > 0) {
+            await boss.deleteJob(
+              deadLetterOf(name),
+              letters.map((letter) => letter.id),
+              { db: txRunner },
+            );
+          }
+          return letters.length;
+        });
+        moved += batch;
+        if (batch === 0) return moved;
+      }
+    },
+
+    async ready() {
+      try {
+        await runner.executeSql(`SELECT 1 FROM ${QUEUE_SCHEMA}.version LIMIT 1`);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
+    logTo(logger) {
+      log = logger;
+    },
+
+    async stop({ graceful = true, timeoutMs = 30_000 } = {}) {
+      if (!starting) return;
+      await starting;
+      await boss.stop({ graceful, timeout: timeoutMs, close: false });
+      const deadline = Date.now() + (graceful ? timeoutMs : 0) + 1_000;
+      while ((inFlight > 0 || (graceful && running > 0)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+      }
+      starting = null;
+      workers.clear();
+    },
+  };
+}
