@@ -9,6 +9,7 @@ import { createSignedLinks } from '../lib/signed-links';
 import { createPaymentsDeps } from '../adapters/payment-gateway';
 import type { AppDeps } from '../deps';
 import { createConsentDeps } from '../adapters/consent-provider';
+import { createQueue } from '../adapters/queue';
 import type { App } from '../lib/types';
 import { openTestDatabase } from './database';
 import { createTestClock, type TestClock } from './clock';
@@ -63,6 +64,8 @@ export async function createTestApp(
     // as in production: the sandbox gateway and bank are reached in memory, through app.inject
     payments: await createPaymentsDeps(config),
     consents: await createConsentDeps(config),
+    // jobs can be sent at once; workers run only where a test starts them (test/queue.ts)
+    queue: createQueue(database.db),
     ...options.deps,
   };
   const app = await buildApp(deps, {
@@ -79,6 +82,7 @@ export async function createTestApp(
     outbox: () => readOutbox(outboxDir),
     async close() {
       await app.close();
+      await deps.queue.stop({ graceful: false });
       deps.mailer.close();
       await database.close();
       await rm(dataDir, { recursive: true, force: true });
