@@ -6,7 +6,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
-import { codeFrom, readOutbox } from '../test/mail';
+import { codeFrom, parseMail, readOutbox } from '../test/mail';
 import { freshIp, login, loginBody, verify } from '../modules/auth/test-support';
 import { createMailer, createOutboxMailer, createSmtpMailer } from './mail';
 
@@ -84,14 +84,7 @@ describe('SMTP mailer', () => {
       expect(res.statusCode).toBe(200);
       const mail = received.at(-1)!;
       expect(mail.to).toEqual([customer.email]);
-      const code = codeFrom({
-        to: '',
-        subject: '',
-        text: mail.raw
-          .split(/\r?\n\r?\n/)
-          .slice(1)
-          .join('\n'),
-      });
+      const code = codeFrom(await parseMail(mail.raw));
       const done = await verify(t, res.json().tempToken, code, ip);
       expect(done.statusCode).toBe(200);
     } finally {

@@ -7,6 +7,11 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The same message as HTML; mail clients show it, with `text` as its plain alternative. */
+  html?: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /** A Message-ID fixed before the first try, so a retried message is recognisably the same. */
+  messageId?: string;
 }
 
 export interface Mailer {

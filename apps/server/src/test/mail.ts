@@ -1,10 +1,36 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { simpleParser, type AddressObject } from 'mailparser';
 
 export interface ReadMail {
   to: string;
   subject: string;
+  /** The plain-text part. */
   text: string;
+  /** The HTML part, or '' when the mail has none. */
+  html: string;
+  messageId: string;
+  attachments: { filename: string; contentType: string; content: Buffer }[];
+}
+
+const addresses = (to: AddressObject | AddressObject[] | undefined) =>
+  (Array.isArray(to) ? to : to ? [to] : []).map((a) => a.text).join(', ');
+
+/** Parses one raw message as a mail client does: headers decoded, parts separated. */
+export async function parseMail(raw: Buffer | string): Promise<ReadMail> {
+  const mail = await simpleParser(raw);
+  return {
+    to: addresses(mail.to),
+    subject: mail.subject ?? '',
+    text: mail.text ?? '',
+    html: mail.html || '',
+    messageId: mail.messageId ?? '',
+    attachments: mail.attachments.map((a) => ({
+      filename: a.filename ?? '',
+      contentType: a.contentType,
+      content: a.content,
+    })),
+  };
 }
 
 /** Reads the .eml files of an outbox folder, oldest first, as a person would open them. */
@@ -15,9 +41,7 @@ export async function readOutbox(dir: string): Promise<ReadMail[]> {
   } catch {
     return [];
   }
-  return Promise.all(
-    files.map(async (file) => parseEml(await readFile(path.join(dir, file), 'utf8'))),
-  );
+  return Promise.all(files.map(async (file) => parseMail(await readFile(path.join(dir, file)))));
 }
 
 export async function latestMail(dir: string): Promise<ReadMail> {
@@ -27,22 +51,21 @@ export async function latestMail(dir: string): Promise<ReadMail> {
   return last;
 }
 
-function parseEml(raw: string): ReadMail {
-  const [head = '', ...bodyParts] = raw.split(/\r?\n\r?\n/);
-  const header = (name: string) =>
-    head.match(new RegExp(`^${name}:\\s*(.*)$`, 'im'))?.[1]?.trim() ?? '';
-  let body = bodyParts.join('\n\n');
-  if (/quoted-printable/i.test(head)) {
-    body = body
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  }
-  return { to: header('To'), subject: header('Subject'), text: body };
-}
-
 /** The 6-digit code of a verification mail. */
-export function codeFrom(mail: ReadMail): string {
+export function codeFrom(mail: Pick<ReadMail, 'subject' | 'text'>): string {
   const code = mail.text.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error(`no code in mail "${mail.subject}"`);
   return code;
+}
+
+/** The addresses of every link in a mail's HTML part, as a browser would follow them. */
+export function linksOf(html: string): string[] {
+  return [...html.matchAll(/href="([^"]*)"/g)].map((m) =>
+    m[1]!
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  );
 }

@@ -49,7 +49,7 @@ async function issueResetToken(tx: Executor, clock: Clock, customerId: string) {
 // a notice that fails to go out must not undo a password change that already happened
 async function notify(deps: ServiceDeps, log: Log, to: string, how: 'changed' | 'reset') {
   try {
-    await sendPasswordChangedMail(deps.mailer, to, how);
+    await sendPasswordChangedMail(deps, to, how, deps.clock.now());
   } catch (error) {
     log.warn({ reason: (error as Error).message }, 'password notice mail failed');
   }
@@ -132,7 +132,7 @@ export async function mailResetLink(deps: ServiceDeps, log: Log, email: string) 
       return { to: customer.email, token: await issueResetToken(tx, clock, customer.id) };
     });
     if (issued) {
-      await sendResetMail(deps.mailer, issued.to, resetLink(deps.config.PUBLIC_URL, issued.token));
+      await sendResetMail(deps, issued.to, resetLink(deps.config.PUBLIC_URL, issued.token));
     }
   } catch (error) {
     log.warn({ reason: (error as Error).message }, 'reset link failed');
@@ -219,5 +219,5 @@ export async function operatorSendResetLink(deps: ServiceDeps, customer: Custome
     await revokeCustomerSessions(tx, deps.clock, customer.id, 'operator');
     return issueResetToken(tx, deps.clock, customer.id);
   });
-  await sendResetMail(deps.mailer, customer.email, resetLink(deps.config.PUBLIC_URL, token));
+  await sendResetMail(deps, customer.email, resetLink(deps.config.PUBLIC_URL, token));
 }

@@ -104,7 +104,7 @@ export async function startLogin(deps: ServiceDeps, input: LoginInput, ip: strin
     createdAt: now,
   });
   try {
-    await sendCodeMail(deps.mailer, customer.email, code);
+    await sendCodeMail(deps, customer.email, code);
   } catch {
     throw mailDown();
   }
@@ -281,7 +281,7 @@ export async function resendCode(deps: ServiceDeps, tempToken: string) {
     throw codeExpired();
   }
   try {
-    await sendCodeMail(deps.mailer, email, code);
+    await sendCodeMail(deps, email, code);
   } catch {
     throw mailDown();
   }
