@@ -28,7 +28,6 @@ export async function startPortal(
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_DIR,
     env: {
-      PATH: process.env.PATH,
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
       PORT: String(port),
