@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { S3FileStoreOptions } from '../adapters/s3-file-store';
 
@@ -19,6 +20,8 @@ export interface TestS3 {
   env: Record<string, string>;
   /** The same, for createS3FileStore. */
   options: S3FileStoreOptions;
+  /** Every key in the bucket, asked of the server itself. */
+  keys(): Promise<string[]>;
   /** Stops the server and keeps its objects, as an outage would. */
   down(): Promise<void>;
   /** Starts it again on the same port, with the objects it had. */
@@ -54,6 +57,8 @@ export async function startTestS3(bucket = 'portal-files'): Promise<TestS3> {
   };
   await up();
   const endpoint = `http://127.0.0.1:${port}`;
+  const credentials = { accessKeyId: ACCESS_KEY_ID, secretAccessKey: SECRET_ACCESS_KEY };
+  const client = new S3Client({ endpoint, region: REGION, forcePathStyle: true, credentials });
   return {
     endpoint,
     bucket,
@@ -73,11 +78,16 @@ export async function startTestS3(bucket = 'portal-files'): Promise<TestS3> {
       endpoint,
       region: REGION,
       forcePathStyle: true,
-      credentials: { accessKeyId: ACCESS_KEY_ID, secretAccessKey: SECRET_ACCESS_KEY },
+      credentials,
+    },
+    async keys() {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+      return (listed.Contents ?? []).map((object) => object.Key!);
     },
     down,
     up,
     async stop() {
+      client.destroy();
       await down();
       await rm(directory, { recursive: true, force: true });
     },

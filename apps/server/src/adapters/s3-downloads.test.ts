@@ -1,0 +1,202 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { get, type IncomingMessage } from 'node:http';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLUGIN_LINK_TTL_SECONDS, pluginDownloadPath } from '@portal/contract';
+import { plugins } from '../modules/plugins/schema';
+import { uploadPlugin } from '../modules/plugins/service';
+import { buyer } from '../modules/payments/test-support';
+import { receipts } from '../modules/receipts/schema';
+import { createTestApp, type TestApp } from '../test/app';
+import { startTestS3, type TestS3 } from '../test/s3';
+import { FILE_STORE_UNAVAILABLE_MESSAGE } from './file-store';
+import { createS3FileStore } from './s3-file-store';
+
+/** Passes TCP between the portal and the S3 server, counting the bytes the S3 server sends. */
+async function countingProxy(targetPort: number) {
+  let fromStore = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((portal) => {
+    const store = connect(targetPort, '127.0.0.1');
+    store.on('data', (chunk: Buffer) => void (fromStore += chunk.length));
+    portal.pipe(store);
+    store.pipe(portal);
+    for (const socket of [portal, store]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        portal.destroy();
+        store.destroy();
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bytesFromStore: () => fromStore,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+let s3: TestS3;
+let proxy: Awaited<ReturnType<typeof countingProxy>>;
+let t: TestApp;
+beforeAll(async () => {
+  s3 = await startTestS3();
+  proxy = await countingProxy(Number(new URL(s3.endpoint).port));
+  t = await createTestApp({
+    deps: { files: createS3FileStore({ ...s3.options, endpoint: proxy.endpoint }) },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await proxy.close();
+  await s3.stop();
+});
+
+const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+async function publish(data: Buffer) {
+  const { plugin } = await uploadPlugin(t.deps, {
+    platform: `Windows-${randomUUID().slice(0, 8)}`,
+    version: '1.0.0',
+    fileName: 'setup.exe',
+    data,
+  });
+  const link = t.deps.signedLinks.sign(
+    pluginDownloadPath(plugin.id),
+    randomUUID(),
+    PLUGIN_LINK_TTL_SECONDS,
+  );
+  return { plugin, link };
+}
+
+describe('GET /api/plugins/:id/download from an S3 bucket', () => {
+  it('serves the very bytes uploaded, with their size', async () => {
+    const data = randomBytes(200_000);
+    const { link } = await publish(data);
+    const res = await t.app.inject({ method: 'GET', url: link });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBe(String(data.length));
+    expect(res.headers['content-type']).toBe('application/octet-stream');
+    expect(sha(res.rawPayload)).toBe(sha(data));
+  });
+
+  it('streams a 30 MB installer: while the browser reads nothing, the portal asks S3 for no more', async () => {
+    const data = randomBytes(30 * 1024 * 1024);
+    const { link } = await publish(data);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const before = proxy.bytesFromStore();
+
+    const res = await new Promise<IncomingMessage>((resolve, reject) =>
+      get(`${address}${link}`, resolve).on('error', reject),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBe(String(data.length));
+    const hash = createHash('sha256');
+    const firstChunk = await new Promise<Buffer>((resolve) => res.once('data', resolve));
+    hash.update(firstChunk);
+    res.pause();
+    await sleep(1_000);
+    // what sits in socket buffers between S3 and the browser, far from the whole file
+    const fetchedWhilePaused = proxy.bytesFromStore() - before;
+    expect(fetchedWhilePaused).toBeLessThan(data.length / 2);
+
+    let received = firstChunk.length;
+    res.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      hash.update(chunk);
+    });
+    res.resume();
+    await new Promise((resolve) => res.on('end', resolve));
+    expect(received).toBe(data.length);
+    expect(hash.digest('hex')).toBe(sha(data));
+  });
+
+  it('answers 404, not 500, when the installer is missing from the bucket', async () => {
+    const { plugin, link } = await publish(Buffer.from('soon gone'));
+    await t.deps.files.remove(plugin.fileKey);
+    const res = await t.app.inject({ method: 'GET', url: link });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ success: false, message: 'Plugin file not found' });
+  });
+
+  it('answers 503 with Retry-After while S3 is down, and serves the file again once it is back', async () => {
+    const { link } = await publish(Buffer.from('kept through the outage'));
+    await s3.down();
+    try {
+      const res = await t.app.inject({ method: 'GET', url: link });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json()).toEqual({ success: false, message: FILE_STORE_UNAVAILABLE_MESSAGE });
+    } finally {
+      await s3.up();
+    }
+    const res = await t.app.inject({ method: 'GET', url: link });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('kept through the outage');
+  });
+
+  it('records no installer and stores no bytes when S3 is down during an upload', async () => {
+    const platform = `Linux-${randomUUID().slice(0, 8)}`;
+    await s3.down();
+    try {
+      await expect(
+        uploadPlugin(t.deps, {
+          platform,
+          version: '2.0.0',
+          fileName: 'setup.sh',
+          data: Buffer.from('never stored'),
+        }),
+      ).rejects.toThrow(FILE_STORE_UNAVAILABLE_MESSAGE);
+    } finally {
+      await s3.up();
+    }
+    expect(await t.deps.db.select().from(plugins).where(eq(plugins.platform, platform))).toEqual(
+      [],
+    );
+    expect(await s3.keys()).not.toContainEqual(expect.stringMatching(/setup\.sh$/));
+  });
+});
+
+describe('GET /api/orders/:id/receipt from an S3 bucket', () => {
+  it('keeps the GST invoice in the bucket and serves it by the signed link', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const { checkoutPath } = await b.pay(orderId);
+    await b.checkout(checkoutPath, 'pay');
+    const [receipt] = await t.deps.db.select().from(receipts).where(eq(receipts.orderId, orderId));
+    const stored = await createS3FileStore(s3.options).read(receipt!.fileKey);
+    expect(stored?.subarray(0, 5).toString()).toBe('%PDF-');
+
+    const url = (await b.history())[0]!.receiptUrl!;
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-length']).toBe(String(stored!.length));
+    expect(res.rawPayload).toEqual(stored);
+
+    await s3.down();
+    try {
+      const down = await t.app.inject({ method: 'GET', url });
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toEqual({ success: false, message: FILE_STORE_UNAVAILABLE_MESSAGE });
+    } finally {
+      await s3.up();
+    }
+
+    await t.deps.files.remove(receipt!.fileKey);
+    const missing = await t.app.inject({ method: 'GET', url });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({
+      success: false,
+      message: 'Receipt not available for this order.',
+    });
+  });
+});
