@@ -159,9 +159,16 @@ export interface Queue {
 
 const SETTLE_POLL_MS = 20;
 
+/**
+ * The queue of the app's database. `timing` shortens how often an instance looks for due
+ * schedules (30 s) and sends them (5 s), for tests.
+ */
 export function createQueue(
   db: Database,
-  options: { cronMonitorIntervalSeconds?: number } = {},
+  timing: Pick<
+    PgBoss.ConstructorOptions,
+    'cronMonitorIntervalSeconds' | 'cronWorkerIntervalSeconds'
+  > = {},
 ): Queue {
   let log: Pick<FastifyBaseLogger, 'error' | 'warn'> | null = null;
   // pg-boss does not wait for a job's completion write, nor for a worker's last fetch, before
@@ -183,7 +190,7 @@ export function createQueue(
     schema: QUEUE_SCHEMA,
     // the tables come from the migration; an instance never changes them
     migrate: false,
-    ...options,
+    ...timing,
   });
   boss.on('error', (error) => log?.error({ err: error }, 'job queue error'));
   const workers = new Map<JobName, string[]>();

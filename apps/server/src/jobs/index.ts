@@ -1,25 +1,64 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { JobName } from '../adapters/queue';
+import type { Config } from '../config';
 import type { AppDeps } from '../deps';
-import { startConsentExpirySweep } from '../modules/consents/expiry';
-import { startAuthPurge } from './purge-expired-auth';
-import { startPaymentReconciliation } from './reconcile-payments';
+import { runConsentExpirySweep } from '../modules/consents/expiry';
+import { runAuthPurge } from './purge-expired-auth';
+import { runPaymentReconciliation } from './reconcile-payments';
+import { cronEvery } from './schedule';
 
 export interface BackgroundJobs {
   /** Takes no new work and waits for the work in progress. */
   stop(): Promise<void>;
 }
 
+interface ScheduledJob {
+  name: JobName;
+  /** The setting of how many minutes apart it runs; 0 turns it off. */
+  every: keyof Pick<
+    Config,
+    'PAYMENT_RECONCILE_MINUTES' | 'AUTH_PURGE_MINUTES' | 'CONSENT_EXPIRY_MINUTES'
+  >;
+  run(deps: AppDeps, log: FastifyBaseLogger): Promise<void>;
+}
+
+/** The jobs run on a schedule; their retries and dead letters are in adapters/queue.ts. */
+export const SCHEDULED_JOBS: ScheduledJob[] = [
+  { name: 'payment-reconcile', every: 'PAYMENT_RECONCILE_MINUTES', run: runPaymentReconciliation },
+  { name: 'auth-purge', every: 'AUTH_PURGE_MINUTES', run: runAuthPurge },
+  { name: 'consent-expiry', every: 'CONSENT_EXPIRY_MINUTES', run: runConsentExpirySweep },
+];
+
+/**
+ * Registers this instance's workers and (re)writes the schedules kept in the database: of all
+ * instances, one sends each due run and one worker runs it. A job turned off (0) is unscheduled
+ * for every instance, so the setting must be the same on all of them.
+ */
+async function scheduleJobs(deps: AppDeps, log: FastifyBaseLogger) {
+  for (const job of SCHEDULED_JOBS) {
+    const minutes = deps.config[job.every];
+    if (minutes <= 0) {
+      await deps.queue.unschedule(job.name);
+      continue;
+    }
+    await deps.queue.work(job.name, () => job.run(deps, log));
+    await deps.queue.schedule(job.name, cronEvery(minutes));
+    // a first run catches up on what happened while no instance ran; one already waiting
+    // makes this one a no-op (the queue keeps one waiting run of a sweep)
+    await deps.queue.send(deps.db, job.name, {});
+  }
+}
+
 /** Every job an instance of the portal runs beside its requests. */
 export function startBackgroundJobs(deps: AppDeps, log: FastifyBaseLogger): BackgroundJobs {
-  const { config } = deps;
-  const jobs = [
-    startPaymentReconciliation(deps, log, config.PAYMENT_RECONCILE_MINUTES),
-    startAuthPurge(deps, log, config.AUTH_PURGE_MINUTES),
-    startConsentExpirySweep(deps, log, config.CONSENT_EXPIRY_MINUTES),
-  ];
+  deps.queue.logTo(log);
+  const starting = scheduleJobs(deps, log).catch((error: unknown) =>
+    log.error({ err: error }, 'background jobs did not start'),
+  );
   return {
     async stop() {
-      await Promise.all(jobs.map((job) => job.stop()));
+      await starting;
+      await deps.queue.stop({ graceful: true });
     },
   };
 }

@@ -11,7 +11,7 @@ import {
 } from '../modules/auth/schema';
 import { ABSOLUTE_LIMIT_MS, IDLE_LIMIT_MS } from '../modules/auth/sessions';
 import { RATE_LIMITS } from '../modules/auth/throttle';
-import { startPeriodicJob, whileHoldingJobLock } from './periodic';
+import { whileHoldingJobLock } from './lock';
 
 // Reasons and figures: docs/decisions/021-purging-expired-sign-in-records.md
 /** A record is kept this long after it stopped being usable, so support can still see it. */
@@ -108,17 +108,10 @@ export async function purgeExpiredAuth({
   return counts ?? nothing;
 }
 
-/** Purges every `minutes` (and once soon after start); `stop()` waits for a pass in progress. */
-export function startAuthPurge(deps: AppDeps, log: FastifyBaseLogger, minutes: number) {
-  return startPeriodicJob({
-    name: 'purge of expired sign-in records',
-    minutes,
-    log,
-    async run() {
-      const counts = await purgeExpiredAuth(deps);
-      if (Object.values(counts).some((n) => n > 0)) {
-        log.info(counts, 'expired sign-in records purged');
-      }
-    },
-  });
+/** One run of the auth-purge job. */
+export async function runAuthPurge(deps: AppDeps, log: FastifyBaseLogger) {
+  const counts = await purgeExpiredAuth(deps);
+  if (Object.values(counts).some((n) => n > 0)) {
+    log.info(counts, 'expired sign-in records purged');
+  }
 }

@@ -4,7 +4,6 @@ import pino from 'pino';
 import type { AppDeps } from '../deps';
 import { checkOrderPayment } from '../modules/payments/service';
 import { orders } from '../modules/orders/schema';
-import { startPeriodicJob } from './periodic';
 
 /** How far back reconciliation looks: a payment settles well within this. */
 export const RECONCILE_WINDOW_MS = 48 * 60 * 60 * 1000;
@@ -103,12 +102,7 @@ export async function reconcilePayments(
   return { checked: claimed.length, settled, failures };
 }
 
-/** Runs reconciliation every `minutes`; `stop()` waits for a run in progress. */
-export function startPaymentReconciliation(deps: AppDeps, log: FastifyBaseLogger, minutes: number) {
-  return startPeriodicJob({
-    name: 'payment reconciliation',
-    minutes,
-    log,
-    run: () => reconcilePayments(deps, log),
-  });
+/** One run of the payment-reconcile job; an order the gateway could not tell about waits for the next. */
+export async function runPaymentReconciliation(deps: AppDeps, log: FastifyBaseLogger) {
+  await reconcilePayments(deps, log);
 }

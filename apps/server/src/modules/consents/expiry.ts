@@ -4,7 +4,7 @@
 import { and, inArray, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
-import { startPeriodicJob, whileHoldingJobLock } from '../../jobs/periodic';
+import { whileHoldingJobLock } from '../../jobs/lock';
 import { expireDueConsents } from './customer-consents';
 import { consents } from './schema';
 
@@ -37,19 +37,11 @@ export async function sweepExpiredConsents({
   return stored ?? 0;
 }
 
-/** Sweeps every `minutes` (and once soon after start); `stop()` waits for a pass in progress. */
-export function startConsentExpirySweep(
+/** One run of the consent-expiry job. */
+export async function runConsentExpirySweep(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   log: FastifyBaseLogger,
-  minutes: number,
 ) {
-  return startPeriodicJob({
-    name: 'consent expiry sweep',
-    minutes,
-    log,
-    async run() {
-      const stored = await sweepExpiredConsents(deps);
-      if (stored > 0) log.info({ stored }, 'consent expiries stored');
-    },
-  });
+  const stored = await sweepExpiredConsents(deps);
+  if (stored > 0) log.info({ stored }, 'consent expiries stored');
 }
