@@ -9,6 +9,7 @@ import { partnerCommands } from './partners';
 import { consentCommands } from './consents';
 import { planCommands } from './plans';
 import { orderCommands } from './orders';
+import { jobCommands } from './jobs';
 import { loggableError } from '../lib/database-errors';
 
 /** Every operator command, by name. Each area adds its own file and one line here. */
@@ -19,6 +20,7 @@ const commands: Record<string, CliCommand> = {
   ...consentCommands,
   ...planCommands,
   ...orderCommands,
+  ...jobCommands,
 };
 
 function help() {
