@@ -60,6 +60,8 @@ export class GatewayError extends Error {
 export interface PaymentGateway {
   createPaymentLink(input: CreatePaymentLinkInput): Promise<PaymentLink>;
   fetchPaymentLink(id: string): Promise<PaymentLink>;
+  /** Closes a link still `created`, so that it takes no payment; the gateway refuses any other. */
+  cancelPaymentLink(id: string): Promise<PaymentLink>;
   /** The callback's `razorpay_signature` (HMAC-SHA256 with the key secret). */
   verifyCallback(params: CallbackParams): boolean;
   /** `X-Razorpay-Signature`: HMAC-SHA256 of the raw body with the webhook secret. */
@@ -142,6 +144,7 @@ export function createRazorpayGateway(
         ...(input.expireBy ? { expire_by: input.expireBy } : {}),
       }),
     fetchPaymentLink: (id) => call('GET', `/v1/payment_links/${encodeURIComponent(id)}`),
+    cancelPaymentLink: (id) => call('POST', `/v1/payment_links/${encodeURIComponent(id)}/cancel`),
     verifyCallback: (p) => safeEqualHex(callbackSignature(settings.keySecret, p), p.signature),
     verifyWebhook: (rawBody, signature) =>
       safeEqualHex(hmacHex(settings.webhookSecret, rawBody), signature),

@@ -51,16 +51,20 @@ describe('the sandbox checkout', () => {
     expect(page.body).not.toContain(orderId);
   });
 
-  it('has no list of links, and reads none without the gateway credentials', async () => {
+  it('lists, reads and cancels no link without the gateway credentials', async () => {
     const b = await buyer(t);
     const { linkId } = await b.pay(await b.order());
-    const list = await t.app.inject({ method: 'GET', url: '/sandbox/razorpay/v1/payment_links' });
-    expect(list.statusCode).toBe(404);
-    const read = await t.app.inject({
-      method: 'GET',
-      url: `/sandbox/razorpay/v1/payment_links/${linkId}`,
-    });
-    expect(read.statusCode).toBe(401);
-    expect(read.body).not.toContain(linkId);
+    for (const [method, url] of [
+      ['GET', '/sandbox/razorpay/v1/payment_links'],
+      ['GET', `/sandbox/razorpay/v1/payment_links/${linkId}`],
+      ['POST', `/sandbox/razorpay/v1/payment_links/${linkId}/cancel`],
+    ] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+      expect(res.body).not.toContain(linkId);
+    }
+    const page = await t.app.inject({ method: 'GET', url: `/sandbox/razorpay/checkout/${linkId}` });
+    expect(page.body).toContain('Pay ');
+    expect(page.body).not.toContain('This payment link is cancelled.');
   });
 });

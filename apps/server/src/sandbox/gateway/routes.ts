@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { orderRef, paymentPaths } from '@portal/contract';
 import {
@@ -51,12 +51,41 @@ const CreateLinkSchema = z
   .passthrough();
 
 /** The gateway's ids are alphanumeric with a prefix; other text names no link. */
-const IdParams = z.object({
-  id: z
-    .string()
-    .max(100)
-    .regex(/^[A-Za-z0-9_]+$/, 'is not a payment link id'),
-});
+const gatewayId = z
+  .string()
+  .max(100)
+  .regex(/^[A-Za-z0-9_]+$/, 'is not a payment link id');
+const IdParams = z.object({ id: gatewayId });
+
+const unixSeconds = z
+  .string()
+  .regex(/^\d{1,10}$/, 'must be a Unix timestamp')
+  .transform(Number);
+
+/**
+ * The query of Razorpay's "fetch all payment links": its own filters (`reference_id`,
+ * `payment_id`) and the collection options every SDK sends (`count` 1 to 100, default 10;
+ * `skip`; `from` and `to`, creation times in Unix seconds, both ends included).
+ */
+const ListQuerySchema = z
+  .object({
+    reference_id: z.string().min(1).max(40).optional(),
+    payment_id: gatewayId.optional(),
+    count: z
+      .string()
+      .regex(/^\d+$/, 'must be a number')
+      .transform(Number)
+      .pipe(z.number().min(1, 'may not be less than 1').max(100, 'may not be greater than 100'))
+      .default(10),
+    skip: z
+      .string()
+      .regex(/^\d{1,9}$/, 'must be a number')
+      .transform(Number)
+      .default(0),
+    from: unixSeconds.optional(),
+    to: unixSeconds.optional(),
+  })
+  .strict();
 
 /**
  * A stand-in for Razorpay's payment links, served by this app: the same API (Basic auth with
@@ -73,6 +102,7 @@ export async function sandboxGatewayRoutes(app: App) {
   const checkoutUrl = (id: string) =>
     `${config.PUBLIC_URL}${SANDBOX_GATEWAY_PREFIX}/checkout/${id}`;
 
+  const unix = (at: Date) => Math.floor(at.getTime() / 1000);
   const entity = (row: LinkRow): PaymentLink & Record<string, unknown> => ({
     id: row.id,
     entity: 'payment_link',
@@ -80,6 +110,7 @@ export async function sandboxGatewayRoutes(app: App) {
     status: row.status,
     amount: row.amount,
     amount_paid: row.status === 'paid' ? row.amount : 0,
+    accept_partial: false,
     currency: row.currency,
     description: row.description,
     customer: row.customer,
@@ -88,7 +119,10 @@ export async function sandboxGatewayRoutes(app: App) {
     callback_method: 'get',
     short_url: checkoutUrl(row.id),
     payments: row.payments.length ? row.payments : null,
-    created_at: Math.floor(row.createdAt.getTime() / 1000),
+    created_at: unix(row.createdAt),
+    updated_at: unix(row.updatedAt),
+    // a link leaves `created` once, so its last change is when it was cancelled
+    cancelled_at: row.status === 'cancelled' ? unix(row.updatedAt) : 0,
   });
 
   const apiError = (status: number, description: string) =>
@@ -107,6 +141,27 @@ export async function sandboxGatewayRoutes(app: App) {
     return row ?? null;
   };
 
+  /**
+   * Moves a link out of `created` only if it is still there, so that of a payment and a
+   * cancellation that race, one wins and the other finds the link closed.
+   */
+  const closeLink = async (
+    row: LinkRow,
+    status: 'paid' | 'cancelled',
+    payment?: LinkRow['payments'][number],
+  ) => {
+    const [updated] = await app.deps.db
+      .update(sandboxPaymentLinks)
+      .set({
+        status,
+        payments: payment ? [...row.payments, payment] : row.payments,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(sandboxPaymentLinks.id, row.id), eq(sandboxPaymentLinks.status, 'created')))
+      .returning();
+    return updated ?? null;
+  };
+
   await app.register(async (api: App) => {
     api.addHook('onRequest', async (request, reply) => {
       if (!checkAuth(request.headers.authorization)) {
@@ -114,6 +169,37 @@ export async function sandboxGatewayRoutes(app: App) {
         return reply.code(e.status).send(e.body);
       }
     });
+    // Razorpay's errors, whatever refuses the request: its SDKs read `error.description`
+    api.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+      const status = error.statusCode ?? 500;
+      if (status >= 500) {
+        request.log.error({ err: error }, 'sandbox gateway failed');
+        return reply.code(500).send({
+          error: { code: 'SERVER_ERROR', description: 'The server encountered an error' },
+        });
+      }
+      const e = apiError(status, error.message);
+      return reply.code(e.status).send(e.body);
+    });
+    // Bodies as Razorpay takes them: JSON or form-encoded, and none at all on cancel, where its
+    // SDK sends a form content type and its own examples send `Content-Type: application/json`
+    api.removeContentTypeParser('application/json');
+    api.addContentTypeParser(
+      ['application/json', 'application/x-www-form-urlencoded'],
+      { parseAs: 'string' },
+      (request, body, done) => {
+        const text = String(body);
+        if (text.trim() === '') return done(null, undefined);
+        if (!request.headers['content-type']?.startsWith('application/json')) {
+          return done(null, Object.fromEntries(new URLSearchParams(text)));
+        }
+        try {
+          done(null, JSON.parse(text));
+        } catch {
+          done(Object.assign(new Error('The request body is not valid JSON'), { statusCode: 400 }));
+        }
+      },
+    );
 
     api.post(
       `${SANDBOX_GATEWAY_PREFIX}/v1/payment_links`,
@@ -125,10 +211,16 @@ export async function sandboxGatewayRoutes(app: App) {
           return reply.code(e.status).send(e.body);
         }
         const input = parsed.data;
+        // a cancelled link gives its reference up, so that a superseded link can be replaced
         const [taken] = await app.deps.db
           .select({ id: sandboxPaymentLinks.id })
           .from(sandboxPaymentLinks)
-          .where(eq(sandboxPaymentLinks.referenceId, input.reference_id));
+          .where(
+            and(
+              eq(sandboxPaymentLinks.referenceId, input.reference_id),
+              ne(sandboxPaymentLinks.status, 'cancelled'),
+            ),
+          );
         if (taken) {
           const e = apiError(400, 'Payment Link with this reference_id already exists');
           return reply.code(e.status).send(e.body);
@@ -148,6 +240,66 @@ export async function sandboxGatewayRoutes(app: App) {
           })
           .returning();
         return entity(row!);
+      },
+    );
+
+    api.get(
+      `${SANDBOX_GATEWAY_PREFIX}/v1/payment_links`,
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const parsed = ListQuerySchema.safeParse({ ...(request.query as object) });
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          const e = apiError(
+            400,
+            issue.code === 'unrecognized_keys'
+              ? `${issue.keys.join(', ')} is/are not required and should not be sent`
+              : `The ${issue.path.join('.')} ${issue.message}`,
+          );
+          return reply.code(e.status).send(e.body);
+        }
+        const q = parsed.data;
+        const where: SQL[] = [];
+        if (q.reference_id) where.push(eq(sandboxPaymentLinks.referenceId, q.reference_id));
+        if (q.payment_id) {
+          const tried = JSON.stringify([{ payment_id: q.payment_id }]);
+          where.push(sql`${sandboxPaymentLinks.payments} @> ${tried}::jsonb`);
+        }
+        if (q.from !== undefined)
+          where.push(gte(sandboxPaymentLinks.createdAt, new Date(q.from * 1000)));
+        // `to` names a whole second: everything before the next one is in it
+        if (q.to !== undefined)
+          where.push(lte(sandboxPaymentLinks.createdAt, new Date(q.to * 1000 + 999)));
+        const rows = await app.deps.db
+          .select()
+          .from(sandboxPaymentLinks)
+          .where(and(...where))
+          .orderBy(desc(sandboxPaymentLinks.createdAt), desc(sandboxPaymentLinks.id))
+          .limit(q.count)
+          .offset(q.skip);
+        return { payment_links: rows.map(entity) };
+      },
+    );
+
+    api.post(
+      `${SANDBOX_GATEWAY_PREFIX}/v1/payment_links/:id/cancel`,
+      { schema: { hide: true, params: IdParams } },
+      async (request, reply) => {
+        const row = await findLink(request.params.id);
+        if (!row) {
+          const e = apiError(404, 'The id provided does not exist');
+          return reply.code(e.status).send(e.body);
+        }
+        const cancelled = await closeLink(row, 'cancelled');
+        if (!cancelled) {
+          const now = (await findLink(row.id))!;
+          const e = apiError(400, `Payment Link cannot be cancelled as it is ${now.status}`);
+          return reply.code(e.status).send(e.body);
+        }
+        await deliverWebhook('payment_link.cancelled', {
+          payment_link: { entity: entity(cancelled) },
+        });
+        return entity(cancelled);
       },
     );
 
@@ -262,16 +414,10 @@ export async function sandboxGatewayRoutes(app: App) {
             amount: row.amount,
             created_at: Math.floor(Date.now() / 1000),
           };
-          const [updated] = await app.deps.db
-            .update(sandboxPaymentLinks)
-            .set({
-              status: outcome === 'pay' ? 'paid' : 'cancelled',
-              payments: [...row.payments, payment],
-              updatedAt: new Date(),
-            })
-            .where(eq(sandboxPaymentLinks.id, row.id))
-            .returning();
-          const link = { entity: entity(updated!) };
+          const updated = await closeLink(row, outcome === 'pay' ? 'paid' : 'cancelled', payment);
+          // cancelled (or paid) since the page was read: nothing is charged
+          if (!updated) return reply.redirect(`${SANDBOX_GATEWAY_PREFIX}/checkout/${row.id}`, 303);
+          const link = { entity: entity(updated) };
           const paymentEntity = {
             entity: {
               id: paymentId,
@@ -293,7 +439,7 @@ export async function sandboxGatewayRoutes(app: App) {
             await deliverWebhook('payment.failed', { payment: paymentEntity });
             await deliverWebhook('payment_link.cancelled', { payment_link: link });
           }
-          return reply.redirect(callbackRedirect(updated!, paymentId), 303);
+          return reply.redirect(callbackRedirect(updated, paymentId), 303);
         },
       );
     }

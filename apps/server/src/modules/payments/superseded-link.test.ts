@@ -1,0 +1,135 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
+import { createTestApp, type TestApp } from '../../test/app';
+import { orders } from '../orders/schema';
+import { buyer, totalRupees } from './test-support';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+type Buyer = Awaited<ReturnType<typeof buyer>>;
+
+/** POST /api/create-payment for the buyer's order, with the customer's e-mail as given. */
+function startPayment(b: Buyer, orderId: string, email = b.customer.email) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/create-payment',
+    headers: b.headers,
+    payload: {
+      order_id: orderId,
+      amount: totalRupees(b.plan.amountPaise),
+      customer_name: b.customer.companyName,
+      customer_email: email,
+      customer_phone: b.customer.mobile,
+      planType: b.plan.planType,
+    },
+  });
+}
+
+const linkIdOf = (paymentUrl: string) => new URL(paymentUrl).pathname.split('/').at(-1)!;
+const orderRow = async (orderId: string) =>
+  (await t.deps.db.select().from(orders).where(eq(orders.id, orderId)))[0]!;
+const linksOf = (orderId: string) =>
+  t.deps.db
+    .select({ id: sandboxPaymentLinks.id, status: sandboxPaymentLinks.status })
+    .from(sandboxPaymentLinks)
+    .where(eq(sandboxPaymentLinks.referenceId, orderId));
+
+describe('POST /api/create-payment for an order that already has a payment link', () => {
+  it('cancels the first link when started again with other customer details, and its page then refuses payment', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const first = await b.pay(orderId);
+
+    const again = await startPayment(b, orderId, `accounts-${b.customer.email}`);
+    expect(again.statusCode).toBe(200);
+    const secondId = linkIdOf(again.json().paymentUrl);
+    expect(secondId).not.toBe(first.linkId);
+    expect((await t.deps.payments.gateway.fetchPaymentLink(first.linkId)).status).toBe('cancelled');
+    expect(await orderRow(orderId)).toMatchObject({
+      status: 'Pending',
+      paymentLinkId: secondId,
+      customerEmail: `accounts-${b.customer.email}`,
+    });
+
+    const page = await t.app.inject({ method: 'GET', url: first.checkoutPath });
+    expect(page.body).toContain('This payment link is cancelled.');
+    const pay = await t.app.inject({
+      method: 'POST',
+      url: `${first.checkoutPath}/pay`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(pay.statusCode).toBe(303);
+    expect(pay.headers.location).toBe(first.checkoutPath);
+    expect(await t.deps.payments.gateway.fetchPaymentLink(first.linkId)).toMatchObject({
+      status: 'cancelled',
+      amount_paid: 0,
+      payments: null,
+    });
+    expect((await orderRow(orderId)).status).toBe('Pending');
+
+    // the new link takes the money and completes the order
+    await b.checkout(new URL(again.json().paymentUrl).pathname, 'pay');
+    expect(await orderRow(orderId)).toMatchObject({ status: 'Completed' });
+    expect(await linksOf(orderId)).toEqual(
+      expect.arrayContaining([
+        { id: first.linkId, status: 'cancelled' },
+        { id: secondId, status: 'paid' },
+      ]),
+    );
+  });
+
+  it('answers the same link when started again with the same details, and cancels nothing', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const first = await b.pay(orderId);
+    const again = await startPayment(b, orderId);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().paymentUrl).toBe(first.url.href);
+    expect(await linksOf(orderId)).toEqual([{ id: first.linkId, status: 'created' }]);
+  });
+
+  it('keeps a link that was paid before it could be cancelled, and completes the order from it', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const first = await b.pay(orderId);
+    const { gateway } = t.deps.payments;
+    const { cancelPaymentLink } = gateway;
+    // the customer pays on the first link just as the portal turns to cancel it
+    gateway.cancelPaymentLink = async (id) => {
+      await b.checkout(first.checkoutPath, 'pay');
+      return cancelPaymentLink(id);
+    };
+    try {
+      const res = await startPayment(b, orderId, `accounts-${b.customer.email}`);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ success: false, message: 'This order is already paid' });
+    } finally {
+      gateway.cancelPaymentLink = cancelPaymentLink;
+    }
+    expect(await orderRow(orderId)).toMatchObject({
+      status: 'Completed',
+      paymentLinkId: first.linkId,
+      customerEmail: b.customer.email,
+    });
+    expect(await linksOf(orderId)).toEqual([{ id: first.linkId, status: 'paid' }]);
+  });
+
+  it('leaves exactly one payable link, the order’s, when started again many times at once', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    await b.pay(orderId);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => startPayment(b, orderId, `team${i}-${b.customer.email}`)),
+    );
+    for (const res of answers) expect([200, 409, 502], res.body).toContain(res.statusCode);
+    expect(answers.some((res) => res.statusCode === 200)).toBe(true);
+    const payable = (await linksOf(orderId)).filter((link) => link.status === 'created');
+    expect(payable).toEqual([{ id: (await orderRow(orderId)).paymentLinkId, status: 'created' }]);
+  });
+});
