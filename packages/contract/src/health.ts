@@ -16,13 +16,18 @@ export const LiveResponseSchema = z.object({
 });
 export type LiveResponse = z.infer<typeof LiveResponseSchema>;
 
-/** Readiness: every service a request needs answers; a load balancer sends no traffic until then. */
+/**
+ * Readiness: the database, the file store and the job queue answer; a load balancer sends no
+ * traffic until then.
+ */
 export const readyPath = '/api/health/ready';
 export const ReadinessCheckSchema = z.enum(['ok', 'unreachable']);
 export const ReadinessChecksSchema = z.object({
   database: ReadinessCheckSchema,
   /** Where receipts and installers are kept (a folder or an S3-compatible bucket). */
   files: ReadinessCheckSchema,
+  /** The job queue's tables (background jobs and mail). */
+  queue: ReadinessCheckSchema,
 });
 export type ReadinessChecks = z.infer<typeof ReadinessChecksSchema>;
 export const ReadyResponseSchema = z.object({

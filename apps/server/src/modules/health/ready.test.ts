@@ -1,8 +1,9 @@
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderFileStore } from '../../adapters/file-store';
+import { createQueue } from '../../adapters/queue';
 import { openPostgres } from '../../db/client';
 import { RETRY_AFTER_SECONDS } from '../../lib/http-errors';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -44,14 +45,13 @@ describe('GET /api/health/ready', () => {
     expect(res.json()).toEqual({
       success: true,
       status: 'ready',
-      checks: { database: 'ok', files: 'ok' },
+      checks: { database: 'ok', files: 'ok', queue: 'ok' },
     });
-    const { readdir } = await import('node:fs/promises');
     const left = await readdir(path.join(t.config.DATA_DIR, 'files', 'health')).catch(() => []);
     expect(left).toEqual([]);
   });
 
-  it('answers 503 naming the database while it is unreachable', async () => {
+  it('answers 503 naming the database, and the queue in it, while it is unreachable', async () => {
     const unreachable = await openUnreachableDatabase();
     const down = await createTestApp({ deps: { db: unreachable.db } });
     try {
@@ -60,8 +60,8 @@ describe('GET /api/health/ready', () => {
       expect(res.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS));
       expect(res.json()).toEqual({
         success: false,
-        message: 'Not ready: the database is unreachable',
-        checks: { database: 'unreachable', files: 'ok' },
+        message: 'Not ready: the database and the job queue are unreachable',
+        checks: { database: 'unreachable', files: 'ok', queue: 'unreachable' },
       });
     } finally {
       await down.close();
@@ -78,21 +78,40 @@ describe('GET /api/health/ready', () => {
       expect(res.json()).toEqual({
         success: false,
         message: 'Not ready: the file store is unreachable',
-        checks: { database: 'ok', files: 'unreachable' },
+        checks: { database: 'ok', files: 'unreachable', queue: 'ok' },
       });
     } finally {
       await down.close();
     }
   });
 
-  it('names both when both are down', async () => {
+  it('answers 503 naming the job queue when its tables do not answer', async () => {
+    const unreachable = await openUnreachableDatabase();
+    const down = await createTestApp({ deps: { queue: createQueue(unreachable.db) } });
+    try {
+      const res = await down.app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Not ready: the job queue is unreachable',
+        checks: { database: 'ok', files: 'ok', queue: 'unreachable' },
+      });
+    } finally {
+      await down.close();
+      await unreachable.close();
+    }
+  });
+
+  it('names every one that is down', async () => {
     const unreachable = await openUnreachableDatabase();
     const files = await brokenFileStore(t.config.DATA_DIR);
     const down = await createTestApp({ deps: { db: unreachable.db, files } });
     try {
       const res = await down.app.inject({ method: 'GET', url: '/api/health/ready' });
       expect(res.statusCode).toBe(503);
-      expect(res.json().message).toBe('Not ready: the database and the file store are unreachable');
+      expect(res.json().message).toBe(
+        'Not ready: the database, the file store and the job queue are unreachable',
+      );
     } finally {
       await down.close();
       await unreachable.close();
@@ -112,7 +131,11 @@ describe('GET /api/health/ready', () => {
       const res = await down.app.inject({ method: 'GET', url: '/api/health/ready' });
       const took = Date.now() - started;
       expect(res.statusCode).toBe(503);
-      expect(res.json().checks).toEqual({ database: 'unreachable', files: 'ok' });
+      expect(res.json().checks).toEqual({
+        database: 'unreachable',
+        files: 'ok',
+        queue: 'unreachable',
+      });
       expect(took).toBeGreaterThanOrEqual(READINESS_TIMEOUT_MS - 100);
       expect(took).toBeLessThan(READINESS_TIMEOUT_MS + 1_500);
     } finally {

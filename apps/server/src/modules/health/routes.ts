@@ -22,6 +22,7 @@ export const READINESS_TIMEOUT_MS = 3_000;
 const NAMES: Record<keyof ReadinessChecks, string> = {
   database: 'the database',
   files: 'the file store',
+  queue: 'the job queue',
 };
 
 async function withinTimeout(work: () => Promise<unknown>): Promise<'ok' | 'unreachable'> {
@@ -47,17 +48,20 @@ const PROBE_KEY = `health/ready-${hostname().replace(/[^a-z0-9.-]/gi, '-')}-${pr
 
 /** Runs every check side by side; each says 'ok' or 'unreachable'. */
 export async function readinessChecks(
-  deps: Pick<AppDeps, 'db' | 'files'>,
+  deps: Pick<AppDeps, 'db' | 'files' | 'queue'>,
 ): Promise<ReadinessChecks> {
-  const [database, files] = await Promise.all([
+  const [database, files, queue] = await Promise.all([
     withinTimeout(() => deps.db.execute(sql`select 1`)),
     // a write is what receipts need; the probe is removed again so backups never carry it
     withinTimeout(async () => {
       await deps.files.put(PROBE_KEY, Buffer.from('ok'));
       await deps.files.remove(PROBE_KEY);
     }),
+    withinTimeout(async () => {
+      if (!(await deps.queue.ready())) throw new Error('the queue does not answer');
+    }),
   ]);
-  return { database, files };
+  return { database, files, queue };
 }
 
 export async function healthRoutes(app: App) {
@@ -97,7 +101,7 @@ export async function healthRoutes(app: App) {
     {
       schema: {
         tags: ['health'],
-        summary: 'Readiness: the database and the file store answer',
+        summary: 'Readiness: the database, the file store and the job queue answer',
         response: { 200: ReadyResponseSchema, 503: NotReadyResponseSchema },
       },
     },
