@@ -23,6 +23,8 @@ export interface FileStore {
   stream(key: string): Promise<StoredFile | null>;
   /** Removing a file that is not there is not an error. */
   remove(key: string): Promise<void>;
+  /** Where a key's bytes are kept, for an operator to read: a path or an s3:// address. */
+  location(key: string): string;
 }
 
 export const FILE_STORE_UNAVAILABLE_MESSAGE =
@@ -90,6 +92,7 @@ export function createFolderFileStore(root: string): FileStore {
       return { body: createReadStream('', { fd: handle }), size };
     },
     remove: (key) => rm(resolve(key), { force: true }),
+    location: resolve,
   };
 }
 

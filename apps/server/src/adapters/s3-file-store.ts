@@ -89,5 +89,6 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
       const command = new DeleteObjectCommand({ Bucket, Key: checkKey(key) });
       await attempt(() => client.send(command));
     },
+    location: (key) => `s3://${Bucket}/${checkKey(key)}`,
   };
 }

@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { FileStoreUnavailableError } from '../adapters/file-store';
 import { listAllPlugins, retirePlugin, uploadPlugin } from '../modules/plugins/service';
 import { asCli, CliError, parseOptions, requireOption, type CliCommand } from './command';
+
+/** A network failure's code (ECONNREFUSED, ETIMEDOUT) or, failing that, its message. */
+function reasonOf(cause: unknown): string {
+  const { code, message, name } = cause as { code?: string; message?: string; name?: string };
+  return code ?? (message || name || 'no answer');
+}
 
 const formatSize = (bytes: number) => `${new Intl.NumberFormat('en-IN').format(bytes)} B`;
 
@@ -27,11 +34,20 @@ export const pluginCommands: Record<string, CliCommand> = {
       }
       const fileName = values.name?.trim() || path.basename(file);
       const { plugin, created } = await asCli(() =>
-        uploadPlugin(deps, { platform, version, fileName, data }),
+        uploadPlugin(deps, { platform, version, fileName, data }).catch((error: unknown) => {
+          // the operator needs the store's own words (refused, timed out), not the 503 text
+          if (error instanceof FileStoreUnavailableError) {
+            throw new CliError(
+              `the file store did not answer (${reasonOf(error.cause)}); nothing was published`,
+            );
+          }
+          throw error;
+        }),
       );
       console.log(
         `${created ? 'Published' : 'Already published'}: ${plugin.platform} ${plugin.version} ` +
-          `${plugin.fileName} (${formatSize(plugin.size)})\n  id:      ${plugin.id}\n  sha256:  ${plugin.sha256}`,
+          `${plugin.fileName} (${formatSize(plugin.size)})\n  id:      ${plugin.id}\n  sha256:  ${plugin.sha256}` +
+          `\n  stored:  ${deps.files.location(plugin.fileKey)}`,
       );
     },
   },
