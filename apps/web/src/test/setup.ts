@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// the screens load their code and data asynchronously; on a busy machine that takes over a second
+configure({ asyncUtilTimeout: 3_000 });
 
 afterEach(() => {
   cleanup();

@@ -4,16 +4,38 @@ type Sonner = typeof SonnerToast;
 type ToastId = string | number;
 
 /*
- * Sonner is not part of the first screen's code: it is fetched beside it, and a notice raised
- * before it has arrived waits for it. Notices keep their order, since each waits on the same
- * promise; the toaster shows the ones raised before it subscribed (Sonner replays them).
+ * Sonner is not part of the first screen's work: it loads with the first notice, or once the
+ * first screen has settled (see AppProvider), and a notice raised before it has arrived waits
+ * for it. Notices keep their order, since each waits on the same promise; the toaster shows the
+ * ones raised before it subscribed (Sonner replays them).
  */
 let sonner: Sonner | undefined;
-const sonnerReady = import('sonner').then((module) => (sonner = module.toast));
+let sonnerReady: Promise<Sonner> | undefined;
+
+let toasterWanted = false;
+const toasterListeners = new Set<() => void>();
+
+/** Asks for the toaster (and Sonner) to be loaded and mounted; later calls change nothing. */
+export function wantToaster() {
+  if (toasterWanted) return;
+  toasterWanted = true;
+  for (const listener of toasterListeners) listener();
+}
+
+/** For useSyncExternalStore: whether the toaster has been asked for. */
+export const toasterStore = {
+  subscribe(listener: () => void) {
+    toasterListeners.add(listener);
+    return () => toasterListeners.delete(listener);
+  },
+  isWanted: () => toasterWanted,
+};
 
 const withSonner = (call: (toast: Sonner) => void) => {
-  if (sonner) call(sonner);
-  else void sonnerReady.then(call);
+  if (sonner) return call(sonner);
+  wantToaster();
+  sonnerReady ??= import('sonner').then((module) => (sonner = module.toast));
+  void sonnerReady.then(call);
 };
 
 let lastId = 0;

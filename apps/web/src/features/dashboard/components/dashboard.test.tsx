@@ -1,9 +1,14 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Consent, Order, Plan } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
+import { loader } from '@/app/routes/dashboard';
+import { queryClient as appQueryClient, createQueryClient } from '@/lib/query-client';
+import { prefetchDashboardData } from '../api/get-dashboard-data';
 import { Dashboard } from './dashboard';
 
 const user = testUser({
@@ -305,5 +310,43 @@ describe('Dashboard', () => {
     expect(screen.getByRole('heading', { name: 'Your Current Plan' })).toBeInTheDocument();
     expect(screen.queryByText('No active plan found.')).not.toBeInTheDocument();
     expect(screen.queryByText('No recent orders')).not.toBeInTheDocument();
+  });
+});
+
+describe("the dashboard route's requests", () => {
+  const requested = () => vi.mocked(globalThis.fetch).mock.calls.map(([url]) => String(url));
+
+  it('are sent before the screen renders, and the screen does not send them again', async () => {
+    answer({ orders: [order('o1', 'Completed', '2026-03-01T00:00:00.000Z')] });
+    // the app's own cache settings, under which the plan catalogue stays current for a while
+    const client = createQueryClient();
+    prefetchDashboardData(client, 'u1');
+    expect(requested()).toHaveLength(5);
+    await waitFor(() => expect(client.isFetching()).toBe(0));
+
+    const router = createMemoryRouter([{ path: '*', element: <Dashboard /> }], {
+      initialEntries: ['/dashboard'],
+    });
+    render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByRole('link', { name: /Total Orders/ })).toHaveTextContent('1');
+    expect(requested()).toHaveLength(5);
+    expect(requested().filter((url) => url.includes('/orders/history'))).toHaveLength(1);
+  });
+
+  it('are sent by the route only for a signed-in customer', async () => {
+    answer({});
+    useSessionStore.getState().clearSession();
+    loader();
+    expect(vi.mocked(globalThis.fetch)).not.toHaveBeenCalled();
+
+    useSessionStore.setState({ user: { ...user }, token: 'token', isAuthenticated: true });
+    loader();
+    expect(requested().some((url) => url.includes('/dashboard/counters?userId=u1'))).toBe(true);
+    await waitFor(() => expect(appQueryClient.isFetching()).toBe(0));
+    appQueryClient.clear();
   });
 });

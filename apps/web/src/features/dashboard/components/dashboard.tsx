@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useDeferredValue, useMemo } from 'react';
 import { extensionNote } from '@/features/plans/components/plan-standing';
 import { useSessionStore } from '@/lib/session-store';
 import { useDashboardData } from '../api/get-dashboard-data';
@@ -10,36 +10,63 @@ import {
 } from '../utils/dashboard-data';
 import { DashboardView } from './dashboard-view';
 
+const MemoDashboardView = memo(DashboardView);
+
 /** Spec §2 Dashboard: the counts from the server's counters, the activity made on the client. */
 export function Dashboard() {
   const sessionUser = useSessionStore((s) => s.user);
   const { profile, counters, consents, orders, plans } = useDashboardData(sessionUser?.id ?? '');
   const calls = [profile, counters, consents, orders, plans];
-
   const isLoading = calls.some((call) => call.isPending);
   const isError = calls.some((call) => call.isError);
 
-  const activity = useMemo(
-    () =>
-      dashboardActivity({
-        consents: consents.data?.data,
-        orders: orders.data,
-        user: profile.data ?? sessionUser,
-        now: new Date(),
-      }),
-    [consents.data, orders.data, profile.data, sessionUser],
+  const answers = useMemo(
+    () => ({
+      user: profile.data,
+      counters: counters.data,
+      consents: consents.data?.data,
+      orders: orders.data,
+      plans: plans.data,
+      isLoading,
+      isError,
+    }),
+    [profile.data, counters.data, consents.data, orders.data, plans.data, isLoading, isError],
   );
+  // Answers arrive in updates React must draw at once; drawing the screen from them is
+  // deferred, so that it is done in slices the browser can interleave with its own work.
+  const shown = useDeferredValue(answers);
+
+  const {
+    user,
+    counters: counts,
+    consents: consentList,
+    orders: orderList,
+    plans: catalogue,
+  } = shown;
+  // named apart: `.current` inside a memo reads, to the React compiler, like a ref
+  const { plans: planList, current: planInForce } = catalogue ?? {};
+  const view = useMemo(() => {
+    const activity = dashboardActivity({
+      consents: consentList,
+      orders: orderList,
+      user: user ?? sessionUser,
+      now: new Date(),
+    });
+    return {
+      counters: dashboardCounters(counts, planList),
+      planNote: extensionNote(planInForce),
+      recentOrders: recentOrders(activity),
+      recentActivity: recentActivity(activity),
+    };
+  }, [user, counts, consentList, orderList, planList, planInForce, sessionUser]);
 
   return (
-    <DashboardView
-      user={profile.data}
+    <MemoDashboardView
+      user={user}
       sessionCompanyName={sessionUser?.company_name}
-      counters={dashboardCounters(counters.data, plans.data?.plans)}
-      planNote={extensionNote(plans.data?.current)}
-      recentOrders={recentOrders(activity)}
-      recentActivity={recentActivity(activity)}
-      isLoading={isLoading && !isError}
-      isError={isError}
+      {...view}
+      isLoading={shown.isLoading && !shown.isError}
+      isError={shown.isError}
     />
   );
 }
