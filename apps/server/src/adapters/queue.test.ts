@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
+import { openUnreachableDatabase } from '../test/database';
 import { createCustomer } from '../test/customers';
 import { drainQueue, jobsOf, runRetriesNow } from '../test/queue';
 import { customers } from '../modules/users/schema';
-import { deadLetterOf, type Job } from './queue';
+import { createQueue, deadLetterOf, type Job } from './queue';
 
 let t: TestApp;
 const runs: Job<{ n: number; fail?: boolean }>[] = [];
@@ -79,6 +80,59 @@ describe('the job queue', () => {
     ]);
     const mail = (await t.deps.queue.counts()).find((c) => c.name === 'mail');
     expect(mail).toMatchObject({ queued: 0, active: 0, failed: 1 });
+  });
+});
+
+describe('stopping the queue', () => {
+  /** A worker whose job runs until the test lets it finish. */
+  async function busyWorker(app: TestApp) {
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    await app.deps.queue.work('auth-purge', () => finished, { pollingIntervalSeconds: 0.5 });
+    const id = (await app.deps.queue.send(app.deps.db, 'auth-purge', {}))!;
+    const state = async () => (await jobsOf(app, 'auth-purge')).find((j) => j.id === id)!.state;
+    await expect.poll(state, { timeout: 10_000 }).toBe('active');
+    return { finish, state };
+  }
+
+  it('lets a running job finish when graceful', async () => {
+    const app = await createTestApp();
+    try {
+      const job = await busyWorker(app);
+      let stopped = false;
+      const stopping = app.deps.queue.stop({ graceful: true }).then(() => (stopped = true));
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(stopped).toBe(false);
+      job.finish();
+      await stopping;
+      expect(await job.state()).toBe('completed');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('hands a running job back, to be retried, when not graceful', async () => {
+    const app = await createTestApp();
+    try {
+      const job = await busyWorker(app);
+      await app.deps.queue.stop({ graceful: false });
+      expect(await job.state()).toBe('retry');
+      job.finish();
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('queue.ready', () => {
+  it("answers true on the app's database and false when the database is out of reach", async () => {
+    expect(await t.deps.queue.ready()).toBe(true);
+    const unreachable = await openUnreachableDatabase();
+    try {
+      expect(await createQueue(unreachable.db).ready()).toBe(false);
+    } finally {
+      await unreachable.close();
+    }
   });
 });
 

@@ -172,19 +172,28 @@ export function createQueue(
 ): Queue {
   let log: Pick<FastifyBaseLogger, 'error' | 'warn'> | null = null;
   // pg-boss does not wait for a job's completion write, nor for a worker's last fetch, before
-  // it answers stop(): the queries in flight are counted here so stop() can wait for them
+  // it answers stop(): the queries in flight are counted here so stop() can wait for them. A
+  // job handed back by a stop that did not wait may still finish later, when the database may
+  // be closed: its completion is void by then (the job is no longer active), and its failure
+  // is dropped rather than left unhandled.
   let inFlight = 0;
+  let stopped = false;
   const runner = sqlRunner(db);
   const counted: SqlRunner = {
     async executeSql(text, values) {
       inFlight += 1;
       try {
         return await runner.executeSql(text, values);
+      } catch (error) {
+        if (stopped) return { rows: [] };
+        throw error;
       } finally {
         inFlight -= 1;
       }
     },
   };
+  // sends, schedules and the operator's work, which need no running instance
+  const idle = idleBoss(runner);
   const boss = new PgBoss({
     db: counted,
     schema: QUEUE_SCHEMA,
@@ -196,11 +205,14 @@ export function createQueue(
   const workers = new Map<JobName, string[]>();
   let running = 0;
   let starting: Promise<unknown> | null = null;
-  const start = () => (starting ??= boss.start());
+  const start = () => {
+    stopped = false;
+    return (starting ??= boss.start());
+  };
 
   return {
     send: (executor, name, data, sendOptions = {}) =>
-      boss.send(name, data, { ...sendOptions, db: drizzleRunner(executor) }),
+      idle.send(name, data, { ...sendOptions, db: drizzleRunner(executor) }),
 
     async work(name, handler, workOptions = {}) {
       await start();
@@ -227,7 +239,7 @@ export function createQueue(
       await boss.schedule(name, cron, {}, { tz: 'UTC' });
     },
 
-    unschedule: (name) => boss.unschedule(name),
+    unschedule: (name) => idle.unschedule(name),
 
     wake(name) {
       for (const id of workers.get(name) ?? []) boss.notifyWorker(id);
@@ -257,15 +269,15 @@ export function createQueue(
       for (;;) {
         const batch = await db.transaction(async (tx) => {
           const txRunner = drizzleRunner(tx);
-          const letters = await boss.fetch<object>(deadLetterOf(name), {
+          const letters = await idle.fetch<object>(deadLetterOf(name), {
             batchSize: 100,
             db: txRunner,
           });
           for (const letter of letters) {
-            await boss.send(name, letter.data, { db: txRunner });
+            await idle.send(name, letter.data, { db: txRunner });
           }
           if (letters.length > 0) {
-            await boss.deleteJob(
+            await idle.deleteJob(
               deadLetterOf(name),
               letters.map((letter) => letter.id),
               { db: txRunner },
@@ -299,6 +311,7 @@ export function createQueue(
       while ((inFlight > 0 || (graceful && running > 0)) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
       }
+      stopped = true;
       starting = null;
       workers.clear();
     },
