@@ -64,4 +64,12 @@ describe('cn', () => {
     expect(cn('p-5', { 'px-2': true, hidden: false })).toBe('p-5 px-2');
     expect(cn('px-2 py-1', 'p-5')).toBe('p-5');
   });
+
+  it('answers the same for a list it has merged before, also after many others', () => {
+    const list = 'px-2 py-1 text-sm p-5';
+    expect(cn(list)).toBe('text-sm p-5');
+    for (let i = 0; i < 2_500; i++) expect(cn(`w-${i} w-full`)).toBe('w-full');
+    expect(cn(list)).toBe('text-sm p-5');
+    expect(cn('px-2 py-1', 'text-sm', 'p-5')).toBe('text-sm p-5');
+  });
 });

@@ -151,4 +151,17 @@ function merge(classes: string): string {
   return kept.reverse().join(' ');
 }
 
-export const cn = (...inputs: ClassValue[]) => merge(clsx(inputs));
+/** Merged class lists by their input: a screen asks for the same few lists on every render. */
+const merged = new Map<string, string>();
+/** Enough for every list the app renders; a bound, should something build lists endlessly. */
+const MERGED_KEPT = 1_000;
+
+export function cn(...inputs: ClassValue[]): string {
+  const classes = clsx(inputs);
+  let result = merged.get(classes);
+  if (result === undefined) {
+    if (merged.size >= MERGED_KEPT) merged.clear();
+    merged.set(classes, (result = merge(classes)));
+  }
+  return result;
+}
