@@ -80,8 +80,16 @@ export async function stopPortal(portal: PortalProcess | undefined) {
   await portal.exited;
 }
 
-/** A new, empty database on the PostgreSQL server at `serverUrl`; `drop` removes it. */
-export async function createPostgresDatabase(serverUrl: string) {
+/**
+ * A new, empty database on the PostgreSQL server of the run (TEST_DATABASE_URL); `drop`
+ * removes it.
+ */
+export async function createPostgresDatabase(serverUrl: string | undefined) {
+  if (!serverUrl) {
+    throw new Error(
+      'These tests need PostgreSQL: set TEST_DB=postgres and TEST_DATABASE_URL (for example postgres://portal:portal@localhost:5432/postgres).',
+    );
+  }
   const name = `portal_cluster_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();

@@ -11,7 +11,7 @@ let portal: PortalProcess | undefined;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'portal-workers-'));
-  database = await createPostgresDatabase(postgresTestServerUrl()!);
+  database = await createPostgresDatabase(postgresTestServerUrl());
   portal = await startPortal(await freePort(), {
     DATA_DIR: dataDir,
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
 import {
@@ -43,8 +44,10 @@ async function withinTimeout(work: () => Promise<unknown>): Promise<'ok' | 'unre
   }
 }
 
-/** Each instance writes its own probe, so that several never race over one key. */
-const PROBE_KEY = `health/ready-${hostname().replace(/[^a-z0-9.-]/gi, '-')}-${process.pid}`;
+/** Each probe writes its own key, so that probes of several instances, or one instance's
+ * probes side by side, never race over one object. */
+const probeKey = () =>
+  `health/ready-${hostname().replace(/[^a-z0-9.-]/gi, '-')}-${process.pid}-${randomUUID()}`;
 
 /** Runs every check side by side; each says 'ok' or 'unreachable'. */
 export async function readinessChecks(
@@ -54,8 +57,9 @@ export async function readinessChecks(
     withinTimeout(() => deps.db.execute(sql`select 1`)),
     // a write is what receipts need; the probe is removed again so backups never carry it
     withinTimeout(async () => {
-      await deps.files.put(PROBE_KEY, Buffer.from('ok'));
-      await deps.files.remove(PROBE_KEY);
+      const key = probeKey();
+      await deps.files.put(key, Buffer.from('ok'));
+      await deps.files.remove(key);
     }),
     withinTimeout(async () => {
       if (!(await deps.queue.ready())) throw new Error('the queue does not answer');
