@@ -8,6 +8,8 @@ import { createTestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
 import { codeFrom, parseMail, readOutbox } from '../test/mail';
 import { freshIp, login, loginBody, verify } from '../modules/auth/test-support';
+import { startMailDelivery } from '../modules/mail/delivery';
+import { drainQueue } from '../test/queue';
 import { createMailer, createOutboxMailer, createSmtpMailer } from './mail';
 
 interface Received {
@@ -82,6 +84,8 @@ describe('SMTP mailer', () => {
       const ip = freshIp();
       const res = await login(t, loginBody(customer), ip);
       expect(res.statusCode).toBe(200);
+      await startMailDelivery(t.deps);
+      await drainQueue(t, 'mail');
       const mail = received.at(-1)!;
       expect(mail.to).toEqual([customer.email]);
       const code = codeFrom(await parseMail(mail.raw));

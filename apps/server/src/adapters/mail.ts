@@ -21,7 +21,14 @@ export interface Mailer {
 
 /** Sends through the SMTP server named by `smtp://user:pass@host:port`. */
 export function createSmtpMailer(url: string, from: string): Mailer {
-  const transport: Transporter = nodemailer.createTransport(url);
+  // each wait well under the mail queue's 120 s limit for a try, so that a slow server makes a
+  // failed try, never a try given up on while its message is still being sent
+  const transport: Transporter = nodemailer.createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   return {
     async send(message) {
       await transport.sendMail({ from, ...message });

@@ -142,7 +142,7 @@ export async function listCustomersCommand(deps: Pick<AppDeps, 'db'>, args: stri
 }
 
 export async function resetPasswordCommand(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'queue' | 'consents'>,
   args: string[],
   io: CliIo,
 ) {

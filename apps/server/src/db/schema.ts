@@ -11,3 +11,4 @@ export * from '../sandbox/gateway/schema';
 export * from '../modules/partners/schema';
 export * from '../modules/consents/schema';
 export * from '../sandbox/bank/schema';
+export * from '../modules/mail/schema';

@@ -13,7 +13,7 @@ import { createQueue } from '../adapters/queue';
 import type { App } from '../lib/types';
 import { openTestDatabase } from './database';
 import { createTestClock, type TestClock } from './clock';
-import { latestMail, readOutbox } from './mail';
+import { deliverQueuedMail, latestMail, readOutbox } from './mail';
 
 export interface TestApp {
   app: App;
@@ -65,21 +65,24 @@ export async function createTestApp(
     payments: await createPaymentsDeps(config),
     consents: await createConsentDeps(config),
     // jobs can be sent at once; workers run only where a test starts them (test/queue.ts)
-    queue: createQueue(database.db),
+    // on the database the app is given, so that jobs sent in its transactions are the ones run
+    queue: createQueue(options.deps?.db ?? database.db),
     ...options.deps,
   };
   const app = await buildApp(deps, {
     logger: options.logStream ? { stream: options.logStream } : false,
   });
   await app.ready();
+  const deliver = deliverQueuedMail(deps);
   return {
     app,
     deps,
     clock,
     config,
     outboxDir,
-    latestMail: () => latestMail(outboxDir),
-    outbox: () => readOutbox(outboxDir),
+    // mail leaves through the queue: what is queued is delivered before the outbox is read
+    latestMail: async () => (await deliver(), latestMail(outboxDir)),
+    outbox: async () => (await deliver(), readOutbox(outboxDir)),
     async close() {
       await app.close();
       await deps.queue.stop({ graceful: false });

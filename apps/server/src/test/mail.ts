@@ -1,6 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser, type AddressObject } from 'mailparser';
+import type { AppDeps } from '../deps';
+import { startMailDelivery } from '../modules/mail/delivery';
+import { drainQueue } from './queue';
 
 export interface ReadMail {
   to: string;
@@ -68,4 +71,17 @@ export function linksOf(html: string): string[] {
       .replace(/&gt;/g, '>')
       .replace(/&amp;/g, '&'),
   );
+}
+
+/**
+ * The test app's mail worker, started at the first read of the outbox; each call waits until
+ * every mail queued so far has been handed to the mailer.
+ */
+export function deliverQueuedMail(deps: AppDeps): () => Promise<void> {
+  let started: Promise<void> | null = null;
+  return async () => {
+    started ??= startMailDelivery(deps);
+    await started;
+    await drainQueue({ deps }, 'mail');
+  };
 }

@@ -1,25 +1,22 @@
-import type { AppDeps } from '../../deps';
-import { passwordChangedMail, passwordResetLinkMail, signInCodeMail } from '../mail/templates';
+import type { Executor } from '../../db/client';
+import { enqueueMail } from '../mail/delivery';
 
 export { CODE_MAIL_SUBJECT, PASSWORD_CHANGED_SUBJECT, RESET_MAIL_SUBJECT } from '../mail/templates';
 
-type MailDeps = Pick<AppDeps, 'mailer' | 'config'>;
+// Each is queued in the transaction of the change it tells of; the mail worker sends it.
+type MailDeps = Parameters<typeof enqueueMail>[1];
 
-const context = (deps: MailDeps) => ({ publicUrl: deps.config.PUBLIC_URL });
+export const queueCodeMail = (tx: Executor, deps: MailDeps, to: string, code: string) =>
+  enqueueMail(tx, deps, { template: 'sign-in-code', to, data: { code } });
 
-export const sendCodeMail = async (deps: MailDeps, to: string, code: string) =>
-  deps.mailer.send({ to, ...(await signInCodeMail({ code }, context(deps))) });
+export const queueResetMail = (tx: Executor, deps: MailDeps, to: string, link: string) =>
+  enqueueMail(tx, deps, { template: 'password-reset-link', to, data: { link } });
 
-export const sendResetMail = async (deps: MailDeps, to: string, link: string) =>
-  deps.mailer.send({ to, ...(await passwordResetLinkMail({ link }, context(deps))) });
-
-export const sendPasswordChangedMail = async (
+export const queuePasswordNotice = (
+  tx: Executor,
   deps: MailDeps,
   to: string,
   how: 'changed' | 'reset',
   at: Date,
 ) =>
-  deps.mailer.send({
-    to,
-    ...(await passwordChangedMail({ how, at: at.toISOString() }, context(deps))),
-  });
+  enqueueMail(tx, deps, { template: 'password-changed', to, data: { how, at: at.toISOString() } });

@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from '../../lib/password';
 import { recordActivity } from '../activity/record';
 import { customers, type Customer } from '../users/schema';
 import { findCustomerById, lockCustomerByEmail, setPasswordHash } from '../users/service';
-import { sendPasswordChangedMail, sendResetMail } from './mails';
+import { queuePasswordNotice, queueResetMail } from './mails';
 import { passwordResetTokens } from './schema';
 import { randomToken, sha256 } from './secrets';
 import type { ServiceDeps } from './service';
@@ -46,18 +46,9 @@ async function issueResetToken(tx: Executor, clock: Clock, customerId: string) {
   return token;
 }
 
-// a notice that fails to go out must not undo a password change that already happened
-async function notify(deps: ServiceDeps, log: Log, to: string, how: 'changed' | 'reset') {
-  try {
-    await sendPasswordChangedMail(deps, to, how, deps.clock.now());
-  } catch (error) {
-    log.warn({ reason: (error as Error).message }, 'password notice mail failed');
-  }
-}
-
 export async function changePassword(
   deps: ServiceDeps,
-  log: Log,
+  _log: Log,
   input: {
     customerId: string;
     sessionId: string;
@@ -90,8 +81,8 @@ export async function changePassword(
       description: 'Your password was changed. Other signed-in browsers were signed out.',
       status: 'success',
     });
+    await queuePasswordNotice(tx, deps, customer.email, 'changed', clock.now());
   });
-  await notify(deps, log, customer.email, 'changed');
 }
 
 /**
@@ -109,10 +100,10 @@ export async function countResetRequest(deps: ServiceDeps, ip: string) {
 export async function mailResetLink(deps: ServiceDeps, log: Log, email: string) {
   const { db, clock } = deps;
   try {
-    const issued = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       // locked, so that requests arriving together issue one link
       const customer = await lockCustomerByEmail(tx, email);
-      if (!customer) return undefined;
+      if (!customer) return;
       const [recent] = await tx
         // Stryker disable next-line ObjectLiteral: only whether a row comes back is read
         .select({ id: passwordResetTokens.id })
@@ -128,12 +119,10 @@ export async function mailResetLink(deps: ServiceDeps, log: Log, email: string) 
           ),
         )
         .limit(1);
-      if (recent) return undefined;
-      return { to: customer.email, token: await issueResetToken(tx, clock, customer.id) };
+      if (recent) return;
+      const token = await issueResetToken(tx, clock, customer.id);
+      await queueResetMail(tx, deps, customer.email, resetLink(deps.config.PUBLIC_URL, token));
     });
-    if (issued) {
-      await sendResetMail(deps, issued.to, resetLink(deps.config.PUBLIC_URL, issued.token));
-    }
   } catch (error) {
     log.warn({ reason: (error as Error).message }, 'reset link failed');
   }
@@ -141,7 +130,7 @@ export async function mailResetLink(deps: ServiceDeps, log: Log, email: string) 
 
 export async function resetPassword(
   deps: ServiceDeps,
-  log: Log,
+  _log: Log,
   input: { token: string; newPassword: string },
   ip: string,
 ) {
@@ -179,10 +168,10 @@ export async function resetPassword(
         'Your password was reset by e-mail link. Every signed-in browser was signed out.',
       status: 'success',
     });
+    await queuePasswordNotice(tx, deps, customer.email, 'reset', clock.now());
     return true;
   });
   if (!done) throw invalid();
-  await notify(deps, log, customer.email, 'reset');
 }
 
 async function applyNewPassword(
@@ -215,9 +204,9 @@ export async function operatorSetPassword(deps: ServiceDeps, customer: Customer,
 
 /** Operator: mails the customer a reset link; every session ends now. */
 export async function operatorSendResetLink(deps: ServiceDeps, customer: Customer) {
-  const token = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     await revokeCustomerSessions(tx, deps.clock, customer.id, 'operator');
-    return issueResetToken(tx, deps.clock, customer.id);
+    const token = await issueResetToken(tx, deps.clock, customer.id);
+    await queueResetMail(tx, deps, customer.email, resetLink(deps.config.PUBLIC_URL, token));
   });
-  await sendResetMail(deps, customer.email, resetLink(deps.config.PUBLIC_URL, token));
 }

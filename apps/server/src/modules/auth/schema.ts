@@ -1,4 +1,13 @@
-import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { customers } from '../users/schema';
 
 const at = () => timestamp({ withTimezone: true });
@@ -95,3 +104,20 @@ export const rateLimitWindows = pgTable('rate_limit_windows', {
   windowStart: at().notNull(),
   hits: integer().notNull().default(0),
 });
+
+/**
+ * The browsers an account has signed in from, by the SHA-256 of each browser's long-lived random
+ * device cookie: a sign-in from one not listed is mailed to the customer.
+ */
+export const seenBrowsers = pgTable(
+  'seen_browsers',
+  {
+    customerId: uuid()
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    deviceHash: text().notNull(),
+    firstSeenAt: at().notNull(),
+    lastSeenAt: at().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.deviceHash] })],
+);

@@ -15,7 +15,7 @@ import { recordActivity } from '../activity/record';
 import { customers } from '../users/schema';
 import { findCustomerByEmail, getUser, normaliseEmail } from '../users/service';
 import type { AccessTokens } from './access-token';
-import { sendCodeMail } from './mails';
+import { queueCodeMail } from './mails';
 import { loginChallenges } from './schema';
 import { codeHash, randomCode, randomToken, sameHash, sha256 } from './secrets';
 import {
@@ -36,17 +36,12 @@ import {
 export const MAX_CODE_ATTEMPTS = 5;
 export const MAX_RESENDS = 5;
 
-export type ServiceDeps = Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'config'>;
+export type ServiceDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'queue' | 'consents'>;
 type LoginInput = z.output<typeof LoginRequestSchema>;
 
 const invalidLogin = () => new AppError('UNAUTHORIZED', authMessages.invalidLogin);
 const codeExpired = () => new AppError('BAD_REQUEST', authMessages.codeExpired);
 const tooManyCodes = () => new AppError('BAD_REQUEST', authMessages.tooManyCodes);
-const mailDown = () =>
-  new AppError(
-    'SERVICE_UNAVAILABLE',
-    'We could not send the verification code. Please try again in a moment.',
-  );
 
 // People type these with spaces or in lower case; the stored values are canonical.
 const squash = (value: string) => value.replace(/[\s-]/g, '');
@@ -93,21 +88,20 @@ export async function startLogin(deps: ServiceDeps, input: LoginInput, ip: strin
   const id = randomUUID();
   const tempToken = randomToken();
   const code = randomCode();
-  await db.insert(loginChallenges).values({
-    id,
-    customerId: customer.id,
-    tokenHash: sha256(tempToken),
-    codeHash: codeHash(id, code),
-    codeSentAt: now,
-    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-    rememberMe: input.rememberMe,
-    createdAt: now,
+  await db.transaction(async (tx) => {
+    await tx.insert(loginChallenges).values({
+      id,
+      customerId: customer.id,
+      tokenHash: sha256(tempToken),
+      codeHash: codeHash(id, code),
+      codeSentAt: now,
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      rememberMe: input.rememberMe,
+      createdAt: now,
+    });
+    // queued, not sent: a slow or absent mail server never holds up a sign-in
+    await queueCodeMail(tx, deps, customer.email, code);
   });
-  try {
-    await sendCodeMail(deps, customer.email, code);
-  } catch {
-    throw mailDown();
-  }
   return { tempToken };
 }
 
@@ -259,31 +253,30 @@ export async function resendCode(deps: ServiceDeps, tempToken: string) {
   const { challenge, email } = resendableChallenge(await findChallenge(deps, tempToken), now);
   const code = randomCode();
   // every limit again in the statement, so that resends arriving together send one code
-  const [updated] = await db
-    .update(loginChallenges)
-    .set({
-      codeHash: codeHash(challenge.id, code),
-      codeSentAt: now,
-      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-      resendCount: sql`${loginChallenges.resendCount} + 1`,
-    })
-    .where(
-      and(
-        stillOpen(challenge.id, now),
-        lt(loginChallenges.resendCount, MAX_RESENDS),
-        lte(loginChallenges.codeSentAt, new Date(now.getTime() - RESEND_INTERVAL_MS)),
-      ),
-    )
-    .returning({ id: loginChallenges.id });
+  const updated = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(loginChallenges)
+      .set({
+        codeHash: codeHash(challenge.id, code),
+        codeSentAt: now,
+        expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+        resendCount: sql`${loginChallenges.resendCount} + 1`,
+      })
+      .where(
+        and(
+          stillOpen(challenge.id, now),
+          lt(loginChallenges.resendCount, MAX_RESENDS),
+          lte(loginChallenges.codeSentAt, new Date(now.getTime() - RESEND_INTERVAL_MS)),
+        ),
+      )
+      .returning({ id: loginChallenges.id });
+    if (row) await queueCodeMail(tx, deps, email, code);
+    return row;
+  });
   if (!updated) {
     // another resend or a code came first: tell why it may not have one now
     resendableChallenge(await findChallenge(deps, tempToken), now);
     throw codeExpired();
-  }
-  try {
-    await sendCodeMail(deps, email, code);
-  } catch {
-    throw mailDown();
   }
 }
 

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Job } from '../../adapters/queue';
+import type { Executor } from '../../db/client';
+import type { AppDeps } from '../../deps';
+import { receiptFileKey } from '../receipts/service';
+import { mailDeliveries } from './schema';
+import {
+  consentStatusMail,
+  newBrowserMail,
+  passwordChangedMail,
+  passwordResetLinkMail,
+  receiptMail,
+  signInCodeMail,
+  type MailRequest,
+  type RenderedMail,
+} from './templates';
+
+/**
+ * A queued mail. Codes and reset links must not lie readable in the job table, so the request
+ * is sealed with the data encryption key, bound to its Message-ID.
+ */
+export interface MailJob {
+  messageId: string;
+  sealed: string;
+}
+
+type EnqueueDeps = Pick<AppDeps, 'queue' | 'consents' | 'config'>;
+type DeliveryDeps = Pick<AppDeps, 'db' | 'mailer' | 'clock' | 'files' | 'config' | 'consents'>;
+
+const associatedData = (messageId: string) => `mail:${messageId}`;
+
+/** `<uuid@portal.example.in>`, in the sender's domain as RFC 5322 recommends. */
+function newMessageId(mailFrom: string) {
+  const domain = /@([^\s<>@]+)>?\s*$/.exec(mailFrom)?.[1] ?? 'portal.localhost';
+  return `<${randomUUID()}@${domain}>`;
+}
+
+/**
+ * Queues a mail through `executor`: pass the open transaction of the change that causes it,
+ * so that the mail exists exactly when the change commits, and is never lost nor orphaned.
+ */
+export async function enqueueMail(
+  executor: Executor,
+  deps: EnqueueDeps,
+  request: MailRequest,
+): Promise<void> {
+  const messageId = newMessageId(deps.config.MAIL_FROM);
+  const sealed = deps.consents.encryption.encrypt(
+    JSON.stringify(request),
+    associatedData(messageId),
+  );
+  await deps.queue.send<MailJob>(executor, 'mail', { messageId, sealed });
+}
+
+/** The mail a request names, rendered; a receipt carries its stored invoice PDF. */
+export async function renderMail(
+  deps: Pick<AppDeps, 'files' | 'config'>,
+  request: MailRequest,
+): Promise<RenderedMail> {
+  const ctx = { publicUrl: deps.config.PUBLIC_URL };
+  switch (request.template) {
+    case 'sign-in-code':
+      return signInCodeMail(request.data, ctx);
+    case 'password-reset-link':
+      return passwordResetLinkMail(request.data, ctx);
+    case 'password-changed':
+      return passwordChangedMail(request.data, ctx);
+    case 'new-browser':
+      return newBrowserMail(request.data, ctx);
+    case 'consent-status':
+      return consentStatusMail(request.data, ctx);
+    case 'receipt': {
+      const pdf = await deps.files.read(receiptFileKey(request.data.orderId));
+      // thrown, so the job is tried again: the file store may be briefly away
+      if (!pdf) throw new Error(`the invoice of order ${request.data.orderId} is not stored`);
+      return receiptMail(request.data, pdf, ctx);
+    }
+  }
+}
+
+/**
+ * Sends one queued mail, once: a mail already handed to the mail server is not sent again.
+ * Throwing fails this try, and the queue tries again later with backoff.
+ */
+export async function deliverMail(deps: DeliveryDeps, job: MailJob): Promise<'sent' | 'already'> {
+  const { messageId } = job;
+  const [done] = await deps.db
+    .select({ messageId: mailDeliveries.messageId })
+    .from(mailDeliveries)
+    .where(eq(mailDeliveries.messageId, messageId));
+  if (done) return 'already';
+  const request = JSON.parse(
+    deps.consents.encryption.decrypt(job.sealed, associatedData(messageId)),
+  ) as MailRequest;
+  const mail = await renderMail(deps, request);
+  await deps.mailer.send({ to: request.to, ...mail, messageId });
+  await deps.db
+    .insert(mailDeliveries)
+    .values({ messageId, deliveredAt: deps.clock.now() })
+    .onConflictDoNothing();
+  return 'sent';
+}
+
+/** Runs this instance's mail worker: queued mail goes out as soon as the mail server takes it. */
+export async function startMailDelivery(
+  deps: DeliveryDeps & Pick<AppDeps, 'queue'>,
+  options: { pollingIntervalSeconds?: number } = {},
+): Promise<void> {
+  // a failed try is logged by the queue, and tried again with backoff
+  await deps.queue.work<MailJob>(
+    'mail',
+    (job: Job<MailJob>) => deliverMail(deps, job.data),
+    options,
+  );
+}
