@@ -70,5 +70,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     css: false,
+    // a file's first test also imports its screen's code, which on a busy machine takes seconds
+    testTimeout: 15_000,
   },
 });

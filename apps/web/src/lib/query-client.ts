@@ -5,6 +5,13 @@ const statusOf = (error: unknown) => {
   return typeof status === 'number' ? status : Infinity;
 };
 
+/**
+ * How long an answer counts as current when it was asked for by a route before its screen
+ * rendered (a route's `loader` prefetch): the screen mounting a moment later takes that answer
+ * instead of asking again, and every later visit asks afresh.
+ */
+export const JUST_FETCHED_MS = 2_000;
+
 export function createQueryClient() {
   return new QueryClient({
     defaultOptions: {

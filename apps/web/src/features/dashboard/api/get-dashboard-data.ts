@@ -9,6 +9,7 @@ import { getConsentsQueryOptions } from '@/features/consents/api/get-consents';
 import { getPlanCatalogueQueryOptions } from '@/features/plans/api/get-plans';
 import { getProfileQueryOptions } from '@/features/profile/api/get-profile';
 import { api } from '@/lib/http';
+import { JUST_FETCHED_MS } from '@/lib/query-client';
 
 /**
  * The newest orders: the history's first answer (its newest, newest first), under 'orders' so
@@ -21,13 +22,6 @@ const newestOrdersQueryOptions = () =>
       (await api.get(orderPaths.history, { schema: OrderHistoryResponseSchema })).orders,
     staleTime: 0,
   });
-
-/**
- * How long an answer fetched for the dashboard counts as current. The route asks for the data as
- * soon as its code is in (prefetchDashboardData); the screen mounting a moment later takes those
- * answers instead of asking again. Every later visit asks afresh, so a new or paid order shows.
- */
-export const JUST_FETCHED_MS = 2_000;
 
 /**
  * What the dashboard is made of, through the owning features' query options: the profile, the

@@ -1,16 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { NotificationsResponseSchema, notificationPaths } from '@portal/contract';
 import { api } from '@/lib/http';
+import { JUST_FETCHED_MS } from '@/lib/query-client';
 
 export const getNotifications = () =>
   api.get(notificationPaths.list, { schema: NotificationsResponseSchema });
 
-/** One light request on page load and whenever the window regains focus; no polling. */
+/**
+ * One light request on page load (sent by the signed-in layout's route before it renders) and
+ * whenever the window regains focus; no polling.
+ */
 export const getNotificationsQueryOptions = () =>
   queryOptions({
     queryKey: ['notifications'],
     queryFn: getNotifications,
-    staleTime: 0,
+    staleTime: JUST_FETCHED_MS,
     refetchOnWindowFocus: true,
     retry: false,
   });
