@@ -9,7 +9,10 @@ export interface QueuedJob {
   state: 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
   data: Record<string, unknown>;
   retryCount: number;
+  /** When it may run (again): after a failed try, that try's end plus the backoff. */
   startAfter: Date;
+  /** When its last try started; null before the first. */
+  startedOn: Date | null;
   /** What the handler threw, for a failed try. */
   output: { message?: string } | null;
 }
@@ -17,11 +20,13 @@ export interface QueuedJob {
 /** Every job of `name` (or of its dead letters, by their name), oldest first. */
 export async function jobsOf(t: WithQueue, name: string): Promise<QueuedJob[]> {
   const result = await t.deps.db.execute(sql`
-    SELECT id, state, data, retry_count AS "retryCount", start_after AS "startAfter", output
+    SELECT id, state, data, retry_count AS "retryCount", start_after AS "startAfter",
+      started_on AS "startedOn", output
     FROM ${sql.raw(QUEUE_SCHEMA)}.job WHERE name = ${name} ORDER BY created_on, id`);
   return (result as unknown as { rows: QueuedJob[] }).rows.map((row) => ({
     ...row,
     startAfter: new Date(row.startAfter),
+    startedOn: row.startedOn && new Date(row.startedOn),
   }));
 }
 
@@ -33,7 +38,7 @@ export async function runRetriesNow(t: WithQueue, name: JobName): Promise<void> 
 }
 
 /**
- * Waits until no job of `name` waits or runs, waking the workers a test started (with
+ * Waits until no job of `name` waits (a job sent to start later keeps it waiting) or runs, waking the workers a test started (with
  * `t.deps.queue.work`) so that nobody waits for their polling. `retriesNow` skips every
  * retry's backoff, so that a failing job ends in the dead letters within the test.
  */
