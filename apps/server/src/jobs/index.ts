@@ -41,7 +41,9 @@ async function scheduleJobs(deps: AppDeps, log: FastifyBaseLogger) {
       await deps.queue.unschedule(job.name);
       continue;
     }
-    await deps.queue.work(job.name, () => job.run(deps, log));
+    // a scheduled run need not start within seconds: idle workers look rarely (a few short
+    // queries less each second, which count on the single connection of PGlite)
+    await deps.queue.work(job.name, () => job.run(deps, log), { pollingIntervalSeconds: 15 });
     await deps.queue.schedule(job.name, cronEvery(minutes));
     // a first run catches up on what happened while no instance ran; one already waiting
     // makes this one a no-op (the queue keeps one waiting run of a sweep)
