@@ -6,11 +6,13 @@ import type { Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
+import { enqueueMail } from '../mail/delivery';
+import { findCustomerById } from '../users/service';
 import { partners } from '../partners/schema';
 import { bankFailure, readToken, toConsent, tokenColumns } from './rows';
 import { consents } from './schema';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -70,6 +72,31 @@ async function findOwnConsent(db: Executor, customerId: string, where: SQL) {
   return found ?? null;
 }
 
+/** Tells the customer by mail that the bank moved a consent to another status. */
+async function queueStatusNotice(
+  tx: Executor,
+  deps: Deps,
+  customerId: string,
+  found: NonNullable<Awaited<ReturnType<typeof findOwnConsent>>>,
+  status: ConsentStatus,
+  at: Date,
+) {
+  const customer = await findCustomerById(tx, customerId);
+  if (!customer) return;
+  await enqueueMail(tx, deps, {
+    template: 'consent-status',
+    to: customer.email,
+    data: {
+      at: at.toISOString(),
+      consentId: found.row.consentId,
+      partnerName: found.partner.name,
+      previousStatus: found.row.status,
+      status,
+      companyName: customer.companyName,
+    },
+  });
+}
+
 /**
  * Asks the bank about one of the customer's consents, with the access token the portal holds,
  * and stores the answer. When the bank cannot be reached or answers nonsense, nothing changes.
@@ -126,6 +153,7 @@ export async function refreshConsentStatus(
       ...event,
       details: { consentId: row.consentId },
     });
+    if (changed) await queueStatusNotice(tx, deps, customerId, found, status, now);
     return toConsent(row, found.partner, encryption);
   });
 }

@@ -18,6 +18,7 @@ import { plans } from '../plans/schema';
 import { isUuid } from '../plans/service';
 import { findOwnOrder, formatPaise } from '../orders/service';
 import { orders, type OrderRow } from '../orders/schema';
+import { enqueueMail } from '../mail/delivery';
 import { issueReceipt } from '../receipts/service';
 import { customers } from '../users/schema';
 import { paymentEvents } from './schema';
@@ -170,7 +171,7 @@ const MONOTONIC_RANK: Record<string, number> = { Pending: 0, Failed: 1, Complete
  */
 export async function settleInTransaction(
   tx: Transaction,
-  deps: Pick<AppDeps, 'clock' | 'files' | 'config'>,
+  deps: Pick<AppDeps, 'clock' | 'files' | 'config' | 'queue' | 'consents'>,
   orderId: string,
   seen: Observation,
 ): Promise<Settlement> {
@@ -212,7 +213,7 @@ export async function settleInTransaction(
       now,
     });
     const [customer] = await tx.select().from(customers).where(eq(customers.id, order.customerId));
-    await issueReceipt(tx, deps, {
+    const { invoiceNumber } = await issueReceipt(tx, deps, {
       invoiceDate: now,
       orderId: order.id,
       paymentId: seen.paymentId,
@@ -250,6 +251,19 @@ export async function settleInTransaction(
       description: `${planName} plan active until ${customerDate(period.endsAt)}`,
       status: 'success',
       details,
+    });
+    // the worker attaches the stored invoice: the mail goes exactly when the payment commits
+    await enqueueMail(tx, deps, {
+      template: 'receipt',
+      to: customer!.email,
+      data: {
+        orderId: order.id,
+        invoiceNumber,
+        planName,
+        totalPaise: order.totalPaise,
+        paidAt: now.toISOString(),
+        companyName: customer!.companyName,
+      },
     });
   } else if (seen.kind === 'failed') {
     await tx

@@ -1,0 +1,127 @@
+import { and, count, eq } from 'drizzle-orm';
+import { Verify2faResponseSchema, authPaths } from '@portal/contract';
+import type { AppDeps } from '../../deps';
+import type { App } from '../../lib/types';
+import { enqueueMail } from '../mail/delivery';
+import { seenBrowsers } from './schema';
+import { randomToken, sha256 } from './secrets';
+
+/** A random id per browser, kept as long as a browser keeps a cookie (400 days at most). */
+export const DEVICE_COOKIE = '__Host-device';
+const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
+const DEVICE_ID = /^[A-Za-z0-9_-]{43}$/;
+
+type BrowserDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'queue' | 'consents'>;
+
+/** "Chrome on Windows": enough for a person to recognise the browser, nothing more. */
+export function describeBrowser(userAgent: string | undefined): string {
+  const ua = userAgent ?? '';
+  const browser =
+    [
+      ['Edge', /Edg(e|A|iOS)?\//],
+      ['Opera', /OPR\//],
+      ['Samsung Internet', /SamsungBrowser\//],
+      ['Chrome', /(Chrome|CriOS)\//],
+      ['Firefox', /(Firefox|FxiOS)\//],
+      ['Safari', /Version\/[\d.]+.*Safari\//],
+    ].find(([, pattern]) => (pattern as RegExp).test(ua))?.[0] ?? 'An unknown browser';
+  const system =
+    [
+      ['Android', /Android/],
+      ['iOS', /iPhone|iPad|iPod/],
+      ['Windows', /Windows/],
+      ['macOS', /Mac OS X|Macintosh/],
+      ['ChromeOS', /CrOS/],
+      ['Linux', /Linux/],
+    ].find(([, pattern]) => (pattern as RegExp).test(ua))?.[0] ?? 'an unknown system';
+  return `${browser as string} on ${system as string}`;
+}
+
+/**
+ * Records the browser of a completed sign-in. The first browser of an account is taken as its
+ * own; a later one not seen before is mailed, queued in the transaction that records it.
+ */
+export async function recordSignInBrowser(
+  deps: BrowserDeps,
+  input: {
+    customerId: string;
+    email: string;
+    companyName: string;
+    deviceId: string;
+    userAgent: string | undefined;
+  },
+): Promise<'known' | 'first' | 'new'> {
+  const now = deps.clock.now();
+  const deviceHash = sha256(input.deviceId);
+  return deps.db.transaction(async (tx) => {
+    const [seen] = await tx
+      .update(seenBrowsers)
+      .set({ lastSeenAt: now })
+      .where(
+        and(eq(seenBrowsers.customerId, input.customerId), eq(seenBrowsers.deviceHash, deviceHash)),
+      )
+      .returning({ deviceHash: seenBrowsers.deviceHash });
+    if (seen) return 'known';
+    const [before] = await tx
+      .select({ n: count() })
+      .from(seenBrowsers)
+      .where(eq(seenBrowsers.customerId, input.customerId));
+    const [added] = await tx
+      .insert(seenBrowsers)
+      .values({ customerId: input.customerId, deviceHash, firstSeenAt: now, lastSeenAt: now })
+      .onConflictDoNothing()
+      .returning({ deviceHash: seenBrowsers.deviceHash });
+    // another sign-in of this browser recorded it a moment ago, and told of it if it had to
+    if (!added) return 'known';
+    if (before!.n === 0) return 'first';
+    await enqueueMail(tx, deps, {
+      template: 'new-browser',
+      to: input.email,
+      data: {
+        at: now.toISOString(),
+        browser: describeBrowser(input.userAgent),
+        companyName: input.companyName,
+      },
+    });
+    return 'new';
+  });
+}
+
+/**
+ * After a completed sign-in: gives the browser its device cookie if it has none, and records
+ * it. A notice that cannot be recorded is logged; it never undoes the sign-in.
+ */
+export function registerSignInBrowsers(app: App, deps: BrowserDeps) {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (
+      request.method !== 'POST' ||
+      request.routeOptions.url !== authPaths.verify2fa ||
+      reply.statusCode !== 200 ||
+      typeof payload !== 'string'
+    ) {
+      return payload;
+    }
+    try {
+      const { user } = Verify2faResponseSchema.parse(JSON.parse(payload));
+      const presented = request.cookies[DEVICE_COOKIE];
+      const deviceId = presented && DEVICE_ID.test(presented) ? presented : randomToken();
+      reply.setCookie(DEVICE_COOKIE, deviceId, {
+        httpOnly: true,
+        secure: true,
+        sameSite: 'strict',
+        path: '/',
+        maxAge: DEVICE_COOKIE_MAX_AGE_S,
+      });
+      await recordSignInBrowser(deps, {
+        customerId: user.id,
+        email: user.email,
+        companyName: user.company_name,
+        deviceId,
+        userAgent: request.headers['user-agent'],
+      });
+    } catch (error) {
+      request.log.warn({ err: error }, 'sign-in browser not recorded');
+    }
+    return payload;
+  });
+}
