@@ -7,7 +7,6 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -17,9 +16,11 @@ import type { AppDeps } from './deps';
 import { registerErrorHandling } from './lib/http-errors';
 import { registerNoStoreForApi } from './lib/http-headers';
 import { loggerOptions } from './lib/logging';
+import { openApiOptions } from './openapi';
 import type { App } from './lib/types';
 import { createAccessTokens } from './modules/auth/access-token';
 import { registerAuthentication } from './modules/auth/authenticate';
+import { registerSignInBrowsers } from './modules/auth/browsers';
 import { registerSignInBrowsers } from './modules/auth/browsers';
 import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
@@ -98,18 +99,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
   await app.register(fastifyCookie);
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Customer portal API', version: '1.0.0' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          partnerKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(fastifySwagger, openApiOptions(config));
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   registerAuthentication(app, {
@@ -118,6 +108,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     clock: deps.clock,
   });
 
+  // before the routes, so that the sign-in route is registered with the hook
+  registerSignInBrowsers(app, deps);
   // before the routes, so that the sign-in route is registered with the hook
   registerSignInBrowsers(app, deps);
   await app.register(healthRoutes);
