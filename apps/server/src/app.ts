@@ -21,7 +21,6 @@ import type { App } from './lib/types';
 import { createAccessTokens } from './modules/auth/access-token';
 import { registerAuthentication } from './modules/auth/authenticate';
 import { registerSignInBrowsers } from './modules/auth/browsers';
-import { registerSignInBrowsers } from './modules/auth/browsers';
 import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
 import { userRoutes } from './modules/users/routes';
@@ -108,8 +107,6 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     clock: deps.clock,
   });
 
-  // before the routes, so that the sign-in route is registered with the hook
-  registerSignInBrowsers(app, deps);
   // before the routes, so that the sign-in route is registered with the hook
   registerSignInBrowsers(app, deps);
   await app.register(healthRoutes);
