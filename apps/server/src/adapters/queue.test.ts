@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { openUnreachableDatabase } from '../test/database';
@@ -53,6 +54,8 @@ describe('the job queue', () => {
   });
 
   it('retries a failing job with a growing wait, then moves it to the dead letters', async () => {
+    const logged: Record<string, unknown>[] = [];
+    t.deps.queue.logTo(pino({ base: null }, { write: (line) => logged.push(JSON.parse(line)) }));
     const id = await t.deps.queue.send(t.deps.db, 'mail', { n: 3, fail: true }, { retryLimit: 2 });
     const waits: number[] = [];
     for (let attempt = 1; attempt <= 2; attempt += 1) {
@@ -72,6 +75,16 @@ describe('the job queue', () => {
     expect(waits[1]).toBeGreaterThanOrEqual(60_000);
     expect(waits[1]).toBeLessThanOrEqual(125_000);
     expect(runsOf(3).map((job) => job.retryCount)).toEqual([0, 1, 2]);
+    expect(
+      logged.map(({ msg, id: jobId, retryCount, err }) => ({ msg, jobId, retryCount, err })),
+    ).toEqual(
+      [0, 1, 2].map((retryCount) => ({
+        msg: 'job failed',
+        jobId: id,
+        retryCount,
+        err: expect.objectContaining({ message: `try ${retryCount} refused` }),
+      })),
+    );
     const failed = await jobOf(id!);
     expect(failed.output?.message).toBe('try 2 refused');
     const letters = await jobsOf(t, deadLetterOf('mail'));

@@ -192,7 +192,7 @@ export function createQueue(
       }
     },
   };
-  // sends, schedules and the operator's work, which need no running instance
+  // sends, unschedules and the operator's retries, which need no running instance
   const idle = idleBoss(runner);
   const boss = new PgBoss({
     db: counted,
@@ -219,12 +219,14 @@ export function createQueue(
       const id = await boss.work<object>(
         name,
         { ...workOptions, batchSize: 1, includeMetadata: true },
-        async (jobs) => {
+        // batchSize 1: one job each call, so a failure fails that job alone
+        async ([job]) => {
           running += 1;
           try {
-            for (const job of jobs) await handler(job as Job<never>);
+            await handler(job as Job<never>);
           } catch (error) {
-            log?.warn({ err: error, queue: name }, 'job failed');
+            const { id, retryCount, retryLimit } = job!;
+            log?.warn({ err: error, queue: name, id, retryCount, retryLimit }, 'job failed');
             throw error;
           } finally {
             running -= 1;
