@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderAmount, paiseToRupees } from '@portal/contract';
 import { hmacHex } from '../adapters/payment-gateway';
@@ -132,6 +134,23 @@ async function signIn() {
 }
 
 let session: { token: string; cookie: string; userId: string };
+let purchasedOrderId: string;
+
+/** Runs a Node script to its end; what it printed, and its exit code. */
+function runScript(script: string, args: string[], env: Record<string, string>) {
+  return new Promise<{ stdout: string; stderr: string; status: number | null }>((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('close', (status) => resolve({ stdout, stderr, status }));
+  });
+}
+
+const RESTORE_DRILL = fileURLToPath(
+  new URL('../../../../scripts/restore-drill.mjs', import.meta.url),
+);
 
 describe('two portal instances behind haproxy', () => {
   it('share the requests between both instances, in turn', async () => {
@@ -184,6 +203,7 @@ describe('two portal instances behind haproxy', () => {
     const order = await call('POST', '/api/orders', { token, json: { planId: plan._id, amount } });
     expect(order.status).toBe(201);
     const orderId = order.body.order._id as string;
+    purchasedOrderId = orderId;
     const payment = await call('POST', '/api/create-payment', {
       token,
       json: {
@@ -351,4 +371,27 @@ describe('two portal instances behind haproxy', () => {
       .poll(() => lb.log(), { timeout: 10_000 })
       .toMatch(new RegExp(`Server portals/${victim} is DOWN`));
   });
+
+  it('passes the restore drill: backup, wipe, restore, and the customer, order and receipt are back', async () => {
+    await Promise.all(
+      Object.values(portals).map(async (portal) => {
+        portal.child.kill('SIGTERM');
+        await portal.exited;
+      }),
+    );
+    // not spawnSync: the S3 server the drill talks to runs in this process
+    const drill = await runScript(RESTORE_DRILL, ['drill'], {
+      // psql, pg_dump and pg_restore of Debian's postgresql-client
+      PATH: '/usr/local/bin:/usr/bin:/bin',
+      DATABASE_URL: database.url,
+      ...s3.env,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    });
+    expect(drill.stderr).toBe('');
+    expect(drill.status).toBe(0);
+    expect(drill.stdout).toContain('wiped: the database is empty and so is the bucket');
+    expect(drill.stdout).toContain(
+      `drill passed: customer ${DEMO_ACCOUNT.email}, order ${purchasedOrderId} and receipt file`,
+    );
+  }, 120_000);
 });
