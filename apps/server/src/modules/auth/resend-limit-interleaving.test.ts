@@ -18,10 +18,11 @@ afterAll(() => t.close());
 type UpdateBuilder = ReturnType<Database['update']>;
 
 /**
- * `db`, except that its first update statement, once built (its caller has read what it decides
- * on), waits for `release()` before it runs: another request's statements land exactly there.
+ * `db`, except that its first write (an update statement, once built, or a transaction), which
+ * its caller starts after reading what it decides on, waits for `release()` before it runs:
+ * another request's statements land exactly there.
  */
-function holdingFirstUpdate(db: Database) {
+function holdingFirstWrite(db: Database) {
   let reached!: () => void;
   let release!: () => void;
   const built = new Promise<void>((resolve) => (reached = resolve));
@@ -29,6 +30,13 @@ function holdingFirstUpdate(db: Database) {
   const held = new Proxy(db, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
+      if (property === 'transaction') {
+        return async (...args: Parameters<Database['transaction']>) => {
+          reached();
+          await released;
+          return target.transaction(...args);
+        };
+      }
       if (property !== 'update') return value;
       return (...args: Parameters<Database['update']>) =>
         new Proxy(target.update(...args), {
@@ -71,12 +79,12 @@ describe('resending a code', () => {
     const before = (await codeMails()).length;
 
     // the fifth resend reads the challenge and stalls before it writes
-    const fifth = holdingFirstUpdate(t.deps.db);
+    const fifth = holdingFirstWrite(t.deps.db);
     const fifthDone = resendCode({ ...t.deps, db: fifth.db }, tempToken);
     await fifth.built;
     // a minute later another resend reads the same four and stalls too
     t.clock.advance(RESEND_INTERVAL_MS);
-    const sixth = holdingFirstUpdate(t.deps.db);
+    const sixth = holdingFirstWrite(t.deps.db);
     const sixthDone = resendCode({ ...t.deps, db: sixth.db }, tempToken);
     await sixth.built;
 
