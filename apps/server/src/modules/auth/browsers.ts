@@ -87,36 +87,37 @@ export async function recordSignInBrowser(
   });
 }
 
+const validDevice = (value: string | undefined): value is string =>
+  value !== undefined && DEVICE_ID.test(value);
+
 /**
- * After a completed sign-in: gives the browser its device cookie if it has none, and records
- * it. A notice that cannot be recorded is logged; it never undoes the sign-in.
+ * The password step gives a browser without one its device cookie; the code step records the
+ * browser that completed the sign-in. A browser that sends no cookie back (it keeps none) is a
+ * new browser each time. A notice that cannot be recorded is logged; it never undoes a sign-in.
  */
 export function registerSignInBrowsers(app: App, deps: BrowserDeps) {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (
-      request.method !== 'POST' ||
-      request.routeOptions.url !== authPaths.verify2fa ||
-      reply.statusCode !== 200 ||
-      typeof payload !== 'string'
-    ) {
-      return payload;
-    }
-    try {
-      const { user } = Verify2faResponseSchema.parse(JSON.parse(payload));
-      const presented = request.cookies[DEVICE_COOKIE];
-      const deviceId = presented && DEVICE_ID.test(presented) ? presented : randomToken();
-      reply.setCookie(DEVICE_COOKIE, deviceId, {
+    if (request.method !== 'POST' || reply.statusCode !== 200) return payload;
+    const presented = request.cookies[DEVICE_COOKIE];
+    if (request.routeOptions.url === authPaths.login && !validDevice(presented)) {
+      reply.setCookie(DEVICE_COOKIE, randomToken(), {
         httpOnly: true,
         secure: true,
         sameSite: 'strict',
         path: '/',
         maxAge: DEVICE_COOKIE_MAX_AGE_S,
       });
+    }
+    if (request.routeOptions.url !== authPaths.verify2fa || typeof payload !== 'string') {
+      return payload;
+    }
+    try {
+      const { user } = Verify2faResponseSchema.parse(JSON.parse(payload));
       await recordSignInBrowser(deps, {
         customerId: user.id,
         email: user.email,
         companyName: user.company_name,
-        deviceId,
+        deviceId: validDevice(presented) ? presented : randomToken(),
         userAgent: request.headers['user-agent'],
       });
     } catch (error) {

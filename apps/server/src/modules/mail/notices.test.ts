@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { linksOf, type ReadMail } from '../../test/mail';
 import { DEVICE_COOKIE } from '../auth/browsers';
-import { freshIp, latestCode, login, loginBody } from '../auth/test-support';
+import { freshIp, latestCode, loginBody } from '../auth/test-support';
 import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
 import { buyer } from '../payments/test-support';
 import { receiptFileKey } from '../receipts/service';
@@ -19,24 +19,36 @@ const CHROME_ON_WINDOWS =
 
 type Customer = Awaited<ReturnType<typeof createCustomer>>;
 
-/** Both sign-in steps from a browser that presents `device` (or no device cookie at all). */
+/**
+ * Both sign-in steps from a browser that presents `device`, or, with none, keeps the device
+ * cookie the password step gives it; answers the device the sign-in was made with.
+ */
 async function signInFrom(customer: Customer, device?: string) {
   const ip = freshIp();
-  const first = await login(t, loginBody(customer), ip);
+  const headers = { 'user-agent': CHROME_ON_WINDOWS };
+  const first = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { ...headers, ...(device ? { cookie: `${DEVICE_COOKIE}=${device}` } : {}) },
+    payload: loginBody(customer),
+    remoteAddress: ip,
+  });
+  expect(first.statusCode).toBe(200);
+  const given = first.cookies.find((c) => c.name === DEVICE_COOKIE);
+  if (given) {
+    expect(given).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+    expect(given.maxAge).toBe(400 * 24 * 60 * 60);
+  }
+  const used = given?.value ?? device!;
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/auth/verify-2fa',
-    headers: {
-      'user-agent': CHROME_ON_WINDOWS,
-      ...(device ? { cookie: `${DEVICE_COOKIE}=${device}` } : {}),
-    },
+    headers: { ...headers, cookie: `${DEVICE_COOKIE}=${used}` },
     payload: { tempToken: first.json().tempToken, verificationCode: await latestCode(t) },
     remoteAddress: ip,
   });
   expect(res.statusCode).toBe(200);
-  const cookie = res.cookies.find((c) => c.name === DEVICE_COOKIE)!;
-  expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
-  return cookie.value;
+  return used;
 }
 
 /** The mails sent to `to` after `before` mails, with `subject`. */
