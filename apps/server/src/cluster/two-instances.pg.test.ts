@@ -4,6 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderAmount, paiseToRupees } from '@portal/contract';
 import { hmacHex } from '../adapters/payment-gateway';
@@ -38,6 +39,10 @@ beforeAll(async () => {
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     PUBLIC_URL: `http://127.0.0.1:${lbPort}`,
     TRUST_PROXY: '127.0.0.1',
+    // the sweeps on their default schedules: each instance sends a first run at start
+    PAYMENT_RECONCILE_MINUTES: '5',
+    AUTH_PURGE_MINUTES: '60',
+    CONSENT_EXPIRY_MINUTES: '15',
     ...s3.env,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
@@ -352,6 +357,52 @@ describe('two portal instances behind haproxy', () => {
     expect(ids.every(Boolean)).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it('runs each scheduled job one run at a time across both instances, and never fails one', async () => {
+    const sweeps = ['payment-reconcile', 'auth-purge', 'consent-expiry'];
+    const runs = async () => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const result = await client.query<{
+          name: string;
+          state: string;
+          started: Date | null;
+          completed: Date | null;
+        }>(
+          `SELECT name, state, started_on AS started, completed_on AS completed
+           FROM pgboss.job WHERE name = ANY($1) ORDER BY started_on`,
+          [sweeps],
+        );
+        return result.rows;
+      } finally {
+        await client.end();
+      }
+    };
+    // idle sweep workers look for a run every 15 s
+    await expect
+      .poll(
+        async () => {
+          const done = (await runs()).filter((r) => r.state === 'completed');
+          return sweeps.filter((name) => done.some((r) => r.name === name));
+        },
+        { timeout: 45_000, interval: 1_000 },
+      )
+      .toEqual(sweeps);
+    const all = await runs();
+    expect(all.filter((r) => r.state === 'failed')).toEqual([]);
+    for (const name of sweeps) {
+      const done = all.filter((r) => r.name === name && r.state === 'completed');
+      // one first run per instance start at most, never one each plus a duplicate
+      expect(done.length).toBeGreaterThanOrEqual(1);
+      expect(done.length).toBeLessThanOrEqual(2);
+      for (let i = 1; i < done.length; i++) {
+        expect(done[i]!.started!.getTime()).toBeGreaterThanOrEqual(
+          done[i - 1]!.completed!.getTime(),
+        );
+      }
+    }
+  }, 60_000);
 
   it('carries on through the other instance when one is killed', async () => {
     const before = await call('GET', '/api/auth/profile', { token: session.token });
