@@ -1,7 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authPaths } from '@portal/contract';
 import { QUEUE_SCHEMA } from '../adapters/queue';
 import { createTestApp, type TestApp } from '../test/app';
+import { createCustomer } from '../test/customers';
 import { drainQueue, jobsOf } from '../test/queue';
 import { orders } from '../modules/orders/schema';
 import { buyer, dropWebhooks } from '../modules/payments/test-support';
@@ -14,6 +16,16 @@ beforeAll(async () => {
   });
 });
 afterAll(() => t.close());
+
+const allOff = () => ({
+  ...t.deps,
+  config: {
+    ...t.config,
+    PAYMENT_RECONCILE_MINUTES: 0,
+    AUTH_PURGE_MINUTES: 0,
+    CONSENT_EXPIRY_MINUTES: 0,
+  },
+});
 
 const schedules = async () =>
   (
@@ -49,9 +61,29 @@ describe('startBackgroundJobs', () => {
     }
 
     // an instance started with every job off unschedules them for all instances
-    const off = { PAYMENT_RECONCILE_MINUTES: 0, AUTH_PURGE_MINUTES: 0, CONSENT_EXPIRY_MINUTES: 0 };
-    const none = startBackgroundJobs({ ...t.deps, config: { ...t.config, ...off } }, t.app.log);
+    const none = startBackgroundJobs(allOff(), t.app.log);
     await none.stop();
     expect(await schedules()).toEqual([]);
+  });
+
+  it('delivers queued mail on every instance, whatever the schedules', async () => {
+    const customer = await createCustomer(t);
+    const earlier = new Set((await jobsOf(t, 'mail')).map((job) => job.id));
+    const forgot = await t.app.inject({
+      method: 'POST',
+      url: authPaths.forgotPassword,
+      payload: { email: customer.email },
+    });
+    expect(forgot.statusCode).toBe(200);
+    // the reset link's mail, waiting: no worker runs before the jobs start
+    const linkMail = async () => (await jobsOf(t, 'mail')).filter((job) => !earlier.has(job.id));
+    await expect.poll(async () => (await linkMail()).map((job) => job.state)).toEqual(['created']);
+    const jobs = startBackgroundJobs(allOff(), t.app.log);
+    try {
+      await drainQueue(t, 'mail');
+      expect((await linkMail()).map((job) => job.state)).toEqual(['completed']);
+    } finally {
+      await jobs.stop();
+    }
   });
 });

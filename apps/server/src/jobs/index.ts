@@ -3,6 +3,7 @@ import type { JobName } from '../adapters/queue';
 import type { Config } from '../config';
 import type { AppDeps } from '../deps';
 import { runConsentExpirySweep } from '../modules/consents/expiry';
+import { startMailDelivery } from '../modules/mail/delivery';
 import { runAuthPurge } from './purge-expired-auth';
 import { runPaymentReconciliation } from './reconcile-payments';
 import { cronEvery } from './schedule';
@@ -30,11 +31,14 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
 ];
 
 /**
- * Registers this instance's workers and (re)writes the schedules kept in the database: of all
+ * Starts this instance's mail delivery and the workers of the scheduled jobs, and (re)writes the
+ * schedules kept in the database: of all
  * instances, one sends each due run and one worker runs it. A job turned off (0) is unscheduled
  * for every instance, so the setting must be the same on all of them.
  */
 async function scheduleJobs(deps: AppDeps, log: FastifyBaseLogger) {
+  // every instance delivers queued mail, whatever the schedules
+  await startMailDelivery(deps);
   for (const job of SCHEDULED_JOBS) {
     const minutes = deps.config[job.every];
     if (minutes <= 0) {
