@@ -102,6 +102,8 @@ export async function startLogin(deps: ServiceDeps, input: LoginInput, ip: strin
     // queued, not sent: a slow or absent mail server never holds up a sign-in
     await queueCodeMail(tx, deps, customer.email, code);
   });
+  // a code is awaited: this instance's worker sends it now rather than at its next look
+  deps.queue.wake('mail');
   return { tempToken };
 }
 
@@ -278,6 +280,7 @@ export async function resendCode(deps: ServiceDeps, tempToken: string) {
     resendableChallenge(await findChallenge(deps, tempToken), now);
     throw codeExpired();
   }
+  deps.queue.wake('mail');
 }
 
 export interface RefreshedSession {
