@@ -113,13 +113,15 @@ export function registerSignInBrowsers(app: App, deps: BrowserDeps) {
     }
     try {
       const { user } = Verify2faResponseSchema.parse(JSON.parse(payload));
-      await recordSignInBrowser(deps, {
+      const seen = await recordSignInBrowser(deps, {
         customerId: user.id,
         email: user.email,
         companyName: user.company_name,
         deviceId: validDevice(presented) ? presented : randomToken(),
         userAgent: request.headers['user-agent'],
       });
+      // sent now, while the customer still remembers signing in
+      if (seen === 'new') deps.queue.wake('mail');
     } catch (error) {
       request.log.warn({ err: error }, 'sign-in browser not recorded');
     }
