@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openPglite, openPostgres, type DatabaseHandle } from '../db/client';
 
 let migratedImage: Promise<Blob> | undefined;
@@ -36,14 +37,16 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   if (!serverUrl) return openPglite(undefined, await migratedPgliteImage());
 
   const name = `portal_test_${randomBytes(6).toString('hex')}`;
+  // the run's migrated template (test/postgres-template.ts), when the run has one
+  const template = inject('postgresTemplate');
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const handle = await openPostgres(url.toString());
-  await handle.migrate();
+  if (!template) await handle.migrate();
   return {
     ...handle,
     async close() {
