@@ -6,7 +6,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNT } from '../db/seed';
 import { freePort, postgresTestServerUrl } from '../test/database';
-import { readOutbox } from '../test/mail';
 import { createPostgresDatabase, startPortal, stopPortal, type PortalProcess } from './processes';
 
 let dataDir: string;
@@ -74,12 +73,11 @@ describe('SIGTERM', () => {
     expect(response).toMatch(/^HTTP\/1\.1 200 /);
     // and the connection is not kept alive to hold the stop open
     expect(response).toMatch(/\r\nconnection: close\r\n/i);
+    // the sign-in challenge was stored (its code is queued for mail, sent by any instance)
     expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toMatchObject({
       success: true,
+      tempToken: expect.any(String),
     });
-    expect((await readOutbox(path.join(dataDir, 'outbox'))).at(-1)?.to).toContain(
-      DEMO_ACCOUNT.email,
-    );
 
     expect(await portal!.exited).toEqual({ code: 0, signal: null });
     expect(portal!.output()).toContain('"msg":"stopped"');
