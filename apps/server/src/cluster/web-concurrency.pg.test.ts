@@ -48,10 +48,12 @@ const isRunning = (pid: number) => {
 };
 
 describe('npm start with WEB_CONCURRENCY=2 on PostgreSQL', () => {
-  it('migrates and seeds once, in the primary, and serves from two workers on one port', async () => {
+  it('prepares once, in the primary (migrations, secrets, seed, notices), and serves from two workers on one port', async () => {
     await expect.poll(() => listeningPids().length, { timeout: 30_000 }).toBe(2);
     const out = portal!.output();
     expect(out.match(/Demo account created/g)).toHaveLength(1);
+    // the start-up notices come from the one preparation (migrations, secrets, seed)
+    expect(out.match(/Sandbox in use/g)).toHaveLength(1);
     expect(out.match(/Portal running at [^\n]* \(2 workers\)/g)).toHaveLength(1);
     const workers = listeningPids();
     expect(new Set(workers).size).toBe(2);
