@@ -4,6 +4,7 @@ import { authMessages, authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { codeFrom } from '../../test/mail';
+import { jobsOf } from '../../test/queue';
 import { loginChallenges } from './schema';
 import { activityFeed, freshIp, login, loginBody, unreachableMailer } from './test-support';
 
@@ -158,16 +159,16 @@ describe('POST /api/auth/login', () => {
 });
 
 describe('POST /api/auth/login while mail cannot be sent', () => {
-  it('answers 503 in plain words', async () => {
+  it('answers at once, with the code kept in the mail queue until mail can go', async () => {
     const down = await createTestApp({ deps: { mailer: unreachableMailer() } });
     try {
       const customer = await createCustomer(down);
       const res = await login(down, loginBody(customer), freshIp());
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({
-        success: false,
-        message: 'We could not send the verification code. Please try again in a moment.',
-      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().tempToken).toEqual(expect.any(String));
+      const mails = await jobsOf(down, 'mail');
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.state).not.toBe('completed');
     } finally {
       await down.close();
     }

@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { activityPaths, authPaths, type ActivityEvent } from '@portal/contract';
-import { createSmtpMailer, type Mailer } from '../../adapters/mail';
+import { createSmtpMailer } from '../../adapters/mail';
 import type { Database } from '../../db/client';
 import type { TestApp } from '../../test/app';
 import { authHeaders } from '../../test/customers';
@@ -161,30 +160,3 @@ export async function activityFeed(t: TestApp, customerId: string): Promise<Acti
 export const unreachableMailer = () =>
   createSmtpMailer('smtp://127.0.0.1:1', 'portal@example.test');
 
-/** A mailer that takes the first `n` mails (and drops them) and fails to send every later one. */
-export function mailerFailingAfter(n: number): Mailer {
-  const unreachable = unreachableMailer();
-  let taken = 0;
-  return {
-    async send(message) {
-      taken += 1;
-      if (taken > n) await unreachable.send(message);
-    },
-    close: () => unreachable.close(),
-  };
-}
-
-/** A log stream for `createTestApp({ logStream })` and the JSON lines written to it. */
-export function capturedLog() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return {
-    stream,
-    entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
-  };
-}
