@@ -96,8 +96,9 @@ async function mailedCode(outbox: string, email: string, seen: Set<string>): Pro
     const files = await readdir(outbox).catch(() => []);
     for (const file of files.filter((f) => f.endsWith('.eml') && !seen.has(f)).sort()) {
       const mail = decodeQuotedPrintable(await readFile(path.join(outbox, file), 'utf8'));
-      const [headers = '', body = ''] = mail.split(/\r?\n\r?\n/, 2);
-      const code = body.match(/\b(\d{6})\b/)?.[1];
+      const [headers = ''] = mail.split(/\r?\n\r?\n/, 1);
+      // the sign-in code mail, not another one to the same address (a new browser's notice)
+      const code = /Your verification code is (\d{6})\b/.exec(mail)?.[1];
       if (to(headers) === email && code) return code;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

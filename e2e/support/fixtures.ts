@@ -21,30 +21,42 @@ function decodeQuotedPrintable(raw: string) {
     .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
+/** The outbox's .eml files, oldest first, decoded. */
+function mails(): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(OUTBOX).filter((f) => f.endsWith('.eml'));
+  } catch {
+    return [];
+  }
+  return files.sort().map((f) => decodeQuotedPrintable(readFileSync(path.join(OUTBOX, f), 'utf8')));
+}
+
 /** The newest .eml file of the outbox, decoded. */
 export function newestMail(): string {
-  const files = readdirSync(OUTBOX)
-    .filter((f) => f.endsWith('.eml'))
-    .sort();
-  const newest = files.at(-1);
+  const newest = mails().at(-1);
   if (!newest) throw new Error('the outbox is empty');
-  return decodeQuotedPrintable(readFileSync(path.join(OUTBOX, newest), 'utf8'));
+  return newest;
 }
 
-export function mailCount(): number {
-  try {
-    return readdirSync(OUTBOX).filter((f) => f.endsWith('.eml')).length;
-  } catch {
-    return 0;
-  }
+export const mailCount = (): number => mails().length;
+
+/** The code of the newest sign-in code mail after the first `before` mails, if one has come. */
+function newCode(before: number): string | undefined {
+  return mails()
+    .slice(before)
+    .reverse()
+    .map((mail) => /Your verification code is (\d{6})\b/.exec(mail)?.[1])
+    .find(Boolean);
 }
 
-/** Waits for a mail newer than `before` and returns the 6-digit code in it. */
+/**
+ * Waits for a sign-in code mail newer than the first `before` mails and returns its code; other
+ * mails (a notice of a sign-in from a new browser, say) may arrive beside it.
+ */
 export async function waitForCode(before: number): Promise<string> {
-  await expect.poll(mailCount, { timeout: 10_000 }).toBeGreaterThan(before);
-  const code = newestMail().match(/\b(\d{6})\b/)?.[1];
-  if (!code) throw new Error('no code in the newest mail');
-  return code;
+  await expect.poll(() => newCode(before) ?? null, { timeout: 10_000 }).not.toBeNull();
+  return newCode(before)!;
 }
 
 /**
