@@ -48,7 +48,6 @@ async function issueResetToken(tx: Executor, clock: Clock, customerId: string) {
 
 export async function changePassword(
   deps: ServiceDeps,
-  _log: Log,
   input: {
     customerId: string;
     sessionId: string;
@@ -130,7 +129,6 @@ export async function mailResetLink(deps: ServiceDeps, log: Log, email: string) 
 
 export async function resetPassword(
   deps: ServiceDeps,
-  _log: Log,
   input: { token: string; newPassword: string },
   ip: string,
 ) {

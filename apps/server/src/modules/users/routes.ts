@@ -47,7 +47,7 @@ export async function userRoutes(app: App) {
       },
     },
     async (request) => {
-      await changePassword(deps, request.log, {
+      await changePassword(deps, {
         ...request.auth,
         targetId: request.params.id,
         currentPassword: request.body.currentPassword,
@@ -94,7 +94,7 @@ export async function userRoutes(app: App) {
       },
     },
     async (request) => {
-      await resetPassword(deps, request.log, request.body, request.ip);
+      await resetPassword(deps, request.body, request.ip);
       return { success: true as const, message: authMessages.passwordReset };
     },
   );
