@@ -347,9 +347,15 @@ export async function checkOrderPayment(
   return settlement;
 }
 
-async function orderOfLink(deps: AppDeps, linkId: string, referenceId: string) {
+/** The order a gateway reference names, whatever its link. */
+async function orderNamedBy(deps: AppDeps, referenceId: string) {
   if (!isUuid(referenceId)) return null;
-  const [order] = await deps.db.select().from(orders).where(eq(orders.id, referenceId));
+  const [order = null] = await deps.db.select().from(orders).where(eq(orders.id, referenceId));
+  return order;
+}
+
+async function orderOfLink(deps: AppDeps, linkId: string, referenceId: string) {
+  const order = await orderNamedBy(deps, referenceId);
   return order && order.paymentLinkId === linkId ? order : null;
 }
 
@@ -439,8 +445,12 @@ async function readWebhook(
     event === 'payment_link.expired' ||
     event === 'payment_link.cancelled'
   ) {
-    const order =
-      link?.id && link.reference_id ? await orderOfLink(deps, link.id, link.reference_id) : null;
+    const named =
+      link?.id && link.reference_id ? await orderNamedBy(deps, link.reference_id) : null;
+    const order = named && named.paymentLinkId === link?.id ? named : null;
+    // a link its order has let go of (the payment started again with other details) ended
+    // unpaid: nothing to settle, and the gateway must not keep sending it as an unknown order
+    if (named && !order && event !== 'payment_link.paid') return null;
     const seen: Observation =
       event === 'payment_link.paid'
         ? { kind: 'paid', paymentId: payment?.id ?? null, amountPaise: link?.amount_paid }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
-import { buyer, totalRupees } from './test-support';
+import { buyer, linkEvent, sendWebhook, totalRupees } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -131,5 +131,31 @@ describe('POST /api/create-payment for an order that already has a payment link'
     expect(answers.some((res) => res.statusCode === 200)).toBe(true);
     const payable = (await linksOf(orderId)).filter((link) => link.status === 'created');
     expect(payable).toEqual([{ id: (await orderRow(orderId)).paymentLinkId, status: 'created' }]);
+  });
+});
+
+describe('POST /api/payments/webhook about a link its order has let go of', () => {
+  it("takes the link's cancellation and changes nothing, where an unknown order is refused", async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const first = await b.pay(orderId);
+    const again = await startPayment(b, orderId, `billing-${b.customer.email}`);
+    const secondId = linkIdOf(again.json().paymentUrl);
+    const { totalPaise } = await orderRow(orderId);
+
+    const cancelled = await sendWebhook(
+      t,
+      'payment_link.cancelled',
+      linkEvent({ linkId: first.linkId, orderId, totalPaise }, 'cancelled'),
+    );
+    expect(cancelled.statusCode).toBe(200);
+    expect(await orderRow(orderId)).toMatchObject({ status: 'Pending', paymentLinkId: secondId });
+
+    const unknown = await sendWebhook(
+      t,
+      'payment_link.cancelled',
+      linkEvent({ linkId: first.linkId, orderId: crypto.randomUUID(), totalPaise }, 'cancelled'),
+    );
+    expect(unknown.statusCode).toBe(404);
   });
 });
