@@ -3,7 +3,6 @@ import type { ActivityEventType, ActivityStatus, Consent, ConsentStatus } from '
 import { mapProviderStatus, type ProviderConsent } from '../../adapters/consent-provider';
 import type { AppDeps } from '../../deps';
 import type { Executor } from '../../db/client';
-import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
 import { enqueueMail } from '../mail/delivery';
@@ -28,40 +27,52 @@ const EVENT_BY_STATUS: Record<
 
 const activityStatusOf = (status: ConsentStatus): ActivityStatus => EVENT_BY_STATUS[status].status;
 
-/**
- * Marks the customer's consents whose expiry time has passed as Expired, with their activity
- * events. Safe to repeat: a consent already Expired is not touched again.
- */
-export async function expireDueConsents(db: Executor, clock: Clock, customerId: string) {
-  const now = clock.now();
-  const expired = await db
-    .update(consents)
-    .set({ status: 'Expired', updatedAt: now })
-    .where(
-      and(
-        eq(consents.customerId, customerId),
-        inArray(consents.status, ['Pending', 'Approved']),
-        lte(consents.expiresAt, now),
-      ),
-    )
-    .returning({ id: consents.id, consentId: consents.consentId });
-  for (const row of expired) {
-    await recordActivity(db, clock, {
-      customerId,
-      type: 'consent_expired',
-      title: 'Consent expired',
-      description: `Consent ${row.consentId} reached its expiry time.`,
-      status: 'failed',
-      details: { consentId: row.consentId },
-    });
-  }
-  return expired.length;
-}
-
 const withPartner = {
   row: consents,
   partner: { name: partners.name, partnerId: partners.partnerId },
 };
+
+/** What storing an expiry needs: the clock, and the mail queue for the customer's notice. */
+export type ExpiryDeps = Pick<AppDeps, 'clock' | 'queue' | 'consents' | 'config'>;
+
+/**
+ * Marks the customer's consents whose expiry time has passed as Expired, with their activity
+ * events and a notice by mail for each. Safe to repeat and to race: a consent already Expired is
+ * not touched again, so each expiry is told once.
+ */
+export async function expireDueConsents(db: Executor, deps: ExpiryDeps, customerId: string) {
+  const now = deps.clock.now();
+  const live = and(
+    eq(consents.customerId, customerId),
+    inArray(consents.status, ['Pending', 'Approved']),
+    lte(consents.expiresAt, now),
+  );
+  const due = await db
+    .select(withPartner)
+    .from(consents)
+    .innerJoin(partners, eq(partners.id, consents.partnerRef))
+    .where(live);
+  if (due.length === 0) return 0;
+  // the update decides: of two passes at once, only the rows it moved are this pass's to tell
+  const expired = await db
+    .update(consents)
+    .set({ status: 'Expired', updatedAt: now })
+    .where(live)
+    .returning({ id: consents.id });
+  const moved = new Set(expired.map((row) => row.id));
+  for (const found of due.filter((candidate) => moved.has(candidate.row.id))) {
+    await recordActivity(db, deps.clock, {
+      customerId,
+      type: 'consent_expired',
+      title: 'Consent expired',
+      description: `Consent ${found.row.consentId} reached its expiry time.`,
+      status: 'failed',
+      details: { consentId: found.row.consentId },
+    });
+    await queueStatusNotice(db, deps, customerId, found, 'Expired', now);
+  }
+  return expired.length;
+}
 
 async function findOwnConsent(db: Executor, customerId: string, where: SQL) {
   const [found] = await db
@@ -75,7 +86,7 @@ async function findOwnConsent(db: Executor, customerId: string, where: SQL) {
 /** Tells the customer by mail that the bank moved a consent to another status. */
 async function queueStatusNotice(
   tx: Executor,
-  deps: Deps,
+  deps: Pick<AppDeps, 'queue' | 'consents' | 'config'>,
   customerId: string,
   found: NonNullable<Awaited<ReturnType<typeof findOwnConsent>>>,
   status: ConsentStatus,

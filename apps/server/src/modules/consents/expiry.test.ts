@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
+import { expireDueConsents } from './customer-consents';
 import { sweepExpiredConsents } from './expiry';
 import { consents } from './schema';
 import { createTestPartner } from './testing';
@@ -78,5 +79,24 @@ describe('sweepExpiredConsents', () => {
       { status: 'Expired', n: 1 },
       { status: 'Rejected', n: 1 },
     ]);
+  });
+
+  it('tells the customer by mail once of each consent it stores as expired, also when passes race', async () => {
+    const customer = await createCustomer(t);
+    const due = await consentOf(customer.id, 'Approved', 1);
+    await consentOf(customer.id, 'Approved', 30);
+    const before = (await t.outbox()).length;
+    t.clock.advance(2 * DAY);
+    // the sweep and a read storing the same expiry at once (on PostgreSQL they interleave)
+    const storeOnRead = () =>
+      t.deps.db.transaction((tx) => expireDueConsents(tx, t.deps, customer.id));
+    await Promise.all([storeOnRead(), storeOnRead(), sweepExpiredConsents(t.deps)]);
+    await sweepExpiredConsents(t.deps);
+    const notices = (await t.outbox())
+      .slice(before)
+      .filter((m) => m.to === customer.email && m.subject === 'A banking consent changed status');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.text).toContain(`Consent: ${due.consentId}`);
+    expect(notices[0]!.text).toContain('Status: Expired (was Approved)');
   });
 });

@@ -5,7 +5,7 @@ import { and, inArray, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { whileHoldingJobLock } from '../../jobs/lock';
-import { expireDueConsents } from './customer-consents';
+import { expireDueConsents, type ExpiryDeps } from './customer-consents';
 import { consents } from './schema';
 
 /** Customers a pass stores expiries for: a pass stays short, the next one goes on. */
@@ -15,10 +15,10 @@ export const EXPIRY_SWEEP_CUSTOMERS = 200;
  * Stores the expiry of every live consent past its expiry time, customer by customer. Several
  * instances may run it at once; one does the work and the others answer 0.
  */
-export async function sweepExpiredConsents({
-  db,
-  clock,
-}: Pick<AppDeps, 'db' | 'clock'>): Promise<number> {
+export async function sweepExpiredConsents(
+  deps: Pick<AppDeps, 'db'> & ExpiryDeps,
+): Promise<number> {
+  const { db, clock } = deps;
   const stored = await whileHoldingJobLock(db, 'consent-expiry', async (tx) => {
     const due = await tx
       .selectDistinct({ customerId: consents.customerId })
@@ -31,7 +31,7 @@ export async function sweepExpiredConsents({
       )
       .limit(EXPIRY_SWEEP_CUSTOMERS);
     let n = 0;
-    for (const { customerId } of due) n += await expireDueConsents(tx, clock, customerId);
+    for (const { customerId } of due) n += await expireDueConsents(tx, deps, customerId);
     return n;
   });
   return stored ?? 0;
@@ -39,7 +39,7 @@ export async function sweepExpiredConsents({
 
 /** One run of the consent-expiry job. */
 export async function runConsentExpirySweep(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'db'> & ExpiryDeps,
   log: FastifyBaseLogger,
 ) {
   const stored = await sweepExpiredConsents(deps);

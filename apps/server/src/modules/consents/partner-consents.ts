@@ -18,7 +18,7 @@ import { sniffDocumentType } from './document';
 import { bankFailure, toPartnerConsent, tokenColumns } from './rows';
 import { consents } from './schema';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
 
 async function existingRequest(db: Executor, partner: Partner, requestId: string | undefined) {
   if (!requestId) return null;
@@ -146,7 +146,7 @@ export async function getPartnerConsent(
     row.expiresAt <= clock.now() &&
     (row.status === 'Pending' || row.status === 'Approved')
   ) {
-    await db.transaction((tx) => expireDueConsents(tx, clock, row.customerId));
+    await db.transaction((tx) => expireDueConsents(tx, deps, row.customerId));
     const updated = await find();
     if (!updated) throw new AppError('NOT_FOUND', 'Consent not found');
     return toPartnerConsent(updated, partner);

@@ -17,7 +17,7 @@ import { toConsent } from './rows';
 import type { ConsentRow } from './schema';
 import { runStatement, type Statement } from './statements';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'consents'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'consents' | 'queue' | 'config'>;
 
 type Filter = ConsentStatus | 'all';
 type Mode = 'after' | 'before' | 'fromTop' | 'fromBottom';
@@ -360,7 +360,7 @@ export async function storeDueExpiries(deps: Deps, customerId: string) {
     now: clock.now(),
   });
   if (!probe?.due) return 0;
-  return deps.db.transaction((tx) => expireDueConsents(tx, clock, customerId));
+  return deps.db.transaction((tx) => expireDueConsents(tx, deps, customerId));
 }
 
 const COUNTERS = build('dashboard_counters', (p) => {
