@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
 import { createTestPartner, requestTestConsent } from '../modules/consents/testing';
 import { findBankConsent } from '../sandbox/bank/service';
 import { CliError } from './command';
 import { consentCommands } from './consents';
+import { printedBy } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,16 +14,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function run(name: string, args: string[]) {
-  const lines: string[] = [];
-  const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-    lines.push(String(line));
-  });
-  try {
-    await consentCommands[name]!.run(args, t.deps);
-  } finally {
-    spy.mockRestore();
-  }
-  return lines.join('\n');
+  const { out } = await printedBy(() => consentCommands[name]!.run(args, t.deps));
+  return out.join('\n');
 }
 
 describe('consents CLI (the sandbox bank)', () => {

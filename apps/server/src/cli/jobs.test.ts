@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deadLetterOf } from '../adapters/queue';
 import { createTestApp, type TestApp } from '../test/app';
 import { drainQueue, jobsOf } from '../test/queue';
 import { CliError } from './command';
 import { jobCommands } from './jobs';
+import { printedBy } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,16 +13,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function run(name: string, args: string[]) {
-  const lines: string[] = [];
-  const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-    lines.push(String(line));
-  });
-  try {
-    await jobCommands[name]!.run(args, t.deps);
-  } finally {
-    spy.mockRestore();
-  }
-  return lines;
+  const { out } = await printedBy(() => jobCommands[name]!.run(args, t.deps));
+  return out;
 }
 
 const statusOf = async (queue: string) =>

@@ -1,11 +1,10 @@
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { orders } from '../modules/orders/schema';
 import { buyer, dropWebhooks } from '../modules/payments/test-support';
 import { recordingServer } from '../sandbox/recording-server';
-import { runCli } from './run';
+import { runAdmin } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,33 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Runs the operator's command line on the test database; answers the exit code and output. */
-async function admin(argv: string[], env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-    out.push(String(line));
-  });
-  const error = vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
-    err.push(String(line));
-  });
-  try {
-    const code = await runCli(argv, {
-      db: t.deps.db,
-      env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: t.config.DATA_DIR,
-        WEB_DIST_DIR: path.join(t.config.DATA_DIR, 'no-web'),
-        ...env,
-      },
-    });
-    return { code, out, err };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const admin = (argv: string[], env: Record<string, string>) => runAdmin(t, argv, env);
 
 /** Paid at the sandbox, with neither the webhook nor the browser's return reaching the portal. */
 async function lostPayment() {

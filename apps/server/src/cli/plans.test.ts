@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { listOfferedPlans } from '../modules/plans/service';
 import { CliError } from './command';
 import { planCommands } from './plans';
+import { printedBy } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,14 +12,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function run(name: string, args: string[]) {
-  const lines: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
-  try {
-    await planCommands[name]!.run(args, t.deps);
-  } finally {
-    log.mockRestore();
-  }
-  return lines;
+  const { out } = await printedBy(() => planCommands[name]!.run(args, t.deps));
+  return out;
 }
 
 describe('plans CLI', () => {

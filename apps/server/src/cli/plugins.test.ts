@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3FileStore } from '../adapters/s3-file-store';
 import { plugins } from '../modules/plugins/schema';
 import { sha256Hex } from '../modules/plugins/service';
 import { createTestApp, type TestApp } from '../test/app';
 import { startTestS3, type TestS3 } from '../test/s3';
-import { runCli } from './run';
+import { runAdmin } from './test-support';
 
 let t: TestApp;
 let s3: TestS3;
@@ -23,30 +23,8 @@ afterAll(async () => {
 
 /** Runs the operator's command line on the test database; answers the exit code and output. */
 async function admin(argv: string[], env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-    out.push(String(line));
-  });
-  const error = vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
-    err.push(String(line));
-  });
-  try {
-    const code = await runCli(argv, {
-      db: t.deps.db,
-      env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: t.config.DATA_DIR,
-        WEB_DIST_DIR: path.join(t.config.DATA_DIR, 'no-web'),
-        ...env,
-      },
-    });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
+  const { code, out, err } = await runAdmin(t, argv, env);
+  return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 let sequence = 0;
