@@ -156,7 +156,15 @@ export async function activityFeed(t: TestApp, customerId: string): Promise<Acti
   return res.json().data;
 }
 
+/** POST /api/users/forgot-password for `email`, from an address of its own (no shared limit). */
+export const requestResetLink = (t: Pick<TestApp, 'app'>, email: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: authPaths.forgotPassword,
+    payload: { email },
+    remoteAddress: freshIp(),
+  });
+
 /** The real SMTP adapter pointed at a port where nothing listens: every mail fails to go. */
 export const unreachableMailer = () =>
   createSmtpMailer('smtp://127.0.0.1:1', 'portal@example.test');
-

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authPaths, changePasswordPath } from '@portal/contract';
+import { changePasswordPath } from '@portal/contract';
 import { createSmtpMailer } from '../../adapters/mail';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { codeFrom, linksOf, type ReadMail } from '../../test/mail';
 import { drainQueue, jobsOf } from '../../test/queue';
 import { createSmtpProcess, type SmtpProcess } from '../../test/smtp';
-import { bearer, freshIp, login, loginBody, verify } from '../auth/test-support';
+import { bearer, freshIp, login, loginBody, requestResetLink, verify } from '../auth/test-support';
 import { startMailDelivery } from './delivery';
 
 // The mail server is a real SMTP process that the test kills and starts again; the portal
@@ -48,12 +48,7 @@ describe('mail while the mail server is down', () => {
     const first = await login(t, loginBody(customer), ip);
     expect(first.statusCode).toBe(200);
     expect(performance.now() - started).toBeLessThan(5_000);
-    const forgot = await t.app.inject({
-      method: 'POST',
-      url: authPaths.forgotPassword,
-      payload: { email: customer.email },
-      remoteAddress: freshIp(),
-    });
+    const forgot = await requestResetLink(t, customer.email);
     expect(forgot.statusCode).toBe(200);
     await triedAndWaiting(2);
     expect(await smtp.received()).toEqual([]);

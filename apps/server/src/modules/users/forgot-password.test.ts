@@ -7,7 +7,12 @@ import { createCustomer } from '../../test/customers';
 import { openTestDatabase } from '../../test/database';
 import { jobsOf } from '../../test/queue';
 import { passwordResetTokens } from '../auth/schema';
-import { freshIp, unreachableMailer, waitForMailCount } from '../auth/test-support';
+import {
+  freshIp,
+  requestResetLink,
+  unreachableMailer,
+  waitForMailCount,
+} from '../auth/test-support';
 
 // The app's database, watched: which kinds of query each request starts, and a gate that holds
 // every transaction until the test opens it.
@@ -44,13 +49,7 @@ afterAll(async () => {
   await database.close();
 });
 
-const forgot = (email: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: authPaths.forgotPassword,
-    payload: { email },
-    remoteAddress: freshIp(),
-  });
+const forgot = (email: string) => requestResetLink(t, email);
 
 /** The answer, and the queries started by the time it arrived. */
 async function answerTo(email: string) {
@@ -117,12 +116,7 @@ describe('POST /api/users/forgot-password', () => {
     const down = await createTestApp({ deps: { mailer: unreachableMailer() } });
     try {
       const customer = await createCustomer(down);
-      const res = await down.app.inject({
-        method: 'POST',
-        url: authPaths.forgotPassword,
-        payload: { email: customer.email },
-        remoteAddress: freshIp(),
-      });
+      const res = await requestResetLink(down, customer.email);
       expect(res.statusCode).toBe(200);
       expect(res.json().message).toBe(
         'If an account exists for that e-mail, a reset link has been sent.',
@@ -159,12 +153,7 @@ describe('POST /api/users/forgot-password', () => {
     const app = await createTestApp({ deps: { db: watched(database.db) } });
     const customer = await createCustomer(app);
     const open = closeGate();
-    const res = await app.app.inject({
-      method: 'POST',
-      url: authPaths.forgotPassword,
-      payload: { email: customer.email },
-      remoteAddress: freshIp(),
-    });
+    const res = await requestResetLink(app, customer.email);
     expect(res.statusCode).toBe(200);
     let closed = false;
     const closing = app.close().then(() => {

@@ -12,6 +12,7 @@ import {
   login,
   loginBody,
   refresh,
+  requestResetLink,
   resetPassword,
   signIn,
   waitForMailCount,
@@ -23,13 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const forgot = (email: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: authPaths.forgotPassword,
-    payload: { email },
-    remoteAddress: freshIp(),
-  });
+const forgot = (email: string) => requestResetLink(t, email);
 
 const reset = (token: string, newPassword?: string) => resetPassword(t, token, newPassword);
 
