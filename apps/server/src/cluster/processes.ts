@@ -32,7 +32,7 @@ export async function startPortal(
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'info',
-      // periodic jobs start 10 s after start; tests that want them set these
+      // the scheduled jobs are off (mail is still delivered); tests that want them set these
       PAYMENT_RECONCILE_MINUTES: '0',
       AUTH_PURGE_MINUTES: '0',
       CONSENT_EXPIRY_MINUTES: '0',
