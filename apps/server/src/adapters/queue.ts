@@ -160,6 +160,17 @@ export interface Queue {
 const SETTLE_POLL_MS = 20;
 
 /**
+ * What a query that failed after stop() answers: nothing fetched, and for a job's completion or
+ * failure (pg-boss reads `rows[0].count` of those, whose SQL ends in a count of `results`) a
+ * count of none, so that pg-boss's late bookkeeping ends quietly rather than in a TypeError.
+ */
+function lateAnswer(text: string) {
+  return /SELECT COUNT\(\*\) FROM results\s*$/i.test(text)
+    ? { rows: [{ count: '0' }] }
+    : { rows: [] };
+}
+
+/**
  * The queue of the app's database. `timing` shortens how often an instance looks for due
  * schedules (30 s) and sends them (5 s), for tests.
  */
@@ -185,7 +196,7 @@ export function createQueue(
       try {
         return await runner.executeSql(text, values);
       } catch (error) {
-        if (stopped) return { rows: [] };
+        if (stopped) return lateAnswer(text);
         throw error;
       } finally {
         inFlight -= 1;

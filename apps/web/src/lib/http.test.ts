@@ -128,19 +128,23 @@ describe('api client', () => {
       user: null,
       isAuthenticated: false,
     });
-    expect(toastError).toHaveBeenCalledTimes(1);
-    expect(toastError).toHaveBeenCalledWith(
-      'Session revoked',
-      expect.objectContaining({ id: 'session-ended' }),
+    await vi.waitFor(() => expect(toastError).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() =>
+      expect(toastError).toHaveBeenCalledWith(
+        'Session revoked',
+        expect.objectContaining({ id: 'session-ended' }),
+      ),
     );
   });
 
   it("falls back to 'Session expired. Please log in again.' when the refused refresh has no message", async () => {
     serve((url) => (url === '/api/auth/refresh-token' ? jsonResponse(401, {}) : expired()));
     await expect(api.get('/api/things')).rejects.toBeInstanceOf(SessionEndedError);
-    expect(toastError).toHaveBeenCalledWith(
-      'Session expired. Please log in again.',
-      expect.objectContaining({ id: 'session-ended' }),
+    await vi.waitFor(() =>
+      expect(toastError).toHaveBeenCalledWith(
+        'Session expired. Please log in again.',
+        expect.objectContaining({ id: 'session-ended' }),
+      ),
     );
   });
 
@@ -155,10 +159,12 @@ describe('api client', () => {
       'Your session has expired. Please log in again.',
     );
     expect(useSessionStore.getState().isAuthenticated).toBe(false);
-    expect(toastError).toHaveBeenCalledTimes(1);
-    expect(toastError).toHaveBeenCalledWith(
-      'Your session has expired. Please log in again.',
-      expect.objectContaining({ id: 'session-ended' }),
+    await vi.waitFor(() => expect(toastError).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() =>
+      expect(toastError).toHaveBeenCalledWith(
+        'Your session has expired. Please log in again.',
+        expect.objectContaining({ id: 'session-ended' }),
+      ),
     );
   });
 
@@ -182,9 +188,11 @@ describe('api client', () => {
     await expect(api.get('/api/things')).rejects.toBeInstanceOf(SessionEndedError);
     expect(useSessionStore.getState().isAuthenticated).toBe(false);
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(toastError).toHaveBeenCalledWith(
-      'Your session has expired. Please log in again.',
-      expect.objectContaining({ id: 'session-ended' }),
+    await vi.waitFor(() =>
+      expect(toastError).toHaveBeenCalledWith(
+        'Your session has expired. Please log in again.',
+        expect.objectContaining({ id: 'session-ended' }),
+      ),
     );
   });
 
@@ -192,15 +200,19 @@ describe('api client', () => {
     serve(() => jsonResponse(401, { success: false, message: 'Account disabled' }));
     await expect(api.get('/api/things')).rejects.toThrow('Account disabled');
     expect(useSessionStore.getState().isAuthenticated).toBe(false);
-    expect(toastError).toHaveBeenCalledWith('Account disabled', expect.anything());
+    await vi.waitFor(() =>
+      expect(toastError).toHaveBeenCalledWith('Account disabled', expect.anything()),
+    );
 
     useSessionStore.getState().completeVerification('another-token', user);
     toastError.mockClear();
     fetchMock.mockImplementation(async () => jsonResponse(401, {}));
     await expect(api.get('/api/things')).rejects.toThrow('Unauthorized access. Please log in.');
-    expect(toastError).toHaveBeenCalledWith(
-      'Unauthorized access. Please log in.',
-      expect.objectContaining({ id: 'session-ended' }),
+    await vi.waitFor(() =>
+      expect(toastError).toHaveBeenCalledWith(
+        'Unauthorized access. Please log in.',
+        expect.objectContaining({ id: 'session-ended' }),
+      ),
     );
   });
 
