@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,21 @@ const answeringPids = () =>
       Number(m[1]),
     ),
   );
+/**
+ * GET on a connection of its own, closed after the answer: fetch keeps connections alive (it
+ * ignores a Connection header), and one kept to a worker that is then killed can leave the next
+ * request waiting on it.
+ */
+const freshGet = (url: string) =>
+  new Promise<{ status: number }>((resolve, reject) => {
+    const request = http.get(url, { agent: false, timeout: 15_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer from ${url}`)));
+    request.on('error', reject);
+  });
+
 const isRunning = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -61,9 +77,7 @@ describe('npm start with WEB_CONCURRENCY=2 on PostgreSQL', () => {
 
     // node:cluster hands connections out in turn; fresh connections reach both workers
     for (let i = 0; i < 8; i++) {
-      const res = await fetch(`${portal!.url}/api/health/ready`, {
-        headers: { connection: 'close' },
-      });
+      const res = await freshGet(`${portal!.url}/api/health/ready`);
       expect(res.status).toBe(200);
     }
     await expect
@@ -74,7 +88,7 @@ describe('npm start with WEB_CONCURRENCY=2 on PostgreSQL', () => {
   it('replaces a worker that dies, and serves meanwhile from the other', async () => {
     const [victim, survivor] = listeningPids();
     process.kill(victim!, 'SIGKILL');
-    const res = await fetch(`${portal!.url}/api/health/live`, { headers: { connection: 'close' } });
+    const res = await freshGet(`${portal!.url}/api/health/live`);
     expect(res.status).toBe(200);
     await expect.poll(() => listeningPids().length, { timeout: 60_000 }).toBe(3);
     expect(portal!.output()).toContain(`Worker ${victim} died (SIGKILL); starting another.`);
