@@ -6,30 +6,13 @@ import { recordingServer } from '../../sandbox/recording-server';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
 import { paymentEvents } from './schema';
-import { buyer, refundEvent, sendWebhook, totalRupees } from './test-support';
+import { buyer, refundEvent, sendWebhook, startPayment } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-/** POST /api/create-payment for one of the buyer's orders, answered as is. */
-function startPayment(b: Awaited<ReturnType<typeof buyer>>, orderId: string) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/create-payment',
-    headers: b.headers,
-    payload: {
-      order_id: orderId,
-      amount: totalRupees(b.plan.amountPaise),
-      customer_name: b.customer.companyName,
-      customer_email: b.customer.email,
-      customer_phone: b.customer.mobile,
-      planType: b.plan.planType,
-    },
-  });
-}
 
 const linkOf = async (orderId: string) =>
   (
@@ -51,7 +34,7 @@ describe('POST /api/create-payment', () => {
       return createPaymentLink(input);
     };
     try {
-      const res = await startPayment(b, orderId);
+      const res = await startPayment(t, b, orderId);
       expect(res.statusCode).toBe(200);
       const link = await linkOf(orderId);
       expect(res.json()).toEqual({ success: true, paymentUrl: link.url });
@@ -100,7 +83,7 @@ describe('POST /api/create-payment', () => {
       [refunded, 'This order is already paid'],
     ] as const) {
       const before = await linkOf(orderId);
-      const res = await startPayment(b, orderId);
+      const res = await startPayment(t, b, orderId);
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ success: false, message });
       expect(await linkOf(orderId)).toEqual(before);
@@ -120,7 +103,7 @@ describe('POST /api/create-payment', () => {
       fetch,
     );
     try {
-      const res = await startPayment(b, orderId);
+      const res = await startPayment(t, b, orderId);
       expect(res.statusCode).toBe(502);
       expect(res.json()).toMatchObject({ success: false, message: 'Payment initiation failed' });
       expect(busy.requests).toHaveLength(1);
@@ -129,7 +112,7 @@ describe('POST /api/create-payment', () => {
       await busy.close();
     }
     expect(await linkOf(orderId)).toEqual({ id: null, url: null });
-    expect((await startPayment(b, orderId)).statusCode).toBe(200);
+    expect((await startPayment(t, b, orderId)).statusCode).toBe(200);
   });
 });
 

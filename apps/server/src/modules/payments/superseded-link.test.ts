@@ -3,32 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
-import { buyer, linkEvent, sendWebhook, totalRupees } from './test-support';
+import { buyer, linkEvent, sendWebhook, startPayment } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-type Buyer = Awaited<ReturnType<typeof buyer>>;
-
-/** POST /api/create-payment for the buyer's order, with the customer's e-mail as given. */
-function startPayment(b: Buyer, orderId: string, email = b.customer.email) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/create-payment',
-    headers: b.headers,
-    payload: {
-      order_id: orderId,
-      amount: totalRupees(b.plan.amountPaise),
-      customer_name: b.customer.companyName,
-      customer_email: email,
-      customer_phone: b.customer.mobile,
-      planType: b.plan.planType,
-    },
-  });
-}
 
 const linkIdOf = (paymentUrl: string) => new URL(paymentUrl).pathname.split('/').at(-1)!;
 const orderRow = async (orderId: string) =>
@@ -45,7 +26,7 @@ describe('POST /api/create-payment for an order that already has a payment link'
     const orderId = await b.order();
     const first = await b.pay(orderId);
 
-    const again = await startPayment(b, orderId, `accounts-${b.customer.email}`);
+    const again = await startPayment(t, b, orderId, `accounts-${b.customer.email}`);
     expect(again.statusCode).toBe(200);
     const secondId = linkIdOf(again.json().paymentUrl);
     expect(secondId).not.toBe(first.linkId);
@@ -88,7 +69,7 @@ describe('POST /api/create-payment for an order that already has a payment link'
     const b = await buyer(t);
     const orderId = await b.order();
     const first = await b.pay(orderId);
-    const again = await startPayment(b, orderId);
+    const again = await startPayment(t, b, orderId);
     expect(again.statusCode).toBe(200);
     expect(again.json().paymentUrl).toBe(first.url.href);
     expect(await linksOf(orderId)).toEqual([{ id: first.linkId, status: 'created' }]);
@@ -106,7 +87,7 @@ describe('POST /api/create-payment for an order that already has a payment link'
       return cancelPaymentLink(id);
     };
     try {
-      const res = await startPayment(b, orderId, `accounts-${b.customer.email}`);
+      const res = await startPayment(t, b, orderId, `accounts-${b.customer.email}`);
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ success: false, message: 'This order is already paid' });
     } finally {
@@ -125,7 +106,9 @@ describe('POST /api/create-payment for an order that already has a payment link'
     const orderId = await b.order();
     await b.pay(orderId);
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => startPayment(b, orderId, `team${i}-${b.customer.email}`)),
+      Array.from({ length: 6 }, (_, i) =>
+        startPayment(t, b, orderId, `team${i}-${b.customer.email}`),
+      ),
     );
     for (const res of answers) expect([200, 409, 502], res.body).toContain(res.statusCode);
     expect(answers.some((res) => res.statusCode === 200)).toBe(true);
@@ -139,7 +122,7 @@ describe('POST /api/payments/webhook about a link its order has let go of', () =
     const b = await buyer(t);
     const orderId = await b.order();
     const first = await b.pay(orderId);
-    const again = await startPayment(b, orderId, `billing-${b.customer.email}`);
+    const again = await startPayment(t, b, orderId, `billing-${b.customer.email}`);
     const secondId = linkIdOf(again.json().paymentUrl);
     const { totalPaise } = await orderRow(orderId);
 

@@ -84,6 +84,28 @@ export async function buyer(t: TestApp, plan: Partial<NewPlan> = {}, customer = 
   return { customer: c, headers, plan: p, order, pay, checkout, history };
 }
 
+/** POST /api/create-payment for one of the buyer's orders, with the customer's e-mail as given. */
+export function startPayment(
+  t: TestApp,
+  b: Awaited<ReturnType<typeof buyer>>,
+  orderId: string,
+  email = b.customer.email,
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/create-payment',
+    headers: b.headers,
+    payload: {
+      order_id: orderId,
+      amount: totalRupees(b.plan.amountPaise),
+      customer_name: b.customer.companyName,
+      customer_email: email,
+      customer_phone: b.customer.mobile,
+      planType: b.plan.planType,
+    },
+  });
+}
+
 /** Stops the sandbox's webhooks from arriving (a webhook outage); returns the undo. */
 export function dropWebhooks(t: TestApp): () => void {
   const original = t.deps.payments.fetch;
