@@ -85,7 +85,8 @@ export async function createTestApp(
     outbox: async () => (await deliver(), readOutbox(outboxDir)),
     async close() {
       await app.close();
-      await deps.queue.stop({ graceful: false });
+      // a mail the worker has taken is written before its folder goes
+      await deps.queue.stop({ graceful: true, timeoutMs: 5_000 });
       deps.mailer.close();
       await database.close();
       await rm(dataDir, { recursive: true, force: true });
