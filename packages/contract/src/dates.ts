@@ -10,3 +10,16 @@ const customerDateFormat = new Intl.DateTimeFormat('en-IN', {
 
 /** 05/01/2027: the date in India, zero-padded, on every screen, document and mail. */
 export const customerDate = (date: Date) => customerDateFormat.format(date);
+
+const customerDateTimeFormat = new Intl.DateTimeFormat('en-IN', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: CUSTOMER_TIME_ZONE,
+});
+
+/** 05/01/2027, 10:14: the date and time in India, as every screen and mail says it. */
+export const customerDateTime = (date: Date) => customerDateTimeFormat.format(date);

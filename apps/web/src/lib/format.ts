@@ -1,4 +1,4 @@
-import { CUSTOMER_TIME_ZONE, customerDate } from '@portal/contract';
+import { CUSTOMER_TIME_ZONE, customerDate, customerDateTime } from '@portal/contract';
 
 /** en-IN formatting for every screen (spec §9); dates and times in the customer's zone. */
 const inrFormatter = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
@@ -11,16 +11,6 @@ const inrWholeFormatter = new Intl.NumberFormat('en-IN', {
 const numberFormatter = new Intl.NumberFormat('en-IN');
 
 export { CUSTOMER_TIME_ZONE, orderRef as formatOrderRef } from '@portal/contract';
-const dateTimeFormatter = new Intl.DateTimeFormat('en-IN', {
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  timeZone: CUSTOMER_TIME_ZONE,
-});
-
 const yearFormatter = new Intl.DateTimeFormat('en-IN', {
   year: 'numeric',
   timeZone: CUSTOMER_TIME_ZONE,
@@ -49,7 +39,7 @@ export function formatDate(value: Instant, fallback = 'N/A') {
 /** 05/01/2027, 10:14 */
 export function formatDateTime(value: Instant, fallback = 'N/A') {
   const date = toDate(value);
-  return date ? dateTimeFormatter.format(date) : fallback;
+  return date ? customerDateTime(date) : fallback;
 }
 
 /** 2027: the year of the instant in India, or null for a missing or unreadable one. */

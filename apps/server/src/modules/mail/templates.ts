@@ -1,4 +1,5 @@
-import { customerDateTime, orderLabel, portalUrl, rupees } from './format';
+import { customerDateTime, orderRef } from '@portal/contract';
+import { portalUrl, rupees } from './format';
 import { renderLayout } from './layout';
 
 export interface MailAttachment {
@@ -228,7 +229,7 @@ export async function receiptMail(
   ctx: MailContext,
 ): Promise<RenderedMail> {
   const subject = receiptSubject(data.invoiceNumber);
-  const order = orderLabel(data.orderId);
+  const order = orderRef(data.orderId);
   const what = `Thank you for your payment of ${rupees(data.totalPaise)} for the ${data.planName} plan (order ${order}).`;
   const attached = `Your GST tax invoice ${data.invoiceNumber} is attached as a PDF.`;
   const history = portalUrl(ctx.publicUrl, '/orders');
