@@ -8,6 +8,7 @@ import {
   hmacHex,
   type PaymentLink,
 } from '../../adapters/payment-gateway';
+import type { FastifyReply } from 'fastify';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { renderCheckoutPage, renderClosedPage } from './pages';
@@ -125,8 +126,9 @@ export async function sandboxGatewayRoutes(app: App) {
     cancelled_at: row.status === 'cancelled' ? unix(row.updatedAt) : 0,
   });
 
-  const apiError = (status: number, description: string) =>
-    ({ status, body: { error: { code: 'BAD_REQUEST_ERROR', description } } }) as const;
+  /** A refusal in Razorpay's shape: its SDK reads `error.description`. */
+  const refuse = (reply: FastifyReply, status: number, description: string) =>
+    reply.code(status).send({ error: { code: 'BAD_REQUEST_ERROR', description } });
 
   function checkAuth(header: string | undefined) {
     const given = Buffer.from(header ?? '');
@@ -165,8 +167,7 @@ export async function sandboxGatewayRoutes(app: App) {
   await app.register(async (api: App) => {
     api.addHook('onRequest', async (request, reply) => {
       if (!checkAuth(request.headers.authorization)) {
-        const e = apiError(401, 'The api key provided is invalid');
-        return reply.code(e.status).send(e.body);
+        return refuse(reply, 401, 'The api key provided is invalid');
       }
     });
     // Razorpay's errors, whatever refuses the request: its SDKs read `error.description`
@@ -178,8 +179,7 @@ export async function sandboxGatewayRoutes(app: App) {
           error: { code: 'SERVER_ERROR', description: 'The server encountered an error' },
         });
       }
-      const e = apiError(status, error.message);
-      return reply.code(e.status).send(e.body);
+      return refuse(reply, status, error.message);
     });
     // Bodies as Razorpay takes them: JSON or form-encoded, and none at all on cancel, where its
     // SDK sends a form content type and its own examples send `Content-Type: application/json`
@@ -207,8 +207,7 @@ export async function sandboxGatewayRoutes(app: App) {
       async (request, reply) => {
         const parsed = CreateLinkSchema.safeParse(request.body);
         if (!parsed.success) {
-          const e = apiError(400, parsed.error.issues[0]?.message ?? 'invalid request');
-          return reply.code(e.status).send(e.body);
+          return refuse(reply, 400, parsed.error.issues[0]?.message ?? 'invalid request');
         }
         const input = parsed.data;
         // a cancelled link gives its reference up, so that a superseded link can be replaced
@@ -222,8 +221,7 @@ export async function sandboxGatewayRoutes(app: App) {
             ),
           );
         if (taken) {
-          const e = apiError(400, 'Payment Link with this reference_id already exists');
-          return reply.code(e.status).send(e.body);
+          return refuse(reply, 400, 'Payment Link with this reference_id already exists');
         }
         const [row] = await app.deps.db
           .insert(sandboxPaymentLinks)
@@ -250,13 +248,13 @@ export async function sandboxGatewayRoutes(app: App) {
         const parsed = ListQuerySchema.safeParse({ ...(request.query as object) });
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
-          const e = apiError(
+          return refuse(
+            reply,
             400,
             issue.code === 'unrecognized_keys'
               ? `${issue.keys.join(', ')} is/are not required and should not be sent`
               : `The ${issue.path.join('.')} ${issue.message}`,
           );
-          return reply.code(e.status).send(e.body);
         }
         const q = parsed.data;
         const where: SQL[] = [];
@@ -287,14 +285,12 @@ export async function sandboxGatewayRoutes(app: App) {
       async (request, reply) => {
         const row = await findLink(request.params.id);
         if (!row) {
-          const e = apiError(404, 'The id provided does not exist');
-          return reply.code(e.status).send(e.body);
+          return refuse(reply, 404, 'The id provided does not exist');
         }
         const cancelled = await closeLink(row, 'cancelled');
         if (!cancelled) {
           const now = (await findLink(row.id))!;
-          const e = apiError(400, `Payment Link cannot be cancelled as it is ${now.status}`);
-          return reply.code(e.status).send(e.body);
+          return refuse(reply, 400, `Payment Link cannot be cancelled as it is ${now.status}`);
         }
         await deliverWebhook('payment_link.cancelled', {
           payment_link: { entity: entity(cancelled) },
@@ -309,8 +305,7 @@ export async function sandboxGatewayRoutes(app: App) {
       async (request, reply) => {
         const row = await findLink(request.params.id);
         if (!row) {
-          const e = apiError(404, 'The id provided does not exist');
-          return reply.code(e.status).send(e.body);
+          return refuse(reply, 404, 'The id provided does not exist');
         }
         return entity(row);
       },
