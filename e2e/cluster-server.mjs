@@ -1,9 +1,7 @@
 // The portal as a cluster, for the end-to-end subset of playwright.cluster.config.ts: a fresh
 // PostgreSQL database, two portal processes and haproxy in front of them on E2E_PORT. Run with
 // `node --import tsx`, which lets it use the server's own cluster helpers.
-import { rmSync } from 'node:fs';
-import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { buildWebInto } from './build-web.mjs';
 import { startHaproxy } from '../apps/server/src/cluster/haproxy.ts';
 import {
   createPostgresDatabase,
@@ -13,14 +11,7 @@ import {
 
 const port = Number(process.env.PORT);
 const dataDir = process.env.DATA_DIR;
-const webDir = path.join(dataDir, 'web');
-rmSync(dataDir, { recursive: true, force: true });
-const build = spawnSync(
-  'npx',
-  ['vite', 'build', '--outDir', webDir, '--emptyOutDir', '--logLevel', 'warn'],
-  { cwd: new URL('../apps/web/', import.meta.url), stdio: 'inherit' },
-);
-if (build.status !== 0) process.exit(build.status ?? 1);
+const webDir = buildWebInto(dataDir);
 
 const database = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
 const env = {
