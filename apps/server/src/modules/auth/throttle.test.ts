@@ -10,7 +10,10 @@ import {
   latestCode,
   login,
   loginBody,
+  requestResetLink,
+  resetPassword,
   verify,
+  waitForMailCount,
   wrongCode,
 } from './test-support';
 import { reserveAccountAttempt, reserveRateLimitHit, waitAfterFailures } from './throttle';
@@ -139,6 +142,29 @@ describe('sign-in throttling per account', () => {
         'This account is locked after too many failed attempts. Please reset your password using Forgot password.',
       error: 'locked',
     });
+
+    const before = (await t.outbox()).length;
+    expect((await requestResetLink(t, customer.email)).statusCode).toBe(200);
+    const link = (await waitForMailCount(t, before + 1))
+      .at(-1)!
+      .text.match(/\S+\/reset-password\?token=\S+/)![0];
+    const token = new URL(link).searchParams.get('token')!;
+    expect((await resetPassword(t, token, 'Unlocked@2026')).statusCode).toBe(200);
+    const unlocked = loginBody(customer, { password: 'Unlocked@2026' });
+    expect((await login(t, unlocked, freshIp())).statusCode).toBe(200);
+  });
+
+  it('rounds a wait that ends within a minute up, in its words and in Retry-After', async () => {
+    const customer = await createCustomer(t);
+    await failLogins(customer, 5);
+    t.clock.advance(minute);
+    await failLogins(customer, 1);
+    // of the 2 minutes' wait, 1 minute 29.5 seconds are left
+    t.clock.advance(30_500);
+    const res = await login(t, loginBody(customer), freshIp());
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBe('90');
+    expect(res.json().message).toBe('Too many attempts. Please wait 2 minutes and try again.');
   });
 });
 
@@ -183,6 +209,19 @@ describe('rate limits per client address', () => {
     expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
     t.clock.advance(15 * minute);
     expect((await login(t, loginBody(customer), ip)).statusCode).toBe(200);
+  });
+
+  it("counts an address's wait from the start of its window", async () => {
+    const ip = freshIp();
+    const customer = await createCustomer(t);
+    for (let i = 0; i < 20; i += 1) {
+      await login(t, loginBody(customer, { email: `window${i}@example.test` }), ip);
+    }
+    t.clock.advance(5 * minute);
+    const blocked = await login(t, loginBody(customer), ip);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBe(String(10 * 60));
+    expect(blocked.json().message).toBe('Too many attempts. Please wait 10 minutes and try again.');
   });
 
   it('lets an office sign in many people from one address', async () => {
