@@ -232,7 +232,8 @@ describe('rate limits per client address', () => {
       expect(res.statusCode).toBe(200);
       expect((await verify(t, res.json().tempToken, await latestCode(t), ip)).statusCode).toBe(200);
     }
-  });
+    // fifty password hashes and twenty-five mails: more than the default on a busy machine
+  }, 120_000);
 
   it("does not count against the address what an account's wait refused", async () => {
     const ip = freshIp();
