@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
-import { buyer, linkEvent, sendWebhook, startPayment } from './test-support';
+import { buyer, linkEvent, sendWebhook, startPayment, totalRupees } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,6 +14,26 @@ afterAll(() => t.close());
 const linkIdOf = (paymentUrl: string) => new URL(paymentUrl).pathname.split('/').at(-1)!;
 const orderRow = async (orderId: string) =>
   (await t.deps.db.select().from(orders).where(eq(orders.id, orderId)))[0]!;
+/** POST /api/create-payment with the buyer's details, some of them replaced. */
+const startPaymentWith = (
+  b: Awaited<ReturnType<typeof buyer>>,
+  orderId: string,
+  details: { customer_name?: string; customer_phone?: string },
+) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/create-payment',
+    headers: b.headers,
+    payload: {
+      order_id: orderId,
+      amount: totalRupees(b.plan.amountPaise),
+      customer_name: b.customer.companyName,
+      customer_email: b.customer.email,
+      customer_phone: b.customer.mobile,
+      planType: b.plan.planType,
+      ...details,
+    },
+  });
 const linksOf = (orderId: string) =>
   t.deps.db
     .select({ id: sandboxPaymentLinks.id, status: sandboxPaymentLinks.status })
@@ -63,6 +83,116 @@ describe('POST /api/create-payment for an order that already has a payment link'
         { id: secondId, status: 'paid' },
       ]),
     );
+  });
+
+  it('makes a new link when only the name or only the phone number changes', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const first = await b.pay(orderId);
+    const renamed = await startPaymentWith(b, orderId, { customer_name: 'Accounts Desk' });
+    expect(renamed.statusCode).toBe(200);
+    const secondId = linkIdOf(renamed.json().paymentUrl);
+    const rephoned = await startPaymentWith(b, orderId, {
+      customer_name: 'Accounts Desk',
+      customer_phone: '9123456780',
+    });
+    expect(rephoned.statusCode).toBe(200);
+    const thirdId = linkIdOf(rephoned.json().paymentUrl);
+    expect(new Set([first.linkId, secondId, thirdId]).size).toBe(3);
+    expect(await orderRow(orderId)).toMatchObject({
+      paymentLinkId: thirdId,
+      customerName: 'Accounts Desk',
+      customerPhone: '9123456780',
+    });
+    expect(await linksOf(orderId)).toEqual(
+      expect.arrayContaining([
+        { id: first.linkId, status: 'cancelled' },
+        { id: secondId, status: 'cancelled' },
+        { id: thirdId, status: 'created' },
+      ]),
+    );
+  });
+
+  it('keeps the first link when the gateway cannot cancel it, and answers 502', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const first = await b.pay(orderId);
+    const { gateway } = t.deps.payments;
+    const { cancelPaymentLink } = gateway;
+    gateway.cancelPaymentLink = () => Promise.reject(new Error('gateway unreachable'));
+    try {
+      const res = await startPayment(t, b, orderId, `accounts-${b.customer.email}`);
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Payment initiation failed',
+        error: 'gateway unreachable',
+      });
+    } finally {
+      gateway.cancelPaymentLink = cancelPaymentLink;
+    }
+    expect(await orderRow(orderId)).toMatchObject({
+      status: 'Pending',
+      paymentLinkId: first.linkId,
+      paymentUrl: first.url.href,
+      customerEmail: b.customer.email,
+    });
+    expect(await linksOf(orderId)).toEqual([{ id: first.linkId, status: 'created' }]);
+  });
+
+  it('makes a new link for the first details again when the link that was to replace them failed', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const first = await b.pay(orderId);
+    const { gateway } = t.deps.payments;
+    const { createPaymentLink } = gateway;
+    gateway.createPaymentLink = () => Promise.reject(new Error('gateway unreachable'));
+    try {
+      const res = await startPayment(t, b, orderId, `accounts-${b.customer.email}`);
+      expect(res.statusCode).toBe(502);
+    } finally {
+      gateway.createPaymentLink = createPaymentLink;
+    }
+    // the first link is cancelled and the order has none, though it still names its details
+    expect(await orderRow(orderId)).toMatchObject({
+      paymentLinkId: null,
+      paymentUrl: null,
+      customerEmail: b.customer.email,
+    });
+    const again = await startPayment(t, b, orderId);
+    expect(again.statusCode).toBe(200);
+    const secondId = linkIdOf(again.json().paymentUrl);
+    expect(secondId).not.toBe(first.linkId);
+    expect(await orderRow(orderId)).toMatchObject({ paymentLinkId: secondId });
+  });
+
+  it('answers the link a request made meanwhile when the gateway refuses a second one for the order', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const { gateway } = t.deps.payments;
+    const { createPaymentLink } = gateway;
+    let meanwhile: ReturnType<typeof startPayment> | undefined;
+    // another request starts the same payment while this one is on its way to the gateway
+    gateway.createPaymentLink = async (input) => {
+      if (!meanwhile) {
+        meanwhile = startPayment(t, b, orderId);
+        await meanwhile;
+      }
+      return createPaymentLink(input);
+    };
+    let res;
+    try {
+      res = await startPayment(t, b, orderId);
+    } finally {
+      gateway.createPaymentLink = createPaymentLink;
+    }
+    const other = await meanwhile!;
+    expect(other.statusCode).toBe(200);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().paymentUrl).toBe(other.json().paymentUrl);
+    expect(await linksOf(orderId)).toEqual([
+      { id: linkIdOf(res.json().paymentUrl), status: 'created' },
+    ]);
   });
 
   it('answers the same link when started again with the same details, and cancels nothing', async () => {
