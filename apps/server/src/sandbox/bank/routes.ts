@@ -110,6 +110,22 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       return ok ? id : null;
     }
 
+    /** The client's own consent named in the path, or null once the refusal is sent. */
+    async function clientConsent(
+      request: FastifyRequest<{ Params: { consentId: string } }>,
+      reply: FastifyReply,
+    ) {
+      const clientId = authenticateClient(request);
+      if (!clientId) {
+        await bankError(reply, 401, 'Client authentication failed');
+        return null;
+      }
+      const row = await findBankConsent(db, request.params.consentId);
+      if (row && row.clientId === clientId) return row;
+      await bankError(reply, 404, 'Consent not found');
+      return null;
+    }
+
     const selfUrl = (consentId: string) =>
       `${SANDBOX_BANK_PREFIX}/account-access-consents/${encodeURIComponent(consentId)}`;
 
@@ -154,12 +170,8 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       '/account-access-consents/:consentId',
       hidden,
       async (request, reply) => {
-        const clientId = authenticateClient(request);
-        if (!clientId) return bankError(reply, 401, 'Client authentication failed');
-        const row = await findBankConsent(db, request.params.consentId);
-        if (!row || row.clientId !== clientId) {
-          return bankError(reply, 404, 'Consent not found');
-        }
+        const row = await clientConsent(request, reply);
+        if (!row) return reply;
         const heldToken = request.headers[CONSENT_ACCESS_TOKEN_HEADER];
         if (
           typeof heldToken === 'string' &&
@@ -176,12 +188,8 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       '/account-access-consents/:consentId',
       hidden,
       async (request, reply) => {
-        const clientId = authenticateClient(request);
-        if (!clientId) return bankError(reply, 401, 'Client authentication failed');
-        const row = await findBankConsent(db, request.params.consentId);
-        if (!row || row.clientId !== clientId) {
-          return bankError(reply, 404, 'Consent not found');
-        }
+        const row = await clientConsent(request, reply);
+        if (!row) return reply;
         await revokeBankConsent(db, clock, row.consentId);
         return reply.code(204).send();
       },
