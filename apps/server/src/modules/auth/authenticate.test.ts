@@ -27,11 +27,17 @@ let t: TestApp;
 /** Routes of each kind, on the portal's database and tokens: what a module would write. */
 let probe: FastifyInstance;
 const ran: string[] = [];
+/** The streams the streaming read handed to Fastify, newest last. */
+const streams: Readable[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
   probe = Fastify();
   registerErrorHandling(probe);
+  // a header set before the check, as the portal's security headers are
+  probe.addHook('onRequest', async (_request, reply) => {
+    reply.header('x-frame-options', 'DENY');
+  });
   registerAuthentication(probe, {
     tokens: createAccessTokens(t.deps.secrets.jwt, t.clock),
     db: t.deps.db,
@@ -46,9 +52,9 @@ beforeAll(async () => {
     throw new AppError('NOT_FOUND', `Nothing here for you`);
   });
   probe.get('/read-stream', { preHandler: probe.authenticateRead }, async (request, reply) => {
-    return reply
-      .header('content-disposition', 'attachment; filename="statement.csv"')
-      .send(Readable.from([`customer,${request.auth.customerId}\n`]));
+    const stream = Readable.from([`customer,${request.auth.customerId}\n`]);
+    streams.push(stream);
+    return reply.header('content-disposition', 'attachment; filename="statement.csv"').send(stream);
   });
   probe.get('/write', { preHandler: probe.authenticate }, async (request) => {
     ran.push('write');
@@ -96,9 +102,13 @@ describe('a read whose session check runs beside it', () => {
       expect(res.headers['x-customer']).toBeUndefined();
       expect(res.headers['content-disposition']).toBeUndefined();
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      // what was set before the handler stays
+      expect(res.headers['x-frame-options']).toBe('DENY');
     }
     // the handler did run: the check went beside it, not before it
     expect(ran).toEqual(['read']);
+    // the statement's stream is closed, not left open with its source
+    expect(streams.at(-1)!.destroyed).toBe(true);
   });
 
   it('keeps the handler’s own error while the session stands', async () => {
@@ -117,11 +127,14 @@ describe('a read whose session check runs beside it', () => {
 });
 
 describe('a read whose session check fails', () => {
-  it('answers 503 with Retry-After and nothing the handler produced', async () => {
+  it('answers 503 with Retry-After and nothing the handler produced, and logs why', async () => {
     // a database that no longer answers: the check fails, it does not say no
     const gone = await openPglite();
     await gone.close();
-    const broken = Fastify();
+    const logged: { level: number; msg: string; err?: { message?: string } }[] = [];
+    const broken = Fastify({
+      logger: { level: 'warn', stream: { write: (line: string) => logged.push(JSON.parse(line)) } },
+    });
     registerErrorHandling(broken);
     registerAuthentication(broken, {
       tokens: createAccessTokens(t.deps.secrets.jwt, t.clock),
@@ -143,6 +156,13 @@ describe('a read whose session check fails', () => {
       message: 'The service is briefly unavailable. Please try again in a moment.',
     });
     expect(res.body).not.toContain(customer.id);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'session check failed',
+        err: expect.objectContaining({ message: expect.any(String) }),
+      }),
+    ]);
   });
 });
 
@@ -265,5 +285,113 @@ describe('the session check of a read', () => {
       expect((await ask(bearer(await token()))).statusCode).toBe(200);
       expect(await lastUsedAt(sessionId)).toEqual(t.clock.now());
     }
+  });
+});
+
+describe('the bearer header', () => {
+  const unauthorized = { success: false, message: 'Unauthorized access. Please log in.' };
+
+  it('answers 401 Unauthorized access without an Authorization header', async () => {
+    for (const url of ['/read', '/write']) {
+      const res = await probe.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json(), url).toEqual(unauthorized);
+    }
+  });
+
+  it('takes the scheme in any case, and any run of spaces before the token', async () => {
+    const { customer, token } = await signedIn();
+    for (const authorization of [`bearer ${token}`, `Bearer   ${token}`, `BEARER \t${token}`]) {
+      for (const url of ['/read', '/write']) {
+        const res = await probe.inject({ method: 'GET', url, headers: { authorization } });
+        expect(res.statusCode, `${url} ${authorization}`).toBe(200);
+        expect(res.json().customerId).toBe(customer.id);
+      }
+    }
+  });
+
+  it('refuses a header that only contains a bearer token somewhere', async () => {
+    const { token } = await signedIn();
+    ran.length = 0;
+    for (const authorization of [
+      `XBearer ${token}`,
+      `Basic dXNlcjpwYXNz Bearer ${token}`,
+      `Bearer ${token} ${token}`,
+      `Bearer ${token} trailing`,
+      `Bearer${token}`,
+    ]) {
+      for (const url of ['/read', '/write']) {
+        const res = await probe.inject({ method: 'GET', url, headers: { authorization } });
+        expect(res.statusCode, `${url} ${authorization}`).toBe(401);
+        expect(res.json()).toEqual(unauthorized);
+      }
+    }
+    expect(ran).toEqual([]);
+  });
+});
+
+describe('a signed token whose ids are no UUIDs', () => {
+  it('answers 401 Session expired on both kinds of route', async () => {
+    const customer = await createCustomer(t);
+    const { sessionId } = await startSession(t.deps.db, t.clock, customer.id, false);
+    const tokens = createAccessTokens(t.deps.secrets.jwt, t.clock);
+    ran.length = 0;
+    // each id wrong on its own: the other one is a real, live one
+    for (const claims of [
+      { customerId: customer.id, sessionId: 'not-a-uuid' },
+      { customerId: 'not-a-uuid', sessionId },
+      { customerId: `${customer.id}x`, sessionId },
+      { customerId: customer.id, sessionId: `x${sessionId}` },
+    ]) {
+      const headers = bearer(await tokens.sign(claims));
+      for (const url of ['/read', '/write']) {
+        const res = await probe.inject({ method: 'GET', url, headers });
+        expect(res.statusCode, `${url} ${JSON.stringify(claims)}`).toBe(401);
+        expect(res.json()).toEqual(expired);
+      }
+    }
+    expect(ran).toEqual([]);
+  });
+});
+
+describe('registerAuthentication', () => {
+  it('declares what it adds, so that no other plugin can take those names', async () => {
+    const app = Fastify();
+    registerAuthentication(app, {
+      tokens: createAccessTokens(t.deps.secrets.jwt, t.clock),
+      db: t.deps.db,
+      clock: t.clock,
+    });
+    expect(app.hasDecorator('authenticate')).toBe(true);
+    expect(app.hasDecorator('authenticateRead')).toBe(true);
+    expect(app.hasRequestDecorator('auth')).toBe(true);
+    expect(app.hasRequestDecorator('pendingSessionCheck')).toBe(true);
+    expect(() => app.decorateRequest('auth', null as never)).toThrow(/already been added/);
+    await app.close();
+  });
+
+  it('guards a route with authenticate: a logged-out session never reaches its handler', async () => {
+    const app = Fastify();
+    registerErrorHandling(app);
+    registerAuthentication(app, {
+      tokens: createAccessTokens(t.deps.secrets.jwt, t.clock),
+      db: t.deps.db,
+      clock: t.clock,
+    });
+    let handled = 0;
+    app.get('/write', { preHandler: app.authenticate }, async (request) => {
+      handled += 1;
+      return { customerId: request.auth.customerId };
+    });
+    const { customer, token, refreshToken } = await signedIn();
+    expect(
+      (await app.inject({ method: 'GET', url: '/write', headers: bearer(token) })).json(),
+    ).toEqual({ customerId: customer.id });
+    await logout(refreshToken);
+    const res = await app.inject({ method: 'GET', url: '/write', headers: bearer(token) });
+    await app.close();
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(expired);
+    expect(handled).toBe(1);
   });
 });
