@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receiptPath } from '@portal/contract';
+import { checkStatusPath, receiptPath } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { retirePlan } from '../plans/service';
-import { buyer, refundEvent, sendWebhook, totalRupees } from '../payments/test-support';
+import {
+  buyer,
+  paidSilently,
+  refundEvent,
+  sendWebhook,
+  totalRupees,
+} from '../payments/test-support';
 import { receipts } from '../receipts/schema';
 import { orders } from './schema';
 
@@ -164,6 +170,44 @@ describe('POST /api/create-payment', () => {
     expect((await a.history())[0]).toMatchObject({ _id: orderId, paymentStatus: 'Pending' });
     const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
     expect(order!.paymentLinkId).toBeNull();
+  });
+});
+
+describe('POST /api/orders/:id/check-status', () => {
+  it("settles the caller's order from what the gateway says, and finds no one else's", async () => {
+    const { b, orderId } = await paidSilently(t);
+    const checked = await t.app.inject({
+      method: 'POST',
+      url: checkStatusPath(orderId),
+      headers: b.headers,
+    });
+    expect(checked.statusCode).toBe(200);
+    expect(checked.json()).toMatchObject({
+      success: true,
+      message: 'Payment status: Completed',
+      order: { _id: orderId, paymentStatus: 'Completed', receiptUrl: expect.any(String) },
+    });
+
+    const stranger = await buyer(t);
+    const cases: [string, Record<string, string>, number, string][] = [
+      [checkStatusPath(orderId), stranger.headers, 404, 'Order not found'],
+      [checkStatusPath('not-an-order'), b.headers, 404, 'Order not found'],
+      [checkStatusPath('a'.repeat(100)), b.headers, 404, 'Order not found'],
+      [checkStatusPath(orderId), {}, 401, ''],
+    ];
+    for (const [url, headers, status, message] of cases) {
+      const res = await t.app.inject({ method: 'POST', url, headers });
+      expect(res.statusCode, url).toBe(status);
+      expect(res.json(), res.body).toMatchObject({ success: false });
+      expect(res.json().message).toContain(message);
+    }
+    // a longer id is refused by the router itself, before any lookup
+    const tooLong = await t.app.inject({
+      method: 'POST',
+      url: checkStatusPath('a'.repeat(101)),
+      headers: b.headers,
+    });
+    expect(tooLong.statusCode).toBe(414);
   });
 });
 
