@@ -241,7 +241,7 @@ describe('api client', () => {
   it("rejects an answer that does not match the schema as 'Unexpected response'", async () => {
     serve(() => jsonResponse(200, { success: true, message: 'Fetched' }));
     const error = await api
-      .get('/api/things', { schema: z.object({ data: z.string() }) })
+      .get('/api/things', { schema: async () => z.object({ data: z.string() }) })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe('Unexpected response');

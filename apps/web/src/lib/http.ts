@@ -1,6 +1,7 @@
 import { toast } from '@/ui/toast';
 import type { z } from 'zod';
-import { JWT_EXPIRED, RefreshTokenResponseSchema, authPaths } from '@portal/contract';
+import { JWT_EXPIRED, authPaths } from '@portal/contract';
+import { loadResponseSchemas } from './response-schema';
 import { useSessionStore } from './session-store';
 
 /** A failed call: the HTTP status and the server's message (or a fallback). */
@@ -27,10 +28,17 @@ export class SessionEndedError extends ApiError {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/**
+ * Loads the schema an answer is checked against (see lib/response-schema). A loader rather than
+ * the schema itself, so that the screens' first load carries no zod: the schema's chunk is asked
+ * for when the request is sent, and awaited only once the answer is in.
+ */
+export type SchemaLoader<T> = () => Promise<z.ZodType<T>>;
+
 interface RequestOptions<T> {
   body?: unknown;
   /** Validates the answer; a mismatch is an error, not a silent cast. */
-  schema?: z.ZodType<T>;
+  schema?: SchemaLoader<T>;
   signal?: AbortSignal;
 }
 
@@ -96,6 +104,8 @@ export function refreshAccessToken(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
       const { response, body } = await send('POST', authPaths.refreshToken, undefined);
+      // the request that met the expired token has already asked for the schemas' chunk
+      const { RefreshTokenResponseSchema } = await loadResponseSchemas();
       const parsed = RefreshTokenResponseSchema.safeParse(body);
       if (!response.ok || !parsed.success) {
         if (response.status === 401) endSession(messageOf(body) ?? REFRESH_REFUSED_MESSAGE);
@@ -125,6 +135,9 @@ async function request<T>(
   path: string,
   options: RequestOptions<T> = {},
 ): Promise<T> {
+  const schema = options.schema?.();
+  // a request that fails needs no schema: its loading must not end as an unhandled rejection
+  schema?.catch(() => undefined);
   let attempt = await send(method, path, options.body, options.signal);
 
   if (attempt.response.status === 401 && isJwtExpired(attempt.body) && attempt.sentToken) {
@@ -156,8 +169,8 @@ async function request<T>(
       Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
     );
   }
-  if (!options.schema) return body as T;
-  const parsed = options.schema.safeParse(body);
+  if (!schema) return body as T;
+  const parsed = (await schema).safeParse(body);
   if (!parsed.success) throw new ApiError(response.status, 'Unexpected response', body);
   return parsed.data;
 }

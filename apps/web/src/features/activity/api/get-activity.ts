@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { ActivityFeedResponseSchema, activityPaths, type ActivityKind } from '@portal/contract';
+import { activityPaths, type ActivityKind } from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 
 export async function getActivity({ cursor, type }: { cursor?: string; type?: ActivityKind }) {
@@ -7,7 +8,9 @@ export async function getActivity({ cursor, type }: { cursor?: string; type?: Ac
   if (cursor) query.set('cursor', cursor);
   if (type) query.set('type', type);
   const search = query.size > 0 ? `?${query}` : '';
-  return api.get(`${activityPaths.feed}${search}`, { schema: ActivityFeedResponseSchema });
+  return api.get(`${activityPaths.feed}${search}`, {
+    schema: responseSchema('ActivityFeedResponseSchema'),
+  });
 }
 
 export const getActivityQueryOptions = (type?: ActivityKind) =>

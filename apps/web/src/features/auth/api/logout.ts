@@ -1,12 +1,14 @@
-import { LogoutResponseSchema, authPaths } from '@portal/contract';
+import { authPaths } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from '@/ui/toast';
 import { paths } from '@/config/paths';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-store';
 
-export const logout = () => api.post(authPaths.logout, undefined, { schema: LogoutResponseSchema });
+export const logout = () =>
+  api.post(authPaths.logout, undefined, { schema: responseSchema('LogoutResponseSchema') });
 
 /**
  * Logout calls the server first, then clears the client session whatever the server said

@@ -1,5 +1,6 @@
-import { ResendVerificationResponseSchema, authPaths } from '@portal/contract';
+import { authPaths } from '@portal/contract';
 import { ApiError, api, errorMessage } from '@/lib/http';
+import { responseSchema } from '@/lib/response-schema';
 import { useSessionStore } from '@/lib/session-store';
 
 /** `waitSeconds`: how long the server asks to wait before the next resend, when it refused one. */
@@ -15,7 +16,7 @@ export async function resendVerification(): Promise<ResendResult> {
     await api.post(
       authPaths.resendVerification,
       { tempToken },
-      { schema: ResendVerificationResponseSchema },
+      { schema: responseSchema('ResendVerificationResponseSchema') },
     );
     return { success: true, message: 'Verification code resent!' };
   } catch (error) {

@@ -1,4 +1,5 @@
-import { Verify2faResponseSchema, authPaths } from '@portal/contract';
+import { authPaths } from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
 import { api, errorMessage } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-store';
 
@@ -14,7 +15,7 @@ export async function verify2fa(verificationCode: string): Promise<VerifyResult>
     const { token, user } = await api.post(
       authPaths.verify2fa,
       { tempToken, verificationCode },
-      { schema: Verify2faResponseSchema },
+      { schema: responseSchema('Verify2faResponseSchema') },
     );
     useSessionStore.getState().completeVerification(token, user);
     return { success: true };

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { DeleteConsentResponseSchema, userConsentPath } from '@portal/contract';
+import { userConsentPath } from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 
 export const deleteConsent = (id: string) =>
-  api.delete(userConsentPath(id), { schema: DeleteConsentResponseSchema });
+  api.delete(userConsentPath(id), { schema: responseSchema('DeleteConsentResponseSchema') });
 
 export function useDeleteConsent() {
   const queryClient = useQueryClient();

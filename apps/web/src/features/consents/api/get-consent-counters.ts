@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { DashboardCountersResponseSchema, dashboardPaths } from '@portal/contract';
+import { dashboardPaths } from '@portal/contract';
 import { api } from '@/lib/http';
+import { responseSchema } from '@/lib/response-schema';
 
 /**
  * The customer's counts, kept by the server with every write: the count tiles and the
@@ -9,7 +10,7 @@ import { api } from '@/lib/http';
 export const getConsentCounters = async (userId: string) =>
   (
     await api.get(`${dashboardPaths.counters}?${new URLSearchParams({ userId })}`, {
-      schema: DashboardCountersResponseSchema,
+      schema: responseSchema('DashboardCountersResponseSchema'),
     })
   ).data;
 

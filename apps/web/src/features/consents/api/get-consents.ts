@@ -1,10 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  CONSENTS_PAGE_SIZE,
-  ConsentListResponseSchema,
-  consentPaths,
-  type ConsentStatus,
-} from '@portal/contract';
+import { CONSENTS_PAGE_SIZE, consentPaths, type ConsentStatus } from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 
 export interface ConsentsPageQuery {
@@ -36,7 +32,9 @@ export async function getConsents({
   else query.set('page', String(page));
   if (consentStatus) query.set('consentStatus', consentStatus);
   if (search) query.set('search', search);
-  return api.get(`${consentPaths.list}?${query}`, { schema: ConsentListResponseSchema });
+  return api.get(`${consentPaths.list}?${query}`, {
+    schema: responseSchema('ConsentListResponseSchema'),
+  });
 }
 
 export const getConsentsQueryOptions = (query: ConsentsPageQuery) =>

@@ -1,11 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ConsentStatusResponseSchema, consentPaths } from '@portal/contract';
+import { consentPaths } from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 
 /** Only the consent id: the server asks the bank with the tokens it holds. */
 export const refreshConsentStatus = async (consentId: string) =>
-  (await api.post(consentPaths.getStatus, { consentId }, { schema: ConsentStatusResponseSchema }))
-    .data;
+  (
+    await api.post(
+      consentPaths.getStatus,
+      { consentId },
+      { schema: responseSchema('ConsentStatusResponseSchema') },
+    )
+  ).data;
 
 export function useRefreshConsentStatus() {
   const queryClient = useQueryClient();

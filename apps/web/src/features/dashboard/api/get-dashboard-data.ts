@@ -1,13 +1,10 @@
 import { queryOptions, useQueries, type QueryClient } from '@tanstack/react-query';
-import {
-  DASHBOARD_ACTIVITY_CONSENTS,
-  OrderHistoryResponseSchema,
-  orderPaths,
-} from '@portal/contract';
+import { DASHBOARD_ACTIVITY_CONSENTS, orderPaths } from '@portal/contract';
 import { getConsentCountersQueryOptions } from '@/features/consents/api/get-consent-counters';
 import { getConsentsQueryOptions } from '@/features/consents/api/get-consents';
 import { getPlanCatalogueQueryOptions } from '@/features/plans/api/get-plans';
 import { getProfileQueryOptions } from '@/features/profile/api/get-profile';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 import { JUST_FETCHED_MS } from '@/lib/query-client';
 
@@ -19,7 +16,8 @@ const newestOrdersQueryOptions = () =>
   queryOptions({
     queryKey: ['orders', 'history', 'newest'],
     queryFn: async () =>
-      (await api.get(orderPaths.history, { schema: OrderHistoryResponseSchema })).orders,
+      (await api.get(orderPaths.history, { schema: responseSchema('OrderHistoryResponseSchema') }))
+        .orders,
     staleTime: 0,
   });
 

@@ -1,10 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { NotificationsResponseSchema, notificationPaths } from '@portal/contract';
+import { notificationPaths } from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 import { JUST_FETCHED_MS } from '@/lib/query-client';
 
 export const getNotifications = () =>
-  api.get(notificationPaths.list, { schema: NotificationsResponseSchema });
+  api.get(notificationPaths.list, { schema: responseSchema('NotificationsResponseSchema') });
 
 /**
  * One light request on page load (sent by the signed-in layout's route before it renders) and

@@ -1,15 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  MarkNotificationsSeenResponseSchema,
   notificationPaths,
   type MarkNotificationsSeenRequest,
   type NotificationsResponse,
 } from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 import { getNotificationsQueryOptions } from './get-notifications';
 
 export const markNotificationsSeen = (body: MarkNotificationsSeenRequest) =>
-  api.post(notificationPaths.seen, body, { schema: MarkNotificationsSeenResponseSchema });
+  api.post(notificationPaths.seen, body, {
+    schema: responseSchema('MarkNotificationsSeenResponseSchema'),
+  });
 
 export function useMarkNotificationsSeen() {
   const queryClient = useQueryClient();

@@ -1,10 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CheckStatusResponseSchema, checkStatusPath } from '@portal/contract';
+import { checkStatusPath } from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 import { getOrderHistoryQueryOptions } from './get-order-history';
 
 export const checkPaymentStatus = (orderId: string) =>
-  api.post(checkStatusPath(orderId), {}, { schema: CheckStatusResponseSchema });
+  api.post(checkStatusPath(orderId), {}, { schema: responseSchema('CheckStatusResponseSchema') });
 
 export const useCheckPaymentStatus = () => {
   const queryClient = useQueryClient();

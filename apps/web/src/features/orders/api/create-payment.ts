@@ -1,12 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import {
-  CreatePaymentResponseSchema,
-  paymentPaths,
-  type CreatePaymentRequest,
-} from '@portal/contract';
+import { paymentPaths, type CreatePaymentRequest } from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 
 export const createPayment = (input: CreatePaymentRequest) =>
-  api.post(paymentPaths.createPayment, input, { schema: CreatePaymentResponseSchema });
+  api.post(paymentPaths.createPayment, input, {
+    schema: responseSchema('CreatePaymentResponseSchema'),
+  });
 
 export const useCreatePayment = () => useMutation({ mutationFn: createPayment });

@@ -1,12 +1,13 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { OrderHistoryResponseSchema, orderPaths } from '@portal/contract';
+import { orderPaths } from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 
 /** A page of the customer's orders, newest first: the first one without a cursor. */
 export const getOrderHistoryPage = (cursor?: string) =>
   api.get(
     cursor ? `${orderPaths.history}?${new URLSearchParams({ cursor })}` : orderPaths.history,
-    { schema: OrderHistoryResponseSchema },
+    { schema: responseSchema('OrderHistoryResponseSchema') },
   );
 
 export const getOrderHistory = async () => (await getOrderHistoryPage()).orders;

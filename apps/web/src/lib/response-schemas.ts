@@ -1,0 +1,28 @@
+/**
+ * The contract's schemas that the API modules check answers against. This module is only ever
+ * loaded through `import()` (lib/response-schema), so that zod and these schemas stay out of
+ * the first load: they arrive in a chunk of their own while the first requests are on their way.
+ */
+export {
+  ActivityFeedResponseSchema,
+  ChangePasswordResponseSchema,
+  CheckStatusResponseSchema,
+  ConsentListResponseSchema,
+  ConsentStatusResponseSchema,
+  CreateOrderResponseSchema,
+  CreatePaymentResponseSchema,
+  DashboardCountersResponseSchema,
+  DeleteConsentResponseSchema,
+  ForgotPasswordResponseSchema,
+  LogoutResponseSchema,
+  MarkNotificationsSeenResponseSchema,
+  NotificationsResponseSchema,
+  OrderHistoryResponseSchema,
+  PlansResponseSchema,
+  PluginsResponseSchema,
+  RefreshTokenResponseSchema,
+  ResendVerificationResponseSchema,
+  ResetPasswordResponseSchema,
+  UserSchema,
+  Verify2faResponseSchema,
+} from '@portal/contract';
