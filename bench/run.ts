@@ -19,6 +19,7 @@ import { TIMEOUT_SECONDS, measureThroughput, type LoadSettings, type Throughput 
 import { assetHeaders } from './assets';
 import { BUDGET } from './budgets';
 import { freshPostgresDatabase, prepareDatabase } from './database';
+import { dashboardFirstLoad } from './dashboard-first-load';
 import { loginFirstLoad } from './first-load';
 import { lighthouseScores } from './lighthouse';
 import { SECRETS, signIn, startPortal, type Portal } from './portal';
@@ -96,6 +97,19 @@ function firstLoadRows(webDist: string) {
     { max: BUDGET.maxLoginFirstLoadGzipKiB },
     `${load.files} chunks, ${load.rawKiB.toFixed(1)} KiB raw`,
   );
+  report.startSection('/dashboard first load (signed in)');
+  const dashboard = dashboardFirstLoad(webDist);
+  report.number(
+    'JS, gzipped',
+    dashboard.gzipKiB,
+    'KiB',
+    1,
+    undefined,
+    `${dashboard.files} chunks, ${dashboard.rawKiB.toFixed(1)} KiB raw`,
+  );
+  // zod and the contract's schemas come after the first render, in a chunk of their own
+  const zod = dashboard.withZod;
+  report.text('chunks carrying zod', zod.length ? zod.join(', ') : 'none', 'none', !zod.length);
 }
 
 /** Which budgets apply: the portal's own routes have them, the peer and the bare route none. */
