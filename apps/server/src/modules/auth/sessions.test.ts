@@ -1,3 +1,4 @@
+import { eq, inArray } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths } from '@portal/contract';
@@ -5,6 +6,13 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { bearer, refresh, refreshCookieOf, signIn } from './test-support';
 import { REFRESH_COOKIE } from './routes';
+import { sessions } from './schema';
+import {
+  createSessionCheck,
+  revokeCustomerSessions,
+  revokeSession,
+  startSession,
+} from './sessions';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -91,6 +99,17 @@ describe('POST /api/auth/refresh-token', () => {
     expect((await refresh(t, tokenA)).statusCode).toBe(200);
     expect((await refresh(t, tokenB)).statusCode).toBe(200);
     expect((await profile(b.json().token)).statusCode).toBe(200);
+  });
+
+  it('takes a rotated token back for exactly ten seconds after its exchange', async () => {
+    const session = await signIn(t, await createCustomer(t));
+    expect((await refresh(t, session.refreshToken)).statusCode).toBe(200);
+    t.clock.advance(10_000);
+    expect((await refresh(t, session.refreshToken)).statusCode).toBe(200);
+    t.clock.advance(1);
+    const reused = await refresh(t, session.refreshToken);
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json()).toEqual(expired);
   });
 
   it('ends a session left idle for 30 minutes', async () => {
@@ -248,5 +267,75 @@ describe('GET /api/auth/profile', () => {
         },
       },
     });
+  });
+});
+
+describe('revokeCustomerSessions', () => {
+  const revoked = async (ids: string[]) =>
+    Object.fromEntries(
+      (
+        await t.deps.db
+          .select({ id: sessions.id, at: sessions.revokedAt, reason: sessions.revokedReason })
+          .from(sessions)
+          .where(inArray(sessions.id, ids))
+      ).map((row) => [row.id, row.at ? { at: row.at.getTime(), reason: row.reason } : null]),
+    );
+
+  it('ends every live session of the customer but the one kept, and no other customer’s', async () => {
+    const [customer, other] = [await createCustomer(t), await createCustomer(t)];
+    const start = async (customerId: string) =>
+      (await startSession(t.deps.db, t.clock, customerId, false)).sessionId;
+    const [ended, kept, alsoEnded, othersOwn, loggedOut] = [
+      await start(customer.id),
+      await start(customer.id),
+      await start(customer.id),
+      await start(other.id),
+      await start(customer.id),
+    ];
+    await revokeSession(t.deps.db, t.clock, loggedOut, 'logout');
+    const loggedOutAt = t.clock.now().getTime();
+    t.clock.advance(60_000);
+    await revokeCustomerSessions(t.deps.db, t.clock, customer.id, 'password_changed', kept);
+    const now = t.clock.now().getTime();
+    expect(await revoked([ended, kept, alsoEnded, othersOwn, loggedOut])).toEqual({
+      [ended]: { at: now, reason: 'password_changed' },
+      [kept]: null,
+      [alsoEnded]: { at: now, reason: 'password_changed' },
+      [othersOwn]: null,
+      // an ended session keeps when and why it ended
+      [loggedOut]: { at: loggedOutAt, reason: 'logout' },
+    });
+
+    t.clock.advance(60_000);
+    await revokeCustomerSessions(t.deps.db, t.clock, customer.id, 'password_reset');
+    expect((await revoked([kept]))[kept]).toEqual({
+      at: t.clock.now().getTime(),
+      reason: 'password_reset',
+    });
+    expect((await revoked([othersOwn]))[othersOwn]).toBeNull();
+  });
+});
+
+describe('createSessionCheck', () => {
+  it('stands for a live session of its customer only, and writes lastUsedAt once a minute old', async () => {
+    const isLive = createSessionCheck(t.deps.db, t.clock);
+    const [customer, other] = [await createCustomer(t), await createCustomer(t)];
+    const { sessionId } = await startSession(t.deps.db, t.clock, customer.id, false);
+    const lastUsedAt = async () =>
+      (await t.deps.db.select().from(sessions).where(eq(sessions.id, sessionId)))[0]!.lastUsedAt;
+    const started = await lastUsedAt();
+
+    expect(await isLive(sessionId, customer.id)).toBe(true);
+    expect(await isLive(sessionId, other.id)).toBe(false);
+    expect(await isLive(crypto.randomUUID(), customer.id)).toBe(false);
+    t.clock.advance(59_999);
+    expect(await isLive(sessionId, customer.id)).toBe(true);
+    expect(await lastUsedAt()).toEqual(started);
+    t.clock.advance(1);
+    expect(await isLive(sessionId, customer.id)).toBe(true);
+    expect(await lastUsedAt()).toEqual(t.clock.now());
+
+    await revokeSession(t.deps.db, t.clock, sessionId, 'logout');
+    expect(await isLive(sessionId, customer.id)).toBe(false);
   });
 });
