@@ -247,4 +247,29 @@ describe('api client', () => {
     expect((error as ApiError).message).toBe('Unexpected response');
     expect(errorMessage(error, 'Failed to load')).toBe('Failed to load');
   });
+
+  it('asks for the schema as it sends the request, so that both load side by side', async () => {
+    let askedBeforeSending = false;
+    const schema = vi.fn(async () => z.object({ value: z.number() }));
+    serve(() => {
+      askedBeforeSending = schema.mock.calls.length === 1;
+      return jsonResponse(200, { value: 42 });
+    });
+    await expect(api.get('/api/things', { schema })).resolves.toEqual({ value: 42 });
+    expect(askedBeforeSending).toBe(true);
+    expect(schema).toHaveBeenCalledTimes(1);
+  });
+
+  it('fails a call whose schema cannot load, and a failed call does not wait for it', async () => {
+    const unreachable = () => Promise.reject(new TypeError('Failed to fetch module'));
+    serve(() => jsonResponse(200, { value: 42 }));
+    await expect(api.get('/api/things', { schema: unreachable })).rejects.toThrow(
+      'Failed to fetch module',
+    );
+    // the schema's failed loading is not left unhandled when the request fails first
+    fetchMock.mockImplementation(async () => jsonResponse(404, { message: 'Not found' }));
+    const error = await api.get('/api/things', { schema: unreachable }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(404);
+  });
 });
