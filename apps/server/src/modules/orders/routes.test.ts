@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkStatusPath, receiptPath } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
+import { activityEvents } from '../activity/schema';
 import { retirePlan } from '../plans/service';
 import {
   buyer,
@@ -33,6 +34,7 @@ describe('POST /api/orders', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
       success: true,
+      message: 'Order created',
       order: {
         planId: { _id: b.plan.id, planName: 'Professional' },
         amount: 4.1,
@@ -41,6 +43,20 @@ describe('POST /api/orders', () => {
         receiptUrl: null,
       },
     });
+    // the customer's activity tells of the order, and leads to it and its plan
+    const events = await t.deps.db
+      .select()
+      .from(activityEvents)
+      .where(eq(activityEvents.customerId, b.customer.id));
+    expect(events).toMatchObject([
+      {
+        type: 'order_created',
+        title: 'Order created',
+        description: 'Order for the Professional plan (₹4.10)',
+        status: 'pending',
+        details: { orderId: res.json().order._id, planId: b.plan.id },
+      },
+    ]);
   });
 
   it('refuses an amount a paisa off, with the right total in the message', async () => {

@@ -138,15 +138,19 @@ function prepareHistoryPage(db: Database, name: string, after?: SQL) {
 
 const afterPosition = sql`(${orders.createdAt}, ${orders.id}) < (${sql.placeholder('createdAt')}::timestamptz, ${sql.placeholder('id')}::uuid)`;
 
+// a statement's name only lets the database keep it parsed; unnamed, it is parsed at each call
+// Stryker disable StringLiteral: equivalent, as said above
 const prepareStatements = (db: Database) => ({
   first: prepareHistoryPage(db, 'orders_history_first'),
   after: prepareHistoryPage(db, 'orders_history_after', afterPosition),
 });
+// Stryker restore StringLiteral
 const historyStatements = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
 
 /** The history's two statements on this database, prepared on first use. */
 export function historyPageStatements(db: Database) {
   let statements = historyStatements.get(db);
+  // Stryker disable next-line ConditionalExpression: a cache; statements prepared anew answer the same
   if (!statements) {
     statements = prepareStatements(db);
     historyStatements.set(db, statements);
