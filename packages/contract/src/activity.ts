@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTIVITY_PAGE_SIZE, ACTIVITY_MAX_PAGE_SIZE } from './values';
 import { text } from './primitives';
 
 /** What the server records for an account (the activity feed and the bell). */
@@ -53,13 +54,6 @@ export const activityKindOf = (type: ActivityEventType): ActivityKind => KIND_BY
 
 export const activityTypesOfKind = (kind: ActivityKind): ActivityEventType[] =>
   ActivityEventTypeSchema.options.filter((type) => KIND_BY_TYPE[type] === kind);
-
-export const activityPaths = {
-  feed: '/api/activity',
-} as const;
-
-export const ACTIVITY_PAGE_SIZE = 20;
-export const ACTIVITY_MAX_PAGE_SIZE = 100;
 
 export const ActivityFeedQuerySchema = z.object({
   /** Opaque: the nextCursor of the previous page. */

@@ -2,18 +2,6 @@ import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, VERIFICATION_CODE_LENGTH } from './constants';
 import { text } from './primitives';
 
-export const authPaths = {
-  login: '/api/auth/login',
-  verify2fa: '/api/auth/verify-2fa',
-  resendVerification: '/api/auth/resend-verification',
-  refreshToken: '/api/auth/refresh-token',
-  logout: '/api/auth/logout',
-  profile: '/api/auth/profile',
-  forgotPassword: '/api/users/forgot-password',
-  resetPassword: '/api/users/reset-password',
-  changePassword: '/api/users/:id',
-} as const;
-
 // Spec §5: "a simple address pattern".
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -153,9 +141,6 @@ export const ChangePasswordFormSchema = z
   });
 export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;
 
-/** Builds the change-password path for a customer id. */
-export const changePasswordPath = (id: string) => `/api/users/${encodeURIComponent(id)}`;
-
 /** Answers that carry only a confirmation the client may show. */
 export const SuccessMessageResponseSchema = z.object({
   success: z.literal(true),
@@ -173,26 +158,3 @@ export const ForgotPasswordResponseSchema = SuccessMessageResponseSchema;
 export type ForgotPasswordResponse = z.infer<typeof ForgotPasswordResponseSchema>;
 export const ResetPasswordResponseSchema = SuccessMessageResponseSchema;
 export type ResetPasswordResponse = z.infer<typeof ResetPasswordResponseSchema>;
-
-/** The texts the server answers with, so that both sides and the tests quote them alike. */
-export const authMessages = {
-  invalidLogin: 'Invalid login details. Please check and try again.',
-  codeSent: 'Verification code sent to your email',
-  loginSuccessful: 'Login successful!',
-  invalidCode: 'Invalid verification code',
-  codeExpired: 'Verification code has expired. Please sign in again.',
-  tooManyCodes: 'Too many incorrect codes. Please sign in again.',
-  tooManyResends: 'Too many codes requested. Please sign in again.',
-  sessionExpired: 'Session expired. Please log in again.',
-  crossSite: 'Cross-site request refused.',
-  loggedOut: 'Logged out successfully',
-  profileFetched: 'Profile fetched successfully',
-  notYourAccount: 'You can only change your own password.',
-  currentPasswordIncorrect: 'Current password is incorrect',
-  passwordChanged: 'Password changed successfully!',
-  resetLinkSent: 'If an account exists for that e-mail, a reset link has been sent.',
-  resetLinkInvalid: 'This reset link is invalid or has expired.',
-  passwordReset: 'Password reset successfully!',
-  accountLocked:
-    'This account is locked after too many failed attempts. Please reset your password using Forgot password.',
-} as const;

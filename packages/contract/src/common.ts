@@ -17,6 +17,3 @@ export const MessageResponseSchema = z.object({
 export type MessageResponse = z.infer<typeof MessageResponseSchema>;
 
 export const IdParamsSchema = z.object({ id: IdSchema });
-
-/** The message and error code that mark an expired access token (spec §7). */
-export const JWT_EXPIRED = 'jwt expired';

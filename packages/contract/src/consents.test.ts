@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONSENT_SEARCH_MAX_LENGTH, ConsentListQuerySchema } from './consents';
+import { ConsentListQuerySchema } from './consents';
+import { CONSENT_SEARCH_MAX_LENGTH } from './values';
 
 const base = { userId: 'c5a1f0de-0000-4000-8000-000000000001' };
 

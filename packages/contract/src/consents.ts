@@ -1,24 +1,8 @@
 import { z } from 'zod';
+import { CONSENT_STATUSES, CONSENT_SEARCH_MAX_LENGTH } from './values';
 import { CONSENTS_PAGE_SIZE } from './constants';
 import { IdSchema, text } from './primitives';
 
-export const consentPaths = {
-  /** Every consent of a customer, newest first, streamed (docs/decisions/028). */
-  allForUser: '/api/user-consents/user/:userId',
-  /** One page, optionally of one status and matching a search. */
-  list: '/api/user-consents',
-  /** Asks the provider again and stores its answer. */
-  getStatus: '/api/consent/getstatus',
-  /** Revokes at the provider, then removes. */
-  remove: '/api/user-consents/:id',
-} as const;
-
-export const userConsentsPath = (userId: string) =>
-  `/api/user-consents/user/${encodeURIComponent(userId)}`;
-export const userConsentPath = (id: string) => `/api/user-consents/${encodeURIComponent(id)}`;
-
-/** Spec §4: the four consent states the portal knows. */
-export const CONSENT_STATUSES = ['Pending', 'Approved', 'Rejected', 'Expired'] as const;
 export const ConsentStatusSchema = z.enum(CONSENT_STATUSES);
 export type ConsentStatus = z.infer<typeof ConsentStatusSchema>;
 
@@ -51,8 +35,6 @@ export const UserConsentsResponseSchema = z.object({
   data: z.array(ConsentSchema),
 });
 export type UserConsentsResponse = z.infer<typeof UserConsentsResponseSchema>;
-
-export const CONSENT_SEARCH_MAX_LENGTH = 100;
 
 const positiveInt = (fallback: number, max: number) =>
   z.coerce.number().int().min(1).max(max).default(fallback);

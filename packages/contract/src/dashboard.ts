@@ -27,16 +27,6 @@ export const DashboardCountersSchema = z.object({
 });
 export type DashboardCounters = z.infer<typeof DashboardCountersSchema>;
 
-/** Spec §9: the first 2 consents, the first 2 orders and a welcome item, cut to 4. */
-export const DASHBOARD_ACTIVITY_CONSENTS = 2;
-export const DASHBOARD_ACTIVITY_ORDERS = 2;
-export const DASHBOARD_ACTIVITY_LIMIT = 4;
-
-export const dashboardPaths = {
-  /** Every counter of the dashboard and of the consents screen's tiles, from stored counters. */
-  counters: '/api/dashboard/counters',
-} as const;
-
 /** Spec §6: scoped by the signed-in customer's own id, like the consents calls. */
 export const DashboardCountersQuerySchema = z.object({
   userId: text({ error: 'userId is required' }).min(1, 'userId is required').max(100),

@@ -2,11 +2,6 @@ import { z } from 'zod';
 import { ActivityEventSchema, type ActivityEventType } from './activity';
 import { dateTime } from './primitives';
 
-export const notificationPaths = {
-  list: '/api/notifications',
-  seen: '/api/notifications/seen',
-} as const;
-
 /**
  * The events the bell tells about: payments settling, a plan activated or extended or about to
  * end, and every change of a consent's state (approved, rejected, expired, revoked and deleted).

@@ -1,17 +1,11 @@
 import { z } from 'zod';
+import {
+  ORDER_HISTORY_PAGE_SIZE,
+  ORDER_HISTORY_MAX_LIMIT,
+  ORDER_HISTORY_CURSOR_MAX_LENGTH,
+  ORDER_CURSOR_MESSAGE,
+} from './values';
 import { text } from './primitives';
-
-export const orderPaths = {
-  create: '/api/orders',
-  history: '/api/orders/history',
-  checkStatus: '/api/orders/:id/check-status',
-  receipt: '/api/orders/:id/receipt',
-} as const;
-
-export const checkStatusPath = (orderId: string) =>
-  `/api/orders/${encodeURIComponent(orderId)}/check-status`;
-export const receiptPath = (orderId: string) =>
-  `/api/orders/${encodeURIComponent(orderId)}/receipt`;
 
 /** Spec §4 order paymentStatus. */
 export const PaymentStatusSchema = z.enum(['Pending', 'Completed', 'Failed', 'Refunded']);
@@ -35,9 +29,6 @@ export const CreateOrderRequestSchema = z.object({
   amount: RupeesAmountSchema,
 });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequestSchema>;
-
-/** How an order is named on every screen, in mail and at the gateway: #4FA65D. */
-export const orderRef = (orderId: string) => `#${orderId.slice(0, 6).toUpperCase()}`;
 
 /** Spec §3 Order; `amount` is the total in rupees, `planId` is populated with the plan name. */
 export const OrderSchema = z.object({
@@ -63,11 +54,7 @@ export const CreateOrderResponseSchema = z.object({
 });
 export type CreateOrderResponse = z.infer<typeof CreateOrderResponseSchema>;
 
-export const ORDER_HISTORY_PAGE_SIZE = 20;
-export const ORDER_HISTORY_MAX_LIMIT = 100;
-export const ORDER_HISTORY_CURSOR_MAX_LENGTH = 200;
 const LIMIT_MESSAGE = `must be a whole number from 1 to ${ORDER_HISTORY_MAX_LIMIT}`;
-export const ORDER_CURSOR_MESSAGE = 'must be the nextCursor of an earlier page';
 
 /**
  * `GET /api/orders/history` query: a page of `limit` orders, the first one without `cursor`,

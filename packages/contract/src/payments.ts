@@ -2,12 +2,6 @@ import { z } from 'zod';
 import { RupeesAmountSchema } from './orders';
 import { jsonValueProblem, text } from './primitives';
 
-export const paymentPaths = {
-  createPayment: '/api/create-payment',
-  callback: '/api/payments/callback',
-  webhook: '/api/payments/webhook',
-} as const;
-
 /** Spec §3 Payment request; `amount` is the order total in rupees (as in `POST /api/orders`). */
 export const CreatePaymentRequestSchema = z.object({
   order_id: text({ error: 'order_id is required' }).trim().min(1, 'order_id is required').max(100),

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 
-export const plansPath = '/api/plans';
-
 /** Spec §3 Plan. `amount` is the base price in rupees (GST and handling are added on top). */
 export const PlanSchema = z.object({
   _id: z.string(),

@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import { text } from './primitives';
 
-export const pluginPaths = {
-  list: '/api/plugins',
-  /** Served without a bearer token: a new tab carries none; the signed query proves access. */
-  download: '/api/plugins/:id/download',
-} as const;
-
-export const pluginDownloadPath = (id: string) => `/api/plugins/${encodeURIComponent(id)}/download`;
-
 /** A downloadable installer (spec §3 Plugin, plus size and checksum to verify a download). */
 export const PluginSchema = z.object({
   _id: z.string(),
@@ -36,6 +28,3 @@ export const PluginDownloadQuerySchema = z.object({
   sub: text().max(100).optional(),
   sig: text().max(100).optional(),
 });
-
-/** How long a download link works; the screen fetches fresh links before they run out. */
-export const PLUGIN_LINK_TTL_SECONDS = 15 * 60;
