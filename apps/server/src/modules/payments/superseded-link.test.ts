@@ -195,6 +195,92 @@ describe('POST /api/create-payment for an order that already has a payment link'
     ]);
   });
 
+  it('cancels its own new link and answers the order’s when another request gave the order a link first', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const { gateway } = t.deps.payments;
+    const { createPaymentLink } = gateway;
+    let other: ReturnType<typeof startPayment> | undefined;
+    // the other request ends while this one waits on a gateway that takes a second link for the
+    // order (the sandbox takes one link per reference, so this one is filed under another)
+    gateway.createPaymentLink = async (input) => {
+      if (other) return createPaymentLink(input);
+      other = startPayment(t, b, orderId);
+      await other;
+      return createPaymentLink({ ...input, referenceId: `${input.referenceId}-2` });
+    };
+    let res;
+    try {
+      res = await startPayment(t, b, orderId);
+    } finally {
+      gateway.createPaymentLink = createPaymentLink;
+    }
+    const first = await other!;
+    expect(first.statusCode).toBe(200);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().paymentUrl).toBe(first.json().paymentUrl);
+    expect(await linksOf(orderId)).toEqual([
+      { id: linkIdOf(first.json().paymentUrl), status: 'created' },
+    ]);
+    expect(await linksOf(`${orderId}-2`)).toEqual([
+      { id: expect.any(String), status: 'cancelled' },
+    ]);
+  });
+
+  it('answers 409 when the link another request gave the order is being replaced by a third', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const { gateway } = t.deps.payments;
+    const { createPaymentLink, cancelPaymentLink } = gateway;
+    let second: ReturnType<typeof startPayment> | undefined;
+    let third: ReturnType<typeof startPayment> | undefined;
+    let ownLinkId = '';
+    let thirdCancelling = () => {};
+    const thirdInCancel = new Promise<void>((resolve) => (thirdCancelling = resolve));
+    let releaseThird = () => {};
+    const thirdMayGoOn = new Promise<void>((resolve) => (releaseThird = resolve));
+    gateway.createPaymentLink = async (input) => {
+      if (second) return createPaymentLink(input);
+      second = startPayment(t, b, orderId);
+      await second;
+      const link = await createPaymentLink({ ...input, referenceId: `${input.referenceId}-2` });
+      ownLinkId = link.id;
+      return link;
+    };
+    gateway.cancelPaymentLink = async (id) => {
+      if (id === ownLinkId && !third) {
+        // while this request withdraws its own link, a third one, with other details, takes the
+        // second's link off the order and is held at the gateway
+        third = startPayment(t, b, orderId, `team-${b.customer.email}`);
+        await thirdInCancel;
+      } else if (third) {
+        thirdCancelling();
+        await thirdMayGoOn;
+      }
+      return cancelPaymentLink(id);
+    };
+    let res;
+    try {
+      res = await startPayment(t, b, orderId);
+      releaseThird();
+      expect((await third!).statusCode).toBe(200);
+    } finally {
+      gateway.createPaymentLink = createPaymentLink;
+      gateway.cancelPaymentLink = cancelPaymentLink;
+    }
+    expect((await second!).statusCode).toBe(200);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      success: false,
+      message: 'This payment was changed meanwhile. Please try again.',
+    });
+    const { paymentLinkId, customerEmail } = await orderRow(orderId);
+    expect(customerEmail).toBe(`team-${b.customer.email}`);
+    expect((await linksOf(orderId)).filter((link) => link.status === 'created')).toEqual([
+      { id: paymentLinkId, status: 'created' },
+    ]);
+  });
+
   it('answers the same link when started again with the same details, and cancels nothing', async () => {
     const b = await buyer(t);
     const orderId = await b.order();
