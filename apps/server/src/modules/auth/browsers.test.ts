@@ -49,6 +49,8 @@ async function signInWith(customer: Customer, cookie?: string, userAgent?: strin
     remoteAddress: ip,
   });
   expect(res.statusCode).toBe(200);
+  // only the password step gives the cookie
+  expect(deviceCookieOf(res)).toBeUndefined();
   return res;
 }
 
@@ -295,6 +297,11 @@ describe('a sign-in whose browser cannot be recorded', () => {
       },
     };
     probe.post(authPaths.verify2fa, async () => answer);
+    // another answer is no sign-in's: it is neither read nor logged
+    probe.post(authPaths.login, async () => ({ success: true, tempToken: 'x' }));
+    const other = await probe.inject({ method: 'POST', url: authPaths.login });
+    expect(other.statusCode).toBe(200);
+    expect(logged).toEqual([]);
     const res = await probe.inject({ method: 'POST', url: authPaths.verify2fa });
     await probe.close();
     expect(res.statusCode).toBe(200);

@@ -15,6 +15,7 @@ type BrowserDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'queue' | 'consents
 
 /** "Chrome on Windows": enough for a person to recognise the browser, nothing more. */
 export function describeBrowser(userAgent: string | undefined): string {
+  // Stryker disable next-line StringLiteral: any text naming no browser and no system is described the same
   const ua = userAgent ?? '';
   const browser =
     [
