@@ -67,8 +67,10 @@ export function createProfileRead(db: Database, clock: Clock) {
     .innerJoin(customers, sql`${customers.id} = ${sessions.customerId}`)
     .where(unrevokedSession())
     .limit(1)
-    // Stryker disable next-line StringLiteral: the name only lets PostgreSQL keep the parsed statement; unnamed, it is parsed each time and answers the same
-    .prepare('profile');
+    .prepare(
+      // Stryker disable next-line StringLiteral: the name only lets PostgreSQL keep the parsed statement; unnamed, it is parsed each time and answers the same
+      'profile',
+    );
   const stands = createSessionStanding(db, clock);
 
   /** The profile, or null when the session no longer stands. */
