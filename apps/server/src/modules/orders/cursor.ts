@@ -21,11 +21,10 @@ export const encodeCursor = ({ createdAt, id }: OrderPosition) =>
 
 /** The position a cursor names; anything this list did not give out is a 400. */
 export function decodeCursor(cursor: string): OrderPosition {
+  const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   // split always gives a first part, and a missing id fails isUuid whatever text stands for it
   // Stryker disable next-line StringLiteral: equivalent, as said above
-  const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url')
-    .toString('utf8')
-    .split('|');
+  const [createdAt = '', id = '', ...rest] = parts;
   if (
     rest.length > 0 ||
     !MICROSECOND_ISO.test(createdAt) ||
