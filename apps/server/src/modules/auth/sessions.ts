@@ -166,7 +166,6 @@ export function createSessionStanding(db: Database, clock: Clock) {
     .update(sessions)
     .set({ lastUsedAt: sql`${sql.placeholder('now')}` })
     .where(eq(sessions.id, sql.placeholder('sessionId')))
-    // Stryker disable next-line StringLiteral: the name only lets PostgreSQL keep the statement parsed per connection; unnamed, it is parsed each time and answers the same
     .prepare('touch_session');
   return async (session: UnrevokedSession, sessionId: string): Promise<boolean> => {
     const now = clock.now();
@@ -197,7 +196,6 @@ export function createSessionCheck(db: Database, clock: Clock): SessionCheck {
     .from(sessions)
     .where(unrevokedSession())
     .limit(1)
-    // Stryker disable next-line StringLiteral: the name only lets PostgreSQL keep the statement parsed per connection; unnamed, it is parsed each time and answers the same
     .prepare('live_session');
   const stands = createSessionStanding(db, clock);
   return async (sessionId, customerId) => {
