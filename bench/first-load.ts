@@ -1,4 +1,7 @@
-/** The JavaScript a browser fetches for /login on a first visit, gzipped, from Vite's manifest. */
+/**
+ * The JavaScript a browser fetches on a first visit, gzipped, from Vite's manifest: for /login,
+ * and for the signed-in /dashboard, with the chunks of it that carry zod.
+ */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -7,36 +10,69 @@ interface ManifestChunk {
   file: string;
   imports?: string[];
 }
+type Manifest = Record<string, ManifestChunk>;
 
 export interface FirstLoad {
   files: number;
   rawKiB: number;
   gzipKiB: number;
+  /** The chunks (file names) of that first load that carry zod. */
+  withZod: string[];
 }
 
-/** The entry chunk, the login route's chunk (when it is one of its own), and their static imports. */
-export function loginFirstLoad(webDist: string): FirstLoad {
-  const manifest = JSON.parse(
-    readFileSync(path.join(webDist, '.vite/manifest.json'), 'utf8'),
-  ) as Record<string, ManifestChunk>;
+/** The route modules the router loads for /dashboard, outermost first (apps/web/src/app/router). */
+export const DASHBOARD_ROUTE_MODULES = [
+  'src/app/routes/with-queries.tsx',
+  'src/app/routes/app-layout.tsx',
+  'src/app/routes/dashboard.tsx',
+];
+
+/**
+ * Names zod gives its classes, kept as strings by any minifier: a chunk with one of them
+ * defines zod's schema types, which is what building any schema starts from.
+ */
+const ZOD_MARKERS = ['"$ZodType"', '`$ZodType`', "'$ZodType'"];
+
+export const carriesZod = (code: string) => ZOD_MARKERS.some((marker) => code.includes(marker));
+
+const readManifest = (webDist: string) =>
+  JSON.parse(readFileSync(path.join(webDist, '.vite/manifest.json'), 'utf8')) as Manifest;
+
+/**
+ * The entry chunk, the given route modules and their static imports: what index.html loads and
+ * what Vite's preload helper fetches with each route module.
+ */
+function firstLoadOf(webDist: string, manifest: Manifest, routes: string[]): FirstLoad {
   const seen = new Set<string>();
   const visit = (key: string) => {
     if (seen.has(key)) return;
+    if (!manifest[key]) throw new Error(`manifest has no ${key}`);
     seen.add(key);
-    for (const imported of manifest[key]?.imports ?? []) visit(imported);
+    for (const imported of manifest[key].imports ?? []) visit(imported);
   };
   visit('index.html');
-  // bundled into the entry when the router imports it statically
-  const loginRoute = Object.keys(manifest).find((key) => /(^|\/)login\.tsx?$/.test(key));
-  if (loginRoute) visit(loginRoute);
+  for (const route of routes) visit(route);
   let gzip = 0;
   let raw = 0;
+  const withZod: string[] = [];
   for (const key of seen) {
-    const chunk = manifest[key];
-    if (!chunk) throw new Error(`manifest has no ${key}`);
-    const bytes = readFileSync(path.join(webDist, chunk.file));
+    const file = manifest[key]!.file;
+    const bytes = readFileSync(path.join(webDist, file));
     raw += bytes.length;
     gzip += gzipSync(bytes, { level: 9 }).length;
+    if (carriesZod(bytes.toString('utf8'))) withZod.push(path.basename(file));
   }
-  return { files: seen.size, rawKiB: raw / 1024, gzipKiB: gzip / 1024 };
+  return { files: seen.size, rawKiB: raw / 1024, gzipKiB: gzip / 1024, withZod };
 }
+
+/** /login: the entry and the login route's chunk, when it is one of its own. */
+export function loginFirstLoad(webDist: string): FirstLoad {
+  const manifest = readManifest(webDist);
+  // bundled into the entry when the router imports it statically
+  const loginRoute = Object.keys(manifest).find((key) => /(^|\/)login\.tsx?$/.test(key));
+  return firstLoadOf(webDist, manifest, loginRoute ? [loginRoute] : []);
+}
+
+/** The signed-in /dashboard: the entry and the dashboard's route modules. */
+export const dashboardFirstLoad = (webDist: string): FirstLoad =>
+  firstLoadOf(webDist, readManifest(webDist), DASHBOARD_ROUTE_MODULES);

@@ -19,8 +19,7 @@ import { TIMEOUT_SECONDS, measureThroughput, type LoadSettings, type Throughput 
 import { assetHeaders } from './assets';
 import { BUDGET } from './budgets';
 import { freshPostgresDatabase, prepareDatabase } from './database';
-import { dashboardFirstLoad } from './dashboard-first-load';
-import { loginFirstLoad } from './first-load';
+import { dashboardFirstLoad, loginFirstLoad } from './first-load';
 import { lighthouseScores } from './lighthouse';
 import { SECRETS, signIn, startPortal, type Portal } from './portal';
 import { REPO_ROOT, startProgram, type ServerProcess } from './processes';
