@@ -53,7 +53,7 @@ describe('a payment started again with other details, while another request repl
     const first = await b.pay(orderId);
     let other: Awaited<ReturnType<typeof startPayment>> | undefined;
     const db = beforeFirstUpdate(t.deps.db, async () => {
-      other = await startPayment(t, b, orderId, `accounts-${b.customer.email}`);
+      other = await startPayment(t, b, orderId, { customer_email: `accounts-${b.customer.email}` });
     });
 
     // this request read the order with the first link; by its first write, the link is gone

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
-import { buyer, linkEvent, sendWebhook, startPayment, totalRupees } from './test-support';
+import { buyer, linkEvent, sendWebhook, startPayment } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,26 +14,6 @@ afterAll(() => t.close());
 const linkIdOf = (paymentUrl: string) => new URL(paymentUrl).pathname.split('/').at(-1)!;
 const orderRow = async (orderId: string) =>
   (await t.deps.db.select().from(orders).where(eq(orders.id, orderId)))[0]!;
-/** POST /api/create-payment with the buyer's details, some of them replaced. */
-const startPaymentWith = (
-  b: Awaited<ReturnType<typeof buyer>>,
-  orderId: string,
-  details: { customer_name?: string; customer_phone?: string },
-) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/create-payment',
-    headers: b.headers,
-    payload: {
-      order_id: orderId,
-      amount: totalRupees(b.plan.amountPaise),
-      customer_name: b.customer.companyName,
-      customer_email: b.customer.email,
-      customer_phone: b.customer.mobile,
-      planType: b.plan.planType,
-      ...details,
-    },
-  });
 const linksOf = (orderId: string) =>
   t.deps.db
     .select({ id: sandboxPaymentLinks.id, status: sandboxPaymentLinks.status })
@@ -46,7 +26,9 @@ describe('POST /api/create-payment for an order that already has a payment link'
     const orderId = await b.order();
     const first = await b.pay(orderId);
 
-    const again = await startPayment(t, b, orderId, `accounts-${b.customer.email}`);
+    const again = await startPayment(t, b, orderId, {
+      customer_email: `accounts-${b.customer.email}`,
+    });
     expect(again.statusCode).toBe(200);
     const secondId = linkIdOf(again.json().paymentUrl);
     expect(secondId).not.toBe(first.linkId);
@@ -89,10 +71,10 @@ describe('POST /api/create-payment for an order that already has a payment link'
     const b = await buyer(t);
     const orderId = await b.order();
     const first = await b.pay(orderId);
-    const renamed = await startPaymentWith(b, orderId, { customer_name: 'Accounts Desk' });
+    const renamed = await startPayment(t, b, orderId, { customer_name: 'Accounts Desk' });
     expect(renamed.statusCode).toBe(200);
     const secondId = linkIdOf(renamed.json().paymentUrl);
-    const rephoned = await startPaymentWith(b, orderId, {
+    const rephoned = await startPayment(t, b, orderId, {
       customer_name: 'Accounts Desk',
       customer_phone: '9123456780',
     });
@@ -121,7 +103,9 @@ describe('POST /api/create-payment for an order that already has a payment link'
     const { cancelPaymentLink } = gateway;
     gateway.cancelPaymentLink = () => Promise.reject(new Error('gateway unreachable'));
     try {
-      const res = await startPayment(t, b, orderId, `accounts-${b.customer.email}`);
+      const res = await startPayment(t, b, orderId, {
+        customer_email: `accounts-${b.customer.email}`,
+      });
       expect(res.statusCode).toBe(502);
       expect(res.json()).toEqual({
         success: false,
@@ -148,7 +132,9 @@ describe('POST /api/create-payment for an order that already has a payment link'
     const { createPaymentLink } = gateway;
     gateway.createPaymentLink = () => Promise.reject(new Error('gateway unreachable'));
     try {
-      const res = await startPayment(t, b, orderId, `accounts-${b.customer.email}`);
+      const res = await startPayment(t, b, orderId, {
+        customer_email: `accounts-${b.customer.email}`,
+      });
       expect(res.statusCode).toBe(502);
     } finally {
       gateway.createPaymentLink = createPaymentLink;
@@ -251,7 +237,7 @@ describe('POST /api/create-payment for an order that already has a payment link'
       if (id === ownLinkId && !third) {
         // while this request withdraws its own link, a third one, with other details, takes the
         // second's link off the order and is held at the gateway
-        third = startPayment(t, b, orderId, `team-${b.customer.email}`);
+        third = startPayment(t, b, orderId, { customer_email: `team-${b.customer.email}` });
         await thirdInCancel;
       } else if (third) {
         thirdCancelling();
@@ -303,7 +289,9 @@ describe('POST /api/create-payment for an order that already has a payment link'
       return cancelPaymentLink(id);
     };
     try {
-      const res = await startPayment(t, b, orderId, `accounts-${b.customer.email}`);
+      const res = await startPayment(t, b, orderId, {
+        customer_email: `accounts-${b.customer.email}`,
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ success: false, message: 'This order is already paid' });
     } finally {
@@ -323,7 +311,7 @@ describe('POST /api/create-payment for an order that already has a payment link'
     await b.pay(orderId);
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        startPayment(t, b, orderId, `team${i}-${b.customer.email}`),
+        startPayment(t, b, orderId, { customer_email: `team${i}-${b.customer.email}` }),
       ),
     );
     for (const res of answers) expect([200, 409, 502], res.body).toContain(res.statusCode);
@@ -338,7 +326,9 @@ describe('POST /api/payments/webhook about a link its order has let go of', () =
     const b = await buyer(t);
     const orderId = await b.order();
     const first = await b.pay(orderId);
-    const again = await startPayment(t, b, orderId, `billing-${b.customer.email}`);
+    const again = await startPayment(t, b, orderId, {
+      customer_email: `billing-${b.customer.email}`,
+    });
     const secondId = linkIdOf(again.json().paymentUrl);
     const { totalPaise } = await orderRow(orderId);
 

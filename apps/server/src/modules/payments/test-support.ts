@@ -84,12 +84,12 @@ export async function buyer(t: TestApp, plan: Partial<NewPlan> = {}, customer = 
   return { customer: c, headers, plan: p, order, pay, checkout, history };
 }
 
-/** POST /api/create-payment for one of the buyer's orders, with the customer's e-mail as given. */
+/** POST /api/create-payment for one of the buyer's orders, with the buyer's details, some replaced. */
 export function startPayment(
   t: TestApp,
   b: Awaited<ReturnType<typeof buyer>>,
   orderId: string,
-  email = b.customer.email,
+  details: { customer_name?: string; customer_email?: string; customer_phone?: string } = {},
 ) {
   return t.app.inject({
     method: 'POST',
@@ -99,9 +99,10 @@ export function startPayment(
       order_id: orderId,
       amount: totalRupees(b.plan.amountPaise),
       customer_name: b.customer.companyName,
-      customer_email: email,
+      customer_email: b.customer.email,
       customer_phone: b.customer.mobile,
       planType: b.plan.planType,
+      ...details,
     },
   });
 }
