@@ -85,6 +85,17 @@ describe('sign-in throttling per account', () => {
     expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(429);
   });
 
+  it('gives back the count of a right password that set no wait, keeping the failures before it', async () => {
+    const customer = await createCustomer(t);
+    await failLogins(customer, 2);
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
+    const [row] = await t.deps.db
+      .select()
+      .from(accountThrottles)
+      .where(eq(accountThrottles.email, customer.email));
+    expect(row).toMatchObject({ consecutiveFailures: 2, blockedUntil: null, lockedAt: null });
+  });
+
   it('lets the right password through after the wait without starting a new one', async () => {
     const customer = await createCustomer(t);
     await failLogins(customer, 5);
