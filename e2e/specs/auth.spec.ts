@@ -151,7 +151,10 @@ test.describe('sign-in', () => {
     expect(
       await page.evaluate((key) => localStorage.getItem(key), REMEMBERED_LOGIN_KEY),
     ).toBeNull();
-    expect(consoleErrors.some((text) => text.includes('remembered login'))).toBe(true);
+    // the console event reaches the test a moment after the page logged it
+    await expect
+      .poll(() => consoleErrors.some((text) => text.includes('remembered login')))
+      .toBe(true);
     await expect(page.getByRole('alert')).toHaveCount(0);
 
     // the screen still works
