@@ -12,3 +12,4 @@ export * from '../modules/partners/schema';
 export * from '../modules/consents/schema';
 export * from '../sandbox/bank/schema';
 export * from '../modules/mail/schema';
+export * from '../modules/reminders/schema';
