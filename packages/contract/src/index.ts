@@ -15,3 +15,4 @@ export * from './partners';
 export * from './plans';
 export * from './orders';
 export * from './payments';
+export * from './security';

@@ -120,3 +120,27 @@ export const activityPaths = {
 } as const;
 export const ACTIVITY_PAGE_SIZE = 20;
 export const ACTIVITY_MAX_PAGE_SIZE = 100;
+
+// security
+export const securityPaths = {
+  sessions: '/api/security/sessions',
+  session: '/api/security/sessions/:id',
+  endOtherSessions: '/api/security/sessions/end-others',
+  signIns: '/api/security/sign-ins',
+  lastSignIn: '/api/security/last-sign-in',
+  /** Served without a bearer token: the link in the new-browser notice proves access. */
+  endSessionByLink: '/api/security/end-session-link',
+} as const;
+export const securitySessionPath = (id: string) =>
+  `/api/security/sessions/${encodeURIComponent(id)}`;
+export const SIGN_IN_HISTORY_PAGE_SIZE = 20;
+export const SIGN_IN_HISTORY_MAX_PAGE_SIZE = 100;
+/** How long sign-in history is kept (docs/decisions/035-signed-in-sessions-and-history.md). */
+export const SIGN_IN_HISTORY_DAYS = 90;
+export const securityMessages = {
+  sessionsFetched: 'Sessions fetched successfully',
+  sessionEnded: 'The session is signed out.',
+  otherSessionsEnded: 'All other sessions are signed out.',
+  sessionNotFound: 'Session not found.',
+  endLinkInvalid: 'This link is invalid, has expired or was already used.',
+} as const;
