@@ -103,6 +103,12 @@ export const paymentPaths = {
 
 // plans
 export const plansPath = '/api/plans';
+// coming up (the dashboard's card) and reminders
+export const comingUpPath = '/api/coming-up';
+/** How far ahead the card looks for consents that expire. */
+export const COMING_UP_DAYS = 30;
+/** Days before a plan's end or a consent's expiry when a reminder is sent, largest first. */
+export const REMINDER_DAYS = [30, 7, 1] as const;
 
 // plugins
 export const pluginPaths = {
