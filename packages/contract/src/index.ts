@@ -16,3 +16,4 @@ export * from './plans';
 export * from './orders';
 export * from './payments';
 export * from './security';
+export * from './coming-up';

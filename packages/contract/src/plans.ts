@@ -48,6 +48,14 @@ export const PurchaseOutcomeSchema = z.object({
   planId: z.string(),
   startDate: z.string(),
   endDate: z.string(),
+  /**
+   * What the purchase is to the account (docs/decisions/040-upgrades-start-after-the-plan.md):
+   * the first plan, a renewal of the plan paid for last, an upgrade to more companies than that
+   * plan, or another change. Every kind is charged in full and starts at `startDate`.
+   */
+  change: z.enum(['new', 'renewal', 'upgrade', 'change']),
+  /** Whole days of the plan paid for that remain before `startDate`: kept, never credited. */
+  daysKept: z.number().int(),
 });
 export type PurchaseOutcome = z.infer<typeof PurchaseOutcomeSchema>;
 
