@@ -1,5 +1,11 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
-import type { CurrentPlan, PlanPeriod, PlanStanding, PurchaseOutcome } from '@portal/contract';
+import type {
+  CurrentPlan,
+  Plan,
+  PlanPeriod,
+  PlanStanding,
+  PurchaseOutcome,
+} from '@portal/contract';
 import type { Executor } from '../../db/client';
 import { customerPlans, plans } from './schema';
 
@@ -12,6 +18,7 @@ interface PeriodRow {
   planName: string;
   amountPaise: number;
   durationDays: number;
+  noOfCompany: number;
   startsAt: Date;
   endsAt: Date;
 }
@@ -25,6 +32,7 @@ function periodsAhead(db: Executor, customerId: string, now: Date): Promise<Peri
       planName: plans.planName,
       amountPaise: plans.amountPaise,
       durationDays: plans.durationDays,
+      noOfCompany: plans.noOfCompany,
       startsAt: customerPlans.startsAt,
       endsAt: customerPlans.endsAt,
     })
@@ -44,6 +52,20 @@ export function nextPeriodStart(lastEnd: Date | null, now: Date): Date {
 
 export const periodEnd = (startsAt: Date, durationDays: number) =>
   new Date(startsAt.getTime() + durationDays * DAY_MS);
+
+/** Whole days from `now` until `date`, rounded up; 0 for a date already past. */
+export const daysUntil = (date: Date, now: Date) =>
+  Math.max(0, Math.ceil((date.getTime() - now.getTime()) / DAY_MS));
+
+/** What buying `plan` is to an account whose last period paid for is `last`. */
+function changeOf(
+  last: PeriodRow | undefined,
+  plan: Pick<Plan, '_id' | 'noOfCompany'>,
+): PurchaseOutcome['change'] {
+  if (!last) return 'new';
+  if (last.planId === plan._id) return 'renewal';
+  return plan.noOfCompany > last.noOfCompany ? 'upgrade' : 'change';
+}
 
 interface Standing {
   inForce: PeriodRow;
@@ -100,14 +122,19 @@ export async function planStandingOf(
   now: Date,
 ): Promise<{
   current: PlanStanding | null;
-  purchaseOf(plan: { _id: string; duration: number }): PurchaseOutcome;
+  purchaseOf(plan: Pick<Plan, '_id' | 'duration' | 'noOfCompany'>): PurchaseOutcome;
 }> {
   const rows = await periodsAhead(db, customerId, now);
-  const start = nextPeriodStart(rows.at(-1)?.endsAt ?? null, now);
-  const purchaseOf = (plan: { _id: string; duration: number }) => ({
+  const last = rows.at(-1);
+  const start = nextPeriodStart(last?.endsAt ?? null, now);
+  // docs/decisions/040-upgrades-start-after-the-plan.md: every purchase queues after what is
+  // paid for and is charged in full, so the days left are kept, never credited
+  const purchaseOf = (plan: Pick<Plan, '_id' | 'duration' | 'noOfCompany'>): PurchaseOutcome => ({
     planId: plan._id,
     startDate: start.toISOString(),
     endDate: periodEnd(start, plan.duration).toISOString(),
+    change: changeOf(last, plan),
+    daysKept: daysUntil(start, now),
   });
   const standing = standingOf(rows, now);
   if (!standing) return { current: null, purchaseOf };
@@ -119,7 +146,7 @@ export async function planStandingOf(
       periodStartDate: inForce.startsAt.toISOString(),
       periodEndDate: inForce.endsAt.toISOString(),
       endDate: endsAt.toISOString(),
-      daysLeft: Math.ceil((endsAt.getTime() - now.getTime()) / DAY_MS),
+      daysLeft: daysUntil(endsAt, now),
       queued: queued.map(toPeriod),
     },
     purchaseOf,
