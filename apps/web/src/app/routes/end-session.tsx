@@ -1,0 +1,5 @@
+import { EndSessionByLink } from '@/features/security/components/end-session-by-link';
+
+export function Component() {
+  return <EndSessionByLink />;
+}

@@ -1,0 +1,5 @@
+import { SecurityScreen } from '@/features/security/components/security-screen';
+
+export function Component() {
+  return <SecurityScreen />;
+}

@@ -1,0 +1,26 @@
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { formatDateTime } from '@/lib/format';
+import { useLastSignIn } from '../api/get-last-sign-in';
+
+/**
+ * "Last sign-in: 22/11/2026, 10:14, Chrome on Windows": the successful sign-in before this
+ * one, so that a customer notices one that was not theirs. Says nothing while loading or when
+ * it cannot be read: the dashboard carries on without it.
+ */
+export function LastSignIn() {
+  const { data } = useLastSignIn();
+  if (!data) return <p className="h-5" aria-hidden="true" />;
+  const last = data.data;
+  return (
+    <p className="text-sm text-slate-600">
+      Last sign-in: {last ? `${formatDateTime(last.at)}, ${last.browser}` : 'none before this one'}.{' '}
+      <Link
+        to={paths.security}
+        className="rounded font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+      >
+        Review security
+      </Link>
+    </p>
+  );
+}
