@@ -11,4 +11,7 @@ export const paths = {
   ordersForPlan: (planId: string) => `/orders?planId=${encodeURIComponent(planId)}`,
   consents: '/consents',
   activity: '/activity',
+  security: '/security',
+  /** Where the new-browser notice's link lands, signed in or not. */
+  endSession: '/end-session',
 } as const;
