@@ -26,6 +26,11 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/reset-password'),
           },
           {
+            path: paths.endSession,
+            ...titled('End a Session'),
+            lazy: () => import('./routes/end-session'),
+          },
+          {
             element: <RequireAuth />,
             children: [
               {
@@ -63,6 +68,11 @@ export const routes: RouteObject[] = [
                     path: paths.activity,
                     ...titled('Activity'),
                     lazy: () => import('./routes/activity'),
+                  },
+                  {
+                    path: paths.security,
+                    ...titled('Security'),
+                    lazy: () => import('./routes/security'),
                   },
                 ],
               },
