@@ -1,6 +1,7 @@
 import {
   CreditCard,
   LayoutDashboard,
+  LockKeyhole,
   Puzzle,
   ShieldCheck,
   ShoppingCart,
@@ -17,4 +18,5 @@ export const navItems: { label: string; to: string; icon: LucideIcon }[] = [
   { label: 'Plugins', to: paths.plugins, icon: Puzzle },
   { label: 'Orders', to: paths.orders, icon: ShoppingCart },
   { label: 'Consents', to: paths.consents, icon: ShieldCheck },
+  { label: 'Security', to: paths.security, icon: LockKeyhole },
 ];
