@@ -4,6 +4,7 @@ import type { Job } from '../../adapters/queue';
 import type { Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { receiptFileKey } from '../receipts/service';
+import { reminderMail } from '../reminders/mail';
 import { mailDeliveries } from './schema';
 import {
   consentStatusMail,
@@ -70,6 +71,8 @@ export async function renderMail(
       return newBrowserMail(request.data, ctx);
     case 'consent-status':
       return consentStatusMail(request.data, ctx);
+    case 'reminder':
+      return reminderMail(request.data, ctx);
     case 'receipt': {
       const pdf = await deps.files.read(receiptFileKey(request.data.orderId));
       // thrown, so the job is tried again: the file store may be briefly away

@@ -1,6 +1,7 @@
 import { customerDateTime, orderRef } from '@portal/contract';
 import { portalUrl, rupees } from './format';
 import { renderLayout } from './layout';
+import type { ReminderMailData } from '../reminders/mail';
 
 export interface MailAttachment {
   filename: string;
@@ -25,6 +26,7 @@ export interface MailContext {
  * (times as ISO strings), because it waits in the job queue until a worker sends it.
  */
 export type MailRequest =
+  | { template: 'reminder'; to: string; data: ReminderMailData }
   | { template: 'sign-in-code'; to: string; data: { code: string } }
   | { template: 'password-reset-link'; to: string; data: { link: string } }
   | {

@@ -1,0 +1,93 @@
+import { customerDate } from '@portal/contract';
+import { portalUrl } from '../mail/format';
+import { renderLayout } from '../mail/layout';
+import type { MailContext, RenderedMail } from '../mail/templates';
+
+/** What a reminder mail is made from: a plan's end or a consent's expiry, days ahead. */
+export type ReminderMailData =
+  | {
+      about: 'plan';
+      companyName: string;
+      planName: string;
+      endsAt: string;
+      daysLeft: number;
+      /** The portal path Renew opens: the order form for the plan, or the Plans screen. */
+      renewPath: string;
+    }
+  | {
+      about: 'consent';
+      companyName: string;
+      partnerName: string;
+      consentId: string;
+      expiresAt: string;
+      daysLeft: number;
+    };
+
+const inDays = (n: number) => `in ${n} ${n === 1 ? 'day' : 'days'}`;
+
+/** The subject of a reminder: what ends, and when. */
+export function reminderSubject(data: ReminderMailData): string {
+  return data.about === 'plan'
+    ? `Your ${data.planName} plan ends ${inDays(data.daysLeft)}`
+    : `Your consent for ${data.partnerName} expires ${inDays(data.daysLeft)}`;
+}
+
+function wording(data: ReminderMailData, publicUrl: string) {
+  if (data.about === 'plan') {
+    return {
+      what: `Your ${data.planName} plan ends on ${customerDate(new Date(data.endsAt))}, ${inDays(data.daysLeft)}.`,
+      why: 'A renewal bought now starts when the current plan ends, so no paid day is lost.',
+      facts: [
+        ['Plan', data.planName],
+        ['Ends on', customerDate(new Date(data.endsAt))],
+      ] as [string, string][],
+      action: { label: 'Renew', url: portalUrl(publicUrl, data.renewPath) },
+    };
+  }
+  return {
+    what: `Your banking consent for ${data.partnerName} expires on ${customerDate(new Date(data.expiresAt))}, ${inDays(data.daysLeft)}.`,
+    why: `After that, ${data.partnerName} will no longer be able to read your bank data until you reconnect it.`,
+    facts: [
+      ['Partner', data.partnerName],
+      ['Consent', data.consentId],
+      ['Expires on', customerDate(new Date(data.expiresAt))],
+    ] as [string, string][],
+    action: {
+      label: 'Reconnect',
+      url: portalUrl(publicUrl, `/consents?search=${encodeURIComponent(data.consentId)}`),
+    },
+  };
+}
+
+export async function reminderMail(
+  data: ReminderMailData,
+  ctx: MailContext,
+): Promise<RenderedMail> {
+  const subject = reminderSubject(data);
+  const { what, why, facts, action } = wording(data, ctx.publicUrl);
+  const off = 'You can turn reminders off in your notification preferences.';
+  return {
+    subject,
+    text: [
+      what,
+      why,
+      '',
+      ...facts.map(([label, value]) => `${label}: ${value}`),
+      '',
+      `${action.label}: ${action.url}`,
+      '',
+      off,
+    ].join('\n'),
+    html: await renderLayout({
+      subject,
+      preview: `${what} ${why}`,
+      heading: subject,
+      greeting: data.companyName,
+      paragraphs: [what, why],
+      facts,
+      action,
+      notes: [off],
+      publicUrl: ctx.publicUrl,
+    }),
+  };
+}
