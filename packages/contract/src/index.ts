@@ -14,6 +14,8 @@ export * from './consents';
 export * from './partners';
 export * from './plans';
 export * from './orders';
+export * from './gst';
+export * from './billing';
 export * from './payments';
 export * from './security';
 export * from './coming-up';
