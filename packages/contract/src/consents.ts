@@ -3,6 +3,85 @@ import { CONSENT_STATUSES, CONSENT_SEARCH_MAX_LENGTH } from './values';
 import { CONSENTS_PAGE_SIZE } from './constants';
 import { IdSchema, text } from './primitives';
 
+/**
+ * The Open Banking account-information permissions, grouped into the data clusters of the Open
+ * Banking customer experience guidelines: what a customer is shown first, in plain words, and
+ * opens to see each permission.
+ */
+export const DATA_CLUSTERS = [
+  {
+    id: 'account-details',
+    title: 'Your account details',
+    description: 'Account name, number, sort of account and its balance',
+    permissions: ['ReadAccountsBasic', 'ReadAccountsDetail', 'ReadBalances', 'ReadPAN'],
+  },
+  {
+    id: 'regular-payments',
+    title: 'Your regular payments',
+    description: 'Payees, direct debits, standing orders and scheduled payments',
+    permissions: [
+      'ReadBeneficiariesBasic',
+      'ReadBeneficiariesDetail',
+      'ReadDirectDebits',
+      'ReadStandingOrdersBasic',
+      'ReadStandingOrdersDetail',
+      'ReadScheduledPaymentsBasic',
+      'ReadScheduledPaymentsDetail',
+    ],
+  },
+  {
+    id: 'transactions',
+    title: 'Your account transactions',
+    description: 'Money in and out of the account, with amounts, dates and descriptions',
+    permissions: [
+      'ReadTransactionsBasic',
+      'ReadTransactionsCredits',
+      'ReadTransactionsDebits',
+      'ReadTransactionsDetail',
+    ],
+  },
+  {
+    id: 'statements',
+    title: 'Your statements',
+    description: 'The statements the bank issues for the account',
+    permissions: ['ReadStatementsBasic', 'ReadStatementsDetail'],
+  },
+  {
+    id: 'features',
+    title: 'Your account features and benefits',
+    description: 'The account’s product details, its fees and offers',
+    permissions: ['ReadProducts', 'ReadOffers'],
+  },
+  {
+    id: 'contact-details',
+    title: 'Your contact and party details',
+    description: 'The account holder’s name, address and contact details',
+    permissions: ['ReadParty', 'ReadPartyPSU'],
+  },
+] as const;
+export type DataCluster = (typeof DATA_CLUSTERS)[number];
+
+/** Every permission a partner may ask for. */
+export const KNOWN_PERMISSIONS = DATA_CLUSTERS.flatMap((cluster) => cluster.permissions);
+export type Permission = (typeof KNOWN_PERMISSIONS)[number];
+
+/** The clusters a consent's permissions fall into, each with its permissions, in cluster order. */
+export function clustersOf(permissions: readonly string[]) {
+  return DATA_CLUSTERS.map((cluster) => ({
+    cluster,
+    permissions: cluster.permissions.filter((code) => permissions.includes(code)),
+  })).filter((entry) => entry.permissions.length > 0);
+}
+
+/** How often a partner may read when it does not say: Open Banking's four unattended reads a day. */
+export const DEFAULT_FETCHES_PER_DAY = 4;
+export const MAX_FETCHES_PER_DAY = 24;
+/** An expired consent, or a live one ending within this many days, offers Reconnect. */
+export const RECONNECT_WINDOW_DAYS = 30;
+
+/** An account number as shown and stored: its last four digits only (XXXX1234). */
+export const maskAccountNumber = (accountNumber: string) => `XXXX${accountNumber.slice(-4)}`;
+
 export const ConsentStatusSchema = z.enum(CONSENT_STATUSES);
 export type ConsentStatus = z.infer<typeof ConsentStatusSchema>;
 
@@ -25,8 +104,31 @@ export const ConsentSchema = z.object({
   /** When the bank created the consent. */
   consentCreationDate: z.string().nullable(),
   lastUpdated: z.string(),
+  /** Why the partner reads the data, in its words; null when it did not say. */
+  purpose: z.string().nullable(),
+  /** The period of transactions the partner may read; null ends are open. */
+  transactionFromDateTime: z.string().nullable(),
+  transactionToDateTime: z.string().nullable(),
+  /** How many times a day the partner may read the data. */
+  fetchesPerDay: z.number().int(),
+  /** When the consent ends (the bank's ExpirationDateTime). */
+  expirationDateTime: z.string().nullable(),
+  /** The accounts the consent covers, masked (XXXX1234); empty: the ones chosen at the bank. */
+  accounts: z.array(z.string()),
+  /** When the partner last read data under this consent. */
+  lastAccessedAt: z.string().nullable(),
+  /** When the customer asked the partner to reconnect (decision 041). */
+  reconnectRequestedAt: z.string().nullable(),
 });
 export type Consent = z.infer<typeof ConsentSchema>;
+
+/** A consent that has ended, as the History view shows it. */
+export const PastConsentSchema = ConsentSchema.extend({
+  consentStatus: z.enum(['Expired', 'Revoked']),
+  /** When the customer deleted (revoked) the consent; null for one that expired. */
+  revokedAt: z.string().nullable(),
+});
+export type PastConsent = z.infer<typeof PastConsentSchema>;
 
 export const UserIdParamsSchema = z.object({ userId: IdSchema });
 
@@ -81,6 +183,16 @@ export const PageCursorsSchema = z.object({
 });
 export type PageCursors = z.infer<typeof PageCursorsSchema>;
 
+/** Past consents (revoked and expired), newest first, by the same keyset pages as the list. */
+export const ConsentHistoryQuerySchema = ConsentListQuerySchema.pick({
+  page: true,
+  after: true,
+  before: true,
+  limit: true,
+  userId: true,
+});
+export type ConsentHistoryQuery = z.input<typeof ConsentHistoryQuerySchema>;
+
 export const ConsentListResponseSchema = z.object({
   success: z.literal(true),
   data: z.array(ConsentSchema),
@@ -107,3 +219,42 @@ export const DeleteConsentResponseSchema = z.object({
   message: z.string(),
 });
 export type DeleteConsentResponse = z.infer<typeof DeleteConsentResponseSchema>;
+
+export const ConsentHistoryResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(PastConsentSchema),
+  pagination: PaginationSchema,
+  cursors: PageCursorsSchema,
+});
+export type ConsentHistoryResponse = z.infer<typeof ConsentHistoryResponseSchema>;
+
+export const ConsentDetailResponseSchema = z.object({
+  success: z.literal(true),
+  data: ConsentSchema,
+});
+export type ConsentDetailResponse = z.infer<typeof ConsentDetailResponseSchema>;
+
+export const ReconnectConsentResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: ConsentSchema,
+});
+export type ReconnectConsentResponse = z.infer<typeof ReconnectConsentResponseSchema>;
+
+/** The portal's own paths for consents past the spec (the spec's own are in values.ts). */
+export const consentDetailPaths = {
+  /** Revoked and expired consents, newest first. */
+  history: '/api/user-consents/history',
+  /** One of the customer's current consents. */
+  one: '/api/user-consents/:id',
+  /** Asks the partner to reconnect an expired or expiring consent (decision 041). */
+  reconnect: '/api/user-consents/:id/reconnect',
+} as const;
+export const reconnectConsentPath = (id: string) =>
+  `/api/user-consents/${encodeURIComponent(id)}/reconnect`;
+
+/**
+ * The screen that reconnects a consent: the consents page opens that consent's Reconnect
+ * dialog. Links from elsewhere (the dashboard's "Coming up" card) use this.
+ */
+export const reconnectConsentLink = (id: string) => `/consents?reconnect=${encodeURIComponent(id)}`;

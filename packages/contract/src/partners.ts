@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { ConsentStatusSchema } from './consents';
+import { KNOWN_PERMISSIONS, MAX_FETCHES_PER_DAY, type Permission } from './consents';
+import { CONSENT_STATUSES } from './values';
 import { dateTime, text } from './primitives';
 
 export const partnerPaths = {
   consents: '/api/partner/consents',
   consent: '/api/partner/consents/:consentId',
+  /** The partner reads the accounts a consent covers; each read is recorded (last accessed). */
+  accounts: '/api/partner/consents/:consentId/accounts',
+  /** Consents whose customers asked this partner to reconnect (decision 041). */
+  reconnectRequests: '/api/partner/reconnect-requests',
 } as const;
 
 /** The header that carries a partner's API key. */
@@ -19,7 +24,11 @@ export const DEFAULT_CONSENT_PERMISSIONS = [
   'ReadTransactionsDetail',
 ] as const;
 
-const PERMISSION = /^[A-Z][A-Za-z0-9]{1,63}$/;
+const isKnownPermission = (value: string): value is Permission =>
+  (KNOWN_PERMISSIONS as readonly string[]).includes(value);
+
+/** An Indian bank account number: 9 to 18 digits. */
+const ACCOUNT_NUMBER = /^\d{9,18}$/;
 
 export const PartnerDocumentSchema = z.object({
   fileName: text().trim().min(1).max(200),
@@ -31,13 +40,36 @@ export const PartnerConsentRequestSchema = z
   .object({
     customerEmail: z.email().max(254).optional(),
     customerId: z.uuid().optional(),
+    /** Open Banking's Permissions; see DATA_CLUSTERS for the ones known. */
     permissions: z
-      .array(z.string().regex(PERMISSION, 'must be a permission name such as ReadBalances'))
+      .array(
+        z.string().refine(isKnownPermission, {
+          message: 'must be an Open Banking permission such as ReadBalances',
+        }),
+      )
       .min(1)
       .max(30)
       .optional(),
-    /** When the consent should lapse; the provider's default when omitted. */
+    /** When the consent should lapse (ExpirationDateTime); the provider's default when omitted. */
     expirationDateTime: dateTime().optional(),
+    /** Why the partner reads the data, shown to the customer as it is written. */
+    purpose: text().trim().min(3).max(200).optional(),
+    /** The period of transactions the partner may read (TransactionFrom/ToDateTime). */
+    transactionFromDateTime: dateTime().optional(),
+    transactionToDateTime: dateTime().optional(),
+    /** How many times a day the partner may read; Open Banking's 4 when omitted. */
+    fetchesPerDay: z
+      .number()
+      .int('fetchesPerDay must be a whole number')
+      .min(1, 'fetchesPerDay must be at least 1')
+      .max(MAX_FETCHES_PER_DAY, `fetchesPerDay must be at most ${MAX_FETCHES_PER_DAY}`)
+      .optional(),
+    /** The accounts the consent covers; kept and shown only as their last four digits. */
+    accountNumbers: z
+      .array(z.string().regex(ACCOUNT_NUMBER, 'must be an account number of 9 to 18 digits'))
+      .min(1)
+      .max(10)
+      .optional(),
     netBankingUserId: text().trim().min(1).max(64).optional(),
     document: PartnerDocumentSchema.optional(),
     /** The partner's own reference; sending the same one again returns the same consent. */
@@ -46,18 +78,38 @@ export const PartnerConsentRequestSchema = z
   .refine((v) => Boolean(v.customerEmail) !== Boolean(v.customerId), {
     message: 'give exactly one of customerEmail and customerId',
     path: ['customerEmail'],
-  });
+  })
+  .refine(
+    (v) =>
+      !v.transactionFromDateTime ||
+      !v.transactionToDateTime ||
+      Date.parse(v.transactionFromDateTime) < Date.parse(v.transactionToDateTime),
+    {
+      message: 'transactionFromDateTime must be before transactionToDateTime',
+      path: ['transactionFromDateTime'],
+    },
+  );
 export type PartnerConsentRequest = z.infer<typeof PartnerConsentRequestSchema>;
 
 /** What a partner may read of its own consents: the status, never the tokens. */
 export const PartnerConsentSchema = z.object({
   consentId: z.string(),
-  consentStatus: ConsentStatusSchema,
+  /** Revoked: the customer deleted the consent in the portal. */
+  consentStatus: z.enum([...CONSENT_STATUSES, 'Revoked']),
   customerId: z.string(),
   partnerId: z.string(),
   apiList: z.array(z.string()),
   documentUploaded: z.enum(['Y', 'N']),
   expirationDateTime: z.string().nullable(),
+  purpose: z.string().nullable(),
+  transactionFromDateTime: z.string().nullable(),
+  transactionToDateTime: z.string().nullable(),
+  fetchesPerDay: z.number().int(),
+  /** Masked: XXXX and the last four digits. */
+  accounts: z.array(z.string()),
+  lastAccessedAt: z.string().nullable(),
+  /** Set when the customer asked for a fresh consent (decision 041). */
+  reconnectRequestedAt: z.string().nullable(),
   createdAt: z.string(),
   lastUpdated: z.string(),
 });
@@ -70,3 +122,26 @@ export const PartnerConsentResponseSchema = z.object({
 export type PartnerConsentResponse = z.infer<typeof PartnerConsentResponseSchema>;
 
 export const PartnerConsentParamsSchema = z.object({ consentId: text().min(1).max(200) });
+
+/** What one read of a consent's accounts gives the partner. */
+export const PartnerAccountsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    consentId: z.string(),
+    accounts: z.array(z.string()),
+    transactionFromDateTime: z.string().nullable(),
+    transactionToDateTime: z.string().nullable(),
+    /** Reads left today, within fetchesPerDay. */
+    fetchesLeftToday: z.number().int(),
+    accessedAt: z.string(),
+  }),
+});
+export type PartnerAccountsResponse = z.infer<typeof PartnerAccountsResponseSchema>;
+
+export const PartnerReconnectRequestsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(PartnerConsentSchema),
+});
+export type PartnerReconnectRequestsResponse = z.infer<
+  typeof PartnerReconnectRequestsResponseSchema
+>;
