@@ -49,7 +49,7 @@ export const PurchaseOutcomeSchema = z.object({
   startDate: z.string(),
   endDate: z.string(),
   /**
-   * What the purchase is to the account (docs/decisions/040-upgrades-start-after-the-plan.md):
+   * What the purchase is to the account (docs/decisions/040-the-plan-over-time.md):
    * the first plan, a renewal of the plan paid for last, an upgrade to more companies than that
    * plan, or another change. Every kind is charged in full and starts at `startDate`.
    */

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type {
+  ComingUpPlan,
   CurrentPlan,
   Plan,
   PlanPeriod,
@@ -19,6 +20,7 @@ interface PeriodRow {
   amountPaise: number;
   durationDays: number;
   noOfCompany: number;
+  retiredAt: Date | null;
   startsAt: Date;
   endsAt: Date;
 }
@@ -33,6 +35,7 @@ function periodsAhead(db: Executor, customerId: string, now: Date): Promise<Peri
       amountPaise: plans.amountPaise,
       durationDays: plans.durationDays,
       noOfCompany: plans.noOfCompany,
+      retiredAt: plans.retiredAt,
       startsAt: customerPlans.startsAt,
       endsAt: customerPlans.endsAt,
     })
@@ -127,7 +130,7 @@ export async function planStandingOf(
   const rows = await periodsAhead(db, customerId, now);
   const last = rows.at(-1);
   const start = nextPeriodStart(last?.endsAt ?? null, now);
-  // docs/decisions/040-upgrades-start-after-the-plan.md: every purchase queues after what is
+  // docs/decisions/040-the-plan-over-time.md: every purchase queues after what is
   // paid for and is charged in full, so the days left are kept, never credited
   const purchaseOf = (plan: Pick<Plan, '_id' | 'duration' | 'noOfCompany'>): PurchaseOutcome => ({
     planId: plan._id,
@@ -150,5 +153,25 @@ export async function planStandingOf(
       queued: queued.map(toPeriod),
     },
     purchaseOf,
+  };
+}
+
+/**
+ * The plan's end as the dashboard's Coming up shows it: the plan in force, the end of the last
+ * period paid for, and the plan Renew orders (that last period's, while it is still offered).
+ */
+export async function comingUpPlanOf(
+  db: Executor,
+  customerId: string,
+  now: Date,
+): Promise<ComingUpPlan | null> {
+  const standing = standingOf(await periodsAhead(db, customerId, now), now);
+  if (!standing) return null;
+  const last = standing.queued.at(-1) ?? standing.inForce;
+  return {
+    planName: standing.inForce.planName,
+    endDate: standing.endsAt.toISOString(),
+    daysLeft: daysUntil(standing.endsAt, now),
+    renewPlanId: last.retiredAt ? null : last.planId,
   };
 }
