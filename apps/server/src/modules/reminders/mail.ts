@@ -1,4 +1,4 @@
-import { customerDate } from '@portal/contract';
+import { customerDate, reconnectConsentLink } from '@portal/contract';
 import { portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
 import type { MailContext, RenderedMail } from '../mail/templates';
@@ -16,6 +16,8 @@ export type ReminderMailData =
     }
   | {
       about: 'consent';
+      /** The consent's record id, which the screen's Reconnect link names. */
+      id: string;
       companyName: string;
       partnerName: string;
       consentId: string;
@@ -54,7 +56,7 @@ function wording(data: ReminderMailData, publicUrl: string) {
     ] as [string, string][],
     action: {
       label: 'Reconnect',
-      url: portalUrl(publicUrl, `/consents?search=${encodeURIComponent(data.consentId)}`),
+      url: portalUrl(publicUrl, reconnectConsentLink(data.id)),
     },
   };
 }

@@ -185,6 +185,7 @@ function consentReminder(row: ConsentDue, now: Date): Reminder {
     threshold: row.threshold,
     mail: (companyName) => ({
       about: 'consent',
+      id: row.id,
       companyName,
       partnerName: row.partnerName,
       consentId: row.consentId,
