@@ -6,7 +6,7 @@ export * from '../modules/plugins/schema';
 export * from '../modules/plans/schema';
 export * from '../modules/orders/schema';
 export * from '../modules/payments/schema';
-export * from '../modules/receipts/schema';
+export * from '../modules/invoices/schema';
 export * from '../sandbox/gateway/schema';
 export * from '../modules/partners/schema';
 export * from '../modules/consents/schema';

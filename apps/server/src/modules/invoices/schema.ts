@@ -1,0 +1,98 @@
+import {
+  bigint,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { orders } from '../orders/schema';
+import { customers } from '../users/schema';
+
+/**
+ * The last number used in each series: `INV/26-27` for the tax invoices of a financial year,
+ * `CN/26-27` for its credit notes. The row stays locked until the issuing transaction ends, so
+ * a series is gap-free: a rolled-back settlement gives its number back.
+ */
+export const documentCounters = pgTable('document_counters', {
+  series: text().primaryKey(),
+  lastNumber: integer().notNull(),
+});
+
+/** The GST tax invoice of a completed order: the amounts it states, and its PDF. */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    invoiceNumber: text().notNull().unique(),
+    customerId: uuid()
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    orderId: uuid()
+      .notNull()
+      .unique()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    issuedAt: timestamp({ withTimezone: true }).notNull(),
+    /** The recipient's GSTIN and the place of supply (a GST state code) the invoice names. */
+    customerGstin: text().notNull(),
+    placeOfSupply: text().notNull(),
+    taxablePaise: bigint({ mode: 'number' }).notNull(),
+    cgstPaise: bigint({ mode: 'number' }).notNull(),
+    sgstPaise: bigint({ mode: 'number' }).notNull(),
+    igstPaise: bigint({ mode: 'number' }).notNull(),
+    /**
+     * Charges in the total outside the taxable value: none since decision 038; the Internet
+     * Handling Charge of invoices issued before it.
+     */
+    untaxedPaise: bigint({ mode: 'number' }).notNull().default(0),
+    totalPaise: bigint({ mode: 'number' }).notNull(),
+    /** What its credit notes have given back so far, in paise. */
+    creditedPaise: bigint({ mode: 'number' }).notNull().default(0),
+    /** Issued, Partly refunded or Refunded (contract InvoiceStatus). */
+    status: text().notNull().default('Issued'),
+    fileKey: text().notNull(),
+  },
+  (t) => [index('invoices_customer_issued_idx').on(t.customerId, t.issuedAt, t.id)],
+);
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+/** A GST credit note for money given back on an invoice (a full or partial refund). */
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    creditNoteNumber: text().notNull().unique(),
+    customerId: uuid()
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    invoiceId: uuid()
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    issuedAt: timestamp({ withTimezone: true }).notNull(),
+    /** The gateway's refund this note documents. */
+    refundId: text().notNull(),
+    /**
+     * The invoice's credited total once this note is issued: no two notes of an invoice can
+     * bring it to the same figure, so a repeated refund event cannot credit the same money twice.
+     */
+    creditedThroughPaise: bigint({ mode: 'number' }).notNull(),
+    taxablePaise: bigint({ mode: 'number' }).notNull(),
+    cgstPaise: bigint({ mode: 'number' }).notNull(),
+    sgstPaise: bigint({ mode: 'number' }).notNull(),
+    igstPaise: bigint({ mode: 'number' }).notNull(),
+    /** Its share of the invoice's untaxed charges. */
+    untaxedPaise: bigint({ mode: 'number' }).notNull().default(0),
+    totalPaise: bigint({ mode: 'number' }).notNull(),
+    fileKey: text().notNull(),
+  },
+  (t) => [
+    unique('credit_notes_invoice_through_unique').on(t.invoiceId, t.creditedThroughPaise),
+    index('credit_notes_customer_issued_idx').on(t.customerId, t.issuedAt, t.id),
+  ],
+);
+export type CreditNoteRow = typeof creditNotes.$inferSelect;
+
+/** Where a credit note's PDF is kept (an invoice's is its order's receipt file). */
+export const creditNoteFileKey = (creditNoteId: string) => `credit-notes/${creditNoteId}.pdf`;
