@@ -16,6 +16,7 @@ import {
   type User,
 } from '@portal/contract';
 import { paths } from '@/config/paths';
+import { LazyComingUpCard } from '@/features/coming-up/components/lazy-coming-up-card';
 import { formatDate, formatNumber } from '@/lib/format';
 import { ActivityRow } from '@/ui/activity-row';
 import { Card, CardBody, CardHeader } from '@/ui/card';
@@ -314,6 +315,7 @@ export function DashboardView({
         ))}
       </div>
 
+      <LazyComingUpCard />
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader title="Account Overview" />
