@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app';
+import { jobsOf } from '../../test/queue';
+import { activityEvents } from '../activity/schema';
+import { activatePlan } from '../plans/activation';
+import { retirePlan } from '../plans/service';
+import { remindersSent } from './schema';
+import { sendDueReminders } from './service';
+import { consentExpiring, customerWithPlan, DAY } from './test-support';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** The reminder mails sent to one address, oldest first. */
+async function remindersTo(email: string) {
+  return (await t.outbox()).filter(
+    (mail) => mail.to === email && /ends in|expires in/.test(mail.subject),
+  );
+}
+
+async function bellEventsOf(customerId: string) {
+  return t.deps.db
+    .select({ title: activityEvents.title, description: activityEvents.description })
+    .from(activityEvents)
+    .where(eq(activityEvents.customerId, customerId));
+}
+
+/** Runs the job with the clock at `msBeforeEnd` before `end`. */
+async function runAt(end: Date, msBeforeEnd: number) {
+  t.clock.set(new Date(end.getTime() - msBeforeEnd));
+  return sendDueReminders(t.deps);
+}
+
+describe('the reminders of a plan’s end', () => {
+  it('sends the 30-day reminder from 30 days before the end, not at 31, and once', async () => {
+    const { customer, endsAt } = await customerWithPlan(t);
+    await runAt(endsAt, 31 * DAY);
+    expect(await remindersTo(customer.email)).toHaveLength(0);
+
+    await runAt(endsAt, 30 * DAY);
+    await runAt(endsAt, 30 * DAY);
+    await runAt(endsAt, 29 * DAY);
+    const mails = await remindersTo(customer.email);
+    expect(mails.map((m) => m.subject)).toEqual(['Your Quarterly plan ends in 30 days']);
+    expect(mails[0]!.text).toContain(
+      `Your Quarterly plan ends on ${new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Kolkata' }).format(endsAt)}, in 30 days.`,
+    );
+    expect(await bellEventsOf(customer.id)).toContainEqual({
+      title: 'Your Quarterly plan ends in 30 days',
+      description: expect.stringContaining('Renew to continue without a break.'),
+    });
+  });
+
+  it('sends the 7-day and the 1-day reminders when they are reached, and nothing after the end', async () => {
+    const { customer, endsAt, plan } = await customerWithPlan(t);
+    await runAt(endsAt, 30 * DAY);
+    await runAt(endsAt, 7 * DAY + 1);
+    expect(await remindersTo(customer.email)).toHaveLength(1);
+    await runAt(endsAt, 7 * DAY);
+    await runAt(endsAt, 2 * DAY);
+    await runAt(endsAt, DAY);
+    await runAt(endsAt, 1);
+    await runAt(endsAt, 0);
+    await runAt(endsAt, -DAY);
+    const mails = await remindersTo(customer.email);
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Your Quarterly plan ends in 30 days',
+      'Your Quarterly plan ends in 7 days',
+      'Your Quarterly plan ends in 1 day',
+    ]);
+    // Renew opens the order form on the same plan
+    expect(mails[2]!.text).toContain(`Renew: http://localhost:3000/orders?planId=${plan.id}`);
+  });
+
+  it('sends only the latest reminder due when the job runs late, and once when it runs twice', async () => {
+    const { customer, endsAt } = await customerWithPlan(t);
+    await runAt(endsAt, 5 * DAY);
+    await runAt(endsAt, 5 * DAY);
+    // the 7-day reminder (the smallest threshold reached), saying the days actually left
+    expect((await remindersTo(customer.email)).map((m) => m.subject)).toEqual([
+      'Your Quarterly plan ends in 5 days',
+    ]);
+    expect(
+      await t.deps.db
+        .select({ threshold: remindersSent.thresholdDays })
+        .from(remindersSent)
+        .where(eq(remindersSent.customerId, customer.id)),
+    ).toEqual([{ threshold: 7 }]);
+  });
+
+  it('reminds of the new end after a renewal, and not of the old one', async () => {
+    const first = await customerWithPlan(t, { durationDays: 10 });
+    await runAt(first.endsAt, 7 * DAY);
+    // renewed 5 days before the end: the plan now ends 10 days later
+    t.clock.set(new Date(first.endsAt.getTime() - 5 * DAY));
+    const renewal = await t.deps.db.transaction((tx) =>
+      activatePlan(tx, {
+        customerId: first.customer.id,
+        planId: first.plan.id,
+        orderId: randomUUID(),
+        durationDays: 10,
+        now: t.clock.now(),
+      }),
+    );
+    expect(renewal.startsAt).toEqual(first.endsAt);
+    // a day before the old end the new end is 11 days away: its 30-day reminder, no 1-day one
+    await runAt(first.endsAt, DAY);
+    await runAt(renewal.endsAt, DAY);
+    expect((await remindersTo(first.customer.email)).map((m) => m.subject)).toEqual([
+      'Your Quarterly plan ends in 7 days',
+      'Your Quarterly plan ends in 11 days',
+      'Your Quarterly plan ends in 1 day',
+    ]);
+  });
+
+  it('sends Renew to the Plans screen when the plan is no longer offered', async () => {
+    const { customer, endsAt, plan } = await customerWithPlan(t);
+    await retirePlan(t.deps.db, t.clock, plan.id);
+    await runAt(endsAt, DAY);
+    const [mail] = await remindersTo(customer.email);
+    expect(mail!.text).toContain('Renew: http://localhost:3000/plans');
+  });
+});
+
+describe('the reminders of a consent’s expiry', () => {
+  it('sends one at 30, 7 and 1 days before an Approved consent expires, naming the partner', async () => {
+    const { customer } = await customerWithPlan(t);
+    const expiresAt = new Date(t.clock.now().getTime() + 40 * DAY);
+    const consent = await consentExpiring(t, customer.id, expiresAt, {
+      partnerName: 'Ledger Sync Ltd',
+    });
+    for (const days of [31, 30, 29, 8, 7, 7, 1, 0.5, 0, -1]) await runAt(expiresAt, days * DAY);
+    const mails = (await remindersTo(customer.email)).filter((m) => /consent/.test(m.subject));
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Your consent for Ledger Sync Ltd expires in 30 days',
+      'Your consent for Ledger Sync Ltd expires in 7 days',
+      'Your consent for Ledger Sync Ltd expires in 1 day',
+    ]);
+    expect(mails[0]!.text).toContain(
+      `Reconnect: http://localhost:3000/consents?reconnect=${consent.id}`,
+    );
+    expect(mails[0]!.text).toContain(
+      'After that, Ledger Sync Ltd will no longer be able to read your bank data',
+    );
+  });
+
+  it('sends none for a consent that is not Approved', async () => {
+    const { customer } = await customerWithPlan(t);
+    const expiresAt = new Date(t.clock.now().getTime() + 20 * DAY);
+    for (const status of ['Pending', 'Rejected', 'Expired']) {
+      await consentExpiring(t, customer.id, expiresAt, { status });
+    }
+    await runAt(expiresAt, 6 * DAY);
+    expect((await remindersTo(customer.email)).filter((m) => /consent/.test(m.subject))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('the reminders job', () => {
+  it('queues each reminder’s mail in the transaction that writes its key', async () => {
+    const { customer, endsAt } = await customerWithPlan(t);
+    const before = (await jobsOf(t, 'mail')).length;
+    expect(await runAt(endsAt, 3 * DAY)).toBeGreaterThanOrEqual(1);
+    expect(await runAt(endsAt, 3 * DAY)).toBe(0);
+    expect((await jobsOf(t, 'mail')).length - before).toBeGreaterThanOrEqual(1);
+    expect(await remindersTo(customer.email)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
+import { createTestPartner } from '../consents/testing';
+import { activatePlan } from '../plans/activation';
+import { createPlan, type NewPlan } from '../plans/service';
+
+export const DAY = 86_400_000;
+
+/** A customer of a test's own, with a plan of `durationDays` paid for at the clock's time. */
+export async function customerWithPlan(
+  t: TestApp,
+  plan: Partial<NewPlan> = {},
+  customer: Parameters<typeof createCustomer>[1] = {},
+) {
+  const c = await createCustomer(t, customer);
+  const p = await createPlan(t.deps.db, t.clock, {
+    planName: 'Quarterly',
+    planType: 'Single',
+    noOfCompany: 1,
+    durationDays: 90,
+    amountPaise: 1_499_00,
+    ...plan,
+  });
+  const period = await t.deps.db.transaction((tx) =>
+    activatePlan(tx, {
+      customerId: c.id,
+      planId: p.id,
+      orderId: randomUUID(),
+      durationDays: p.durationDays,
+      now: t.clock.now(),
+    }),
+  );
+  return { customer: c, plan: p, ...period };
+}
+
+/**
+ * A consent of `customerId` for a partner of its own, expiring at `expiresAt`, written straight
+ * into the table as the bank would have left it.
+ */
+export async function consentExpiring(
+  t: TestApp,
+  customerId: string,
+  expiresAt: Date,
+  { partnerName, status = 'Approved' }: { partnerName?: string; status?: string } = {},
+) {
+  const { partner } = await createTestPartner(t, partnerName);
+  const consentId = `TEST-${randomUUID()}`;
+  const now = t.clock.now().toISOString();
+  const [row] = rowsOf<{ id: string }>(
+    await t.deps.db.execute(sql`
+      INSERT INTO consents (customer_id, partner_ref, consent_id, status, provider_status,
+        permissions, expires_at, provider_created_at, provider_status_updated_at, created_at,
+        updated_at)
+      VALUES (${customerId}::uuid, ${partner.id}::uuid, ${consentId}, ${status},
+        ${status === 'Approved' ? 'Authorised' : 'AwaitingAuthorisation'},
+        '["ReadAccountsBasic"]'::jsonb, ${expiresAt.toISOString()}::timestamptz,
+        ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz)
+      RETURNING id`),
+  );
+  return { id: row!.id, consentId, partner };
+}
+
+const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
