@@ -46,6 +46,19 @@ export const consents = pgTable(
     providerStatusUpdatedAt: timestamp({ withTimezone: true }).notNull(),
     /** The partner's own reference, so that a repeated request makes no second consent. */
     partnerRequestId: text(),
+    /** Why the partner reads the data, in its words; null when it did not say. */
+    purpose: text(),
+    /** The period of transactions the partner may read (TransactionFrom/ToDateTime). */
+    transactionFrom: timestamp({ withTimezone: true }),
+    transactionTo: timestamp({ withTimezone: true }),
+    /** How many reads a day the partner may make; Open Banking's 4 unless it asked otherwise. */
+    fetchesPerDay: integer().notNull().default(4),
+    /** The accounts the consent covers, masked (XXXX1234): the full numbers are never stored. */
+    accounts: jsonb().$type<string[]>().notNull().default([]),
+    /** Set when the customer deleted the consent: it stays, Revoked, in the History view. */
+    revokedAt: timestamp({ withTimezone: true }),
+    /** When the customer asked the partner for a fresh consent (decision 041). */
+    reconnectRequestedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -59,11 +72,33 @@ export const consents = pgTable(
       .on(t.customerId, t.expiresAt, t.status)
       .where(sql`${t.status} in ('Pending', 'Approved')`),
     index('consents_partner_idx').on(t.partnerRef),
+    // the History view: past consents by keyset, on this index alone
+    index('consents_customer_past_idx')
+      .on(t.customerId, t.createdAt, t.id)
+      .where(sql`${t.status} in ('Expired', 'Revoked')`),
+    // a partner's open reconnect requests, oldest first
+    index('consents_partner_reconnect_idx')
+      .on(t.partnerRef, t.reconnectRequestedAt, t.id)
+      .where(sql`${t.reconnectRequestedAt} is not null`),
     uniqueIndex('consents_partner_request_idx').on(t.partnerRef, t.partnerRequestId),
   ],
 );
 
 export type ConsentRow = typeof consents.$inferSelect;
+
+/**
+ * A partner's reads under each consent: the last one and the count of the current day, in a row
+ * of their own so that a read writes a few bytes and none of the consents row's indexes.
+ */
+export const consentAccesses = pgTable('consent_accesses', {
+  consentRef: uuid()
+    .primaryKey()
+    .references(() => consents.id, { onDelete: 'cascade' }),
+  lastAccessedAt: timestamp({ withTimezone: true }).notNull(),
+  /** The first read of the current 24 hours, and the reads made since. */
+  windowStartedAt: timestamp({ withTimezone: true }).notNull(),
+  fetchesInWindow: integer().notNull(),
+});
 
 /** A table of how many rows each customer has in each status, kept by a trigger (decision 028). */
 const countsPerCustomer = (name: string) =>
