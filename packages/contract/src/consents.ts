@@ -79,6 +79,17 @@ export const MAX_FETCHES_PER_DAY = 24;
 /** An expired consent, or a live one ending within this many days, offers Reconnect. */
 export const RECONNECT_WINDOW_DAYS = 30;
 
+/**
+ * Whether a consent offers Reconnect (decision 041): Expired, or Approved and ending within
+ * RECONNECT_WINDOW_DAYS. The server decides with it and the screens show the button by it.
+ */
+export function canReconnect(status: string, expiresAt: Date | string | null, now: Date): boolean {
+  if (status === 'Expired') return true;
+  if (status !== 'Approved' || expiresAt === null) return false;
+  const ends = new Date(expiresAt).getTime();
+  return ends <= now.getTime() + RECONNECT_WINDOW_DAYS * 24 * 60 * 60 * 1000;
+}
+
 /** An account number as shown and stored: its last four digits only (XXXX1234). */
 export const maskAccountNumber = (accountNumber: string) => `XXXX${accountNumber.slice(-4)}`;
 

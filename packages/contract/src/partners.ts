@@ -72,6 +72,11 @@ export const PartnerConsentRequestSchema = z
       .optional(),
     netBankingUserId: text().trim().min(1).max(64).optional(),
     document: PartnerDocumentSchema.optional(),
+    /**
+     * The consent this one replaces, when the customer asked for a reconnect (decision 041):
+     * the request is answered, and leaves the partner's list of reconnect requests.
+     */
+    replacesConsentId: text().trim().min(1).max(200).optional(),
     /** The partner's own reference; sending the same one again returns the same consent. */
     requestId: text().trim().min(1).max(100).optional(),
   })

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, lte, ne, type SQL } from 'drizzle-orm';
 import type { ActivityEventType, ActivityStatus, Consent, ConsentStatus } from '@portal/contract';
 import { mapProviderStatus, type ProviderConsent } from '../../adapters/consent-provider';
 import type { AppDeps } from '../../deps';
@@ -8,8 +8,9 @@ import { recordActivity } from '../activity/record';
 import { enqueueMail } from '../mail/delivery';
 import { findCustomerById } from '../users/service';
 import { partners } from '../partners/schema';
+import { accessJoin, consentWithAccess } from './access';
 import { bankFailure, readToken, toConsent, tokenColumns } from './rows';
-import { consents } from './schema';
+import { consentAccesses, consents } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
 
@@ -28,7 +29,7 @@ const EVENT_BY_STATUS: Record<
 const activityStatusOf = (status: ConsentStatus): ActivityStatus => EVENT_BY_STATUS[status].status;
 
 const withPartner = {
-  row: consents,
+  row: consentWithAccess,
   partner: { name: partners.name, partnerId: partners.partnerId },
 };
 
@@ -51,6 +52,7 @@ export async function expireDueConsents(db: Executor, deps: ExpiryDeps, customer
     .select(withPartner)
     .from(consents)
     .innerJoin(partners, eq(partners.id, consents.partnerRef))
+    .leftJoin(consentAccesses, accessJoin)
     .where(live);
   if (due.length === 0) return 0;
   // the update decides: of two passes at once, only the rows it moved are this pass's to tell
@@ -74,13 +76,22 @@ export async function expireDueConsents(db: Executor, deps: ExpiryDeps, customer
   return expired.length;
 }
 
+/** One of the customer's current consents: a revoked one is only in the History view. */
 async function findOwnConsent(db: Executor, customerId: string, where: SQL) {
   const [found] = await db
     .select(withPartner)
     .from(consents)
     .innerJoin(partners, eq(partners.id, consents.partnerRef))
-    .where(and(eq(consents.customerId, customerId), where));
+    .leftJoin(consentAccesses, accessJoin)
+    .where(and(eq(consents.customerId, customerId), ne(consents.status, 'Revoked'), where));
   return found ?? null;
+}
+
+/** The customer's consent by its record id; anything else, another's included, is a 404. */
+export async function requireOwnConsent(db: Executor, customerId: string, id: string) {
+  const found = UUID.test(id) ? await findOwnConsent(db, customerId, eq(consents.id, id)) : null;
+  if (!found) throw new AppError('NOT_FOUND', 'Consent not found');
+  return found;
 }
 
 /** Tells the customer by mail that the bank moved a consent to another status. */
@@ -165,28 +176,49 @@ export async function refreshConsentStatus(
       details: { consentId: row.consentId },
     });
     if (changed) await queueStatusNotice(tx, deps, customerId, found, status, now);
-    return toConsent(row, found.partner, encryption);
+    return toConsent(
+      { ...row, lastAccessedAt: found.row.lastAccessedAt },
+      found.partner,
+      encryption,
+    );
   });
 }
 
 /**
- * Revokes at the bank first, then removes. If the bank cannot be reached the consent stays,
- * so that a customer never believes a consent gone that the bank still honours.
+ * Revokes at the bank first, then marks it Revoked: it leaves the list for the History view, its
+ * tokens and document go. If the bank cannot be reached the consent stays as it was, so that a
+ * customer never believes a consent gone that the bank still honours.
  */
 export async function deleteConsent(deps: Deps, customerId: string, id: string): Promise<void> {
   const { db, clock, files } = deps;
-  if (!UUID.test(id)) throw new AppError('NOT_FOUND', 'Consent not found');
-  const found = await findOwnConsent(db, customerId, eq(consents.id, id));
-  if (!found) throw new AppError('NOT_FOUND', 'Consent not found');
+  const found = await requireOwnConsent(db, customerId, id);
   try {
     await deps.consents.provider.revokeConsent(found.row.consentId);
   } catch (error) {
     bankFailure(error, 'revoke');
   }
+  const now = clock.now();
   await db.transaction(async (tx) => {
     const [row] = await tx
-      .delete(consents)
-      .where(and(eq(consents.id, id), eq(consents.customerId, customerId)))
+      .update(consents)
+      .set({
+        status: 'Revoked',
+        revokedAt: now,
+        accessTokenEnc: null,
+        accessTokenExpiresAt: null,
+        refreshTokenEnc: null,
+        refreshTokenExpiresAt: null,
+        documentKey: null,
+        reconnectRequestedAt: null,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(consents.id, id),
+          eq(consents.customerId, customerId),
+          ne(consents.status, 'Revoked'),
+        ),
+      )
       .returning();
     if (!row) throw new AppError('NOT_FOUND', 'Consent not found');
     await recordActivity(tx, clock, {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
 import {
   DEFAULT_CONSENT_PERMISSIONS,
+  DEFAULT_FETCHES_PER_DAY,
+  maskAccountNumber,
   PARTNER_DOCUMENT_MAX_BYTES,
   type PartnerConsent,
   type PartnerConsentRequest,
@@ -15,16 +17,18 @@ import type { Partner } from '../partners/schema';
 import { findCustomerByEmail, findCustomerById } from '../users/service';
 import { expireDueConsents } from './customer-consents';
 import { sniffDocumentType } from './document';
+import { accessJoin, consentWithAccess, findPartnerConsent } from './access';
 import { bankFailure, toPartnerConsent, tokenColumns } from './rows';
-import { consents } from './schema';
+import { consentAccesses, consents } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
 
 async function existingRequest(db: Executor, partner: Partner, requestId: string | undefined) {
   if (!requestId) return null;
   const [row] = await db
-    .select()
+    .select(consentWithAccess)
     .from(consents)
+    .leftJoin(consentAccesses, accessJoin)
     .where(and(eq(consents.partnerRef, partner.id), eq(consents.partnerRequestId, requestId)));
   return row ?? null;
 }
@@ -52,6 +56,18 @@ export async function requestConsent(
   const expiresAt = input.expirationDateTime ? new Date(input.expirationDateTime) : undefined;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) {
     throw new AppError('BAD_REQUEST', 'expirationDateTime must be in the future');
+  }
+  const transactionFrom = input.transactionFromDateTime
+    ? new Date(input.transactionFromDateTime)
+    : null;
+  if (expiresAt && transactionFrom && transactionFrom.getTime() >= expiresAt.getTime()) {
+    throw new AppError('BAD_REQUEST', 'transactionFromDateTime must be before expirationDateTime');
+  }
+  const replaced = input.replacesConsentId
+    ? await findPartnerConsent(db, partner, input.replacesConsentId)
+    : null;
+  if (input.replacesConsentId && replaced?.customerId !== customer.id) {
+    throw new AppError('NOT_FOUND', 'replacesConsentId names no consent of this customer');
   }
 
   let document: { data: Buffer; extension: string } | null = null;
@@ -94,6 +110,12 @@ export async function requestConsent(
           providerStatus: answer.status,
           permissions: answer.permissions.length > 0 ? answer.permissions : permissions,
           netBankingUserId: input.netBankingUserId ?? null,
+          purpose: input.purpose ?? null,
+          transactionFrom,
+          transactionTo: input.transactionToDateTime ? new Date(input.transactionToDateTime) : null,
+          fetchesPerDay: input.fetchesPerDay ?? DEFAULT_FETCHES_PER_DAY,
+          // only the last four digits are ever stored: the full number never leaves the request
+          accounts: [...new Set((input.accountNumbers ?? []).map(maskAccountNumber))],
           documentKey,
           ...tokenColumns(encryption, rowId, answer),
           expiresAt: answer.expiresAt,
@@ -112,7 +134,14 @@ export async function requestConsent(
         status: 'pending',
         details: { consentId: answer.consentId, partnerId: partner.partnerId },
       });
-      return inserted!;
+      // the customer's reconnect request is answered by this consent
+      if (replaced) {
+        await tx
+          .update(consents)
+          .set({ reconnectRequestedAt: null })
+          .where(eq(consents.id, replaced.id));
+      }
+      return { ...inserted!, lastAccessedAt: null };
     });
     return { consent: toPartnerConsent(row, partner), created: true };
   } catch (error) {
@@ -132,13 +161,7 @@ export async function getPartnerConsent(
   consentId: string,
 ): Promise<PartnerConsent> {
   const { db, clock } = deps;
-  const find = async () => {
-    const [row] = await db
-      .select()
-      .from(consents)
-      .where(and(eq(consents.consentId, consentId), eq(consents.partnerRef, partner.id)));
-    return row ?? null;
-  };
+  const find = () => findPartnerConsent(db, partner, consentId);
   const row = await find();
   if (!row) throw new AppError('NOT_FOUND', 'Consent not found');
   if (
@@ -152,4 +175,28 @@ export async function getPartnerConsent(
     return toPartnerConsent(updated, partner);
   }
   return toPartnerConsent(row, partner);
+}
+
+/** Reconnect requests a partner lists at once, oldest first; answering one takes it off. */
+export const RECONNECT_REQUESTS_LIMIT = 100;
+
+/** The partner's consents whose customers asked for a fresh one (decision 041), oldest first. */
+export async function listReconnectRequests(
+  deps: Pick<AppDeps, 'db'>,
+  partner: Partner,
+): Promise<PartnerConsent[]> {
+  const rows = await deps.db
+    .select(consentWithAccess)
+    .from(consents)
+    .leftJoin(consentAccesses, accessJoin)
+    .where(
+      and(
+        eq(consents.partnerRef, partner.id),
+        isNotNull(consents.reconnectRequestedAt),
+        ne(consents.status, 'Revoked'),
+      ),
+    )
+    .orderBy(asc(consents.reconnectRequestedAt), asc(consents.id))
+    .limit(RECONNECT_REQUESTS_LIMIT);
+  return rows.map((row) => toPartnerConsent(row, partner));
 }

@@ -8,18 +8,19 @@ import type {
   DashboardCountersResponse,
   PageCursors,
   Pagination,
+  PastConsent,
 } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import { expireDueConsents } from './customer-consents';
-import { toConsent } from './rows';
-import type { ConsentRow } from './schema';
+import { toConsent, toPastConsent, type ConsentWithAccess } from './rows';
 import { runStatement, type Statement } from './statements';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'consents' | 'queue' | 'config'>;
 
-type Filter = ConsentStatus | 'all';
+/** A status of the list, the list's 'all' (every consent but the revoked), or the History view. */
+type Filter = ConsentStatus | 'all' | 'history';
 type Mode = 'after' | 'before' | 'fromTop' | 'fromBottom';
 type Param = 'customer' | 'now' | 'limit' | 'offset' | 'micros' | 'id' | 'search';
 
@@ -56,7 +57,10 @@ const DUE = (a: string, p: P) =>
 function filterSql(filter: Filter, a: string, p: P): string {
   switch (filter) {
     case 'all':
-      return 'TRUE';
+      return `${a}.status <> 'Revoked'`;
+    case 'history':
+      // the due expiries are stored before History is read: the partial index's own predicate
+      return `${a}.status IN ('Expired', 'Revoked')`;
     case 'Pending':
     case 'Approved':
       return `${a}.status = '${filter}' AND (${a}.expires_at IS NULL OR ${a}.expires_at > ${p('now')})`;
@@ -82,6 +86,8 @@ function totalSql(filter: Filter, p: P, searching: boolean): string {
       return stored(`'Pending', 'Approved', 'Rejected', 'Expired'`);
     case 'Rejected':
       return stored(`'Rejected'`);
+    case 'history':
+      return stored(`'Expired', 'Revoked'`);
     case 'Pending':
     case 'Approved':
       return `${stored(`'${filter}'`)} - ${due(` AND d.status = '${filter}'`)}`;
@@ -105,7 +111,11 @@ function columnsSql(p: P) {
     c.provider_created_at AS "providerCreatedAt",
     c.provider_status_updated_at AS "providerStatusUpdatedAt",
     c.partner_request_id AS "partnerRequestId", c.created_at AS "createdAt",
-    c.updated_at AS "updatedAt", pa.name AS "partnerName", pa.partner_id AS "partnerPublicId",
+    c.updated_at AS "updatedAt", c.purpose, c.transaction_from AS "transactionFrom",
+    c.transaction_to AS "transactionTo", c.fetches_per_day AS "fetchesPerDay", c.accounts,
+    c.revoked_at AS "revokedAt", c.reconnect_requested_at AS "reconnectRequestedAt",
+    ca.last_accessed_at AS "lastAccessedAt",
+    pa.name AS "partnerName", pa.partner_id AS "partnerPublicId",
     (extract(epoch FROM c.created_at) * 1000000)::bigint::text AS micros`;
 }
 
@@ -134,6 +144,7 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean): Built {
       LEFT JOIN LATERAL (
         SELECT ${columnsSql(p)}
           FROM consents c JOIN partners pa ON pa.id = c.partner_ref
+          LEFT JOIN consent_accesses ca ON ca.consent_ref = c.id
          WHERE ${where('c')} AND ${bound}
          ORDER BY c.created_at ${dir}, c.id ${dir} LIMIT ${p('limit')}
       ) r ON TRUE
@@ -141,7 +152,7 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean): Built {
   });
 }
 
-const FILTERS: Filter[] = ['all', 'Pending', 'Approved', 'Rejected', 'Expired'];
+const FILTERS: Filter[] = ['all', 'Pending', 'Approved', 'Rejected', 'Expired', 'history'];
 const MODES: Mode[] = ['after', 'before', 'fromTop', 'fromBottom'];
 /** Every text made once, at start. */
 const PAGE_STATEMENTS = new Map(
@@ -167,10 +178,10 @@ const TOTAL_STATEMENTS = new Map(
   ),
 );
 
-type PageRow = Omit<ConsentRow, 'status'> & {
+type PageRow = Omit<ConsentWithAccess, 'status'> & {
   total: number;
   id: string | null;
-  status: ConsentStatus;
+  status: ConsentStatus | 'Revoked';
   partnerName: string;
   partnerPublicId: string;
   micros: string;
@@ -203,17 +214,20 @@ function pick<T>(map: Map<string, T>, name: string): T {
 /** A % or _ the customer typed is a letter to find, not a wildcard: escape it (and the escape). */
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, '\\$&')}%`;
 
-function toConsents(deps: Deps, rows: PageRow[]): Consent[] {
+function toRecords<T>(deps: Deps, rows: PageRow[], as: typeof toConsent | typeof toPastConsent) {
   return rows
     .filter((row) => row.id !== null)
-    .map((row) =>
-      toConsent(
-        row as unknown as ConsentRow,
-        { name: row.partnerName, partnerId: row.partnerPublicId },
-        deps.consents.encryption,
-      ),
+    .map(
+      (row) =>
+        as(
+          row as unknown as ConsentWithAccess,
+          { name: row.partnerName, partnerId: row.partnerPublicId },
+          deps.consents.encryption,
+        ) as T,
     );
 }
+
+const toConsents = (deps: Deps, rows: PageRow[]) => toRecords<Consent>(deps, rows, toConsent);
 
 export interface PageQuery {
   page: number;
@@ -225,16 +239,18 @@ export interface PageQuery {
 }
 
 /**
- * One page of the customer's consents, newest first, optionally of one status and matching a
- * search, with the cursors of the pages next to it. Page 1 and a page from a cursor are one
- * statement; a bare page number past 1 first reads the total, to count from the nearer end.
+ * One page of a list of the customer's consents, newest first, with the cursors of the pages
+ * next to it. Page 1 and a page from a cursor are one statement; a bare page number past 1 first
+ * reads the total, to count from the nearer end.
  */
-export async function listConsentPage(
+async function readPage(
   deps: Deps,
   customerId: string,
+  filter: Filter,
   query: PageQuery,
-): Promise<{ data: Consent[]; pagination: Pagination; cursors: PageCursors }> {
-  const filter: Filter = query.status ?? 'all';
+): Promise<{ rows: PageRow[]; pagination: Pagination; cursors: PageCursors }> {
+  // a cursor names its list: the status filter, or History, with the search
+  const listName = filter === 'all' ? '' : filter;
   const search = query.search?.trim() ?? '';
   const suffix = search ? '_search' : '';
   const { limit } = query;
@@ -253,7 +269,7 @@ export async function listConsentPage(
   let mode: Mode = 'fromTop';
   if (given) {
     cursor = decodeCursor(given, query.after ? 'after' : 'before');
-    if (cursor.status !== (query.status ?? '') || cursor.search !== search) {
+    if (cursor.status !== listName || cursor.search !== search) {
       throw new AppError(
         'BAD_REQUEST',
         'The page cursor belongs to another filter or search; start again from page 1.',
@@ -299,18 +315,42 @@ export async function listConsentPage(
           micros: row.micros,
           id: row.id!,
           page: to,
-          status: query.status ?? '',
+          status: listName,
           search,
         })
       : null;
   return {
-    data: toConsents(deps, newestFirst),
+    rows: newestFirst,
     pagination: { total, page, limit, total_pages: totalPages },
     cursors: {
       next: page < totalPages ? at(newestFirst.at(-1), 'after', page + 1) : null,
       previous: page > 1 ? at(newestFirst[0], 'before', page - 1) : null,
     },
   };
+}
+
+/** One page of the customer's consents, optionally of one status and matching a search. */
+export async function listConsentPage(
+  deps: Deps,
+  customerId: string,
+  query: PageQuery,
+): Promise<{ data: Consent[]; pagination: Pagination; cursors: PageCursors }> {
+  const { rows, ...page } = await readPage(deps, customerId, query.status ?? 'all', query);
+  return { data: toConsents(deps, rows), ...page };
+}
+
+/**
+ * One page of the customer's past consents (revoked and expired), newest first. The expiries
+ * due are stored first, so that History is read on its partial index alone.
+ */
+export async function listConsentHistory(
+  deps: Deps,
+  customerId: string,
+  query: Omit<PageQuery, 'status' | 'search'>,
+): Promise<{ data: PastConsent[]; pagination: Pagination; cursors: PageCursors }> {
+  await storeDueExpiries(deps, customerId);
+  const { rows, ...page } = await readPage(deps, customerId, 'history', query);
+  return { data: toRecords<PastConsent>(deps, rows, toPastConsent), ...page };
 }
 
 /** Rows a batch of the full list holds: enough to make few round trips, few enough to stay small. */
@@ -397,7 +437,8 @@ export async function dashboardCounters(
   const n = (counts: ByStatus, status: string) => counts[status] ?? 0;
   const sum = (counts: ByStatus) => Object.values(counts).reduce<number>((a, b) => a + (b ?? 0), 0);
   return {
-    totalConsents: sum(consents),
+    // a revoked consent is in History only: the spec's total counts the list
+    totalConsents: sum(consents) - n(consents, 'Revoked'),
     activeConsents: n(consents, 'Approved') - n(due, 'Approved'),
     pendingConsents: n(consents, 'Pending') - n(due, 'Pending'),
     expiredConsents: n(consents, 'Expired') + n(due, 'Approved') + n(due, 'Pending'),

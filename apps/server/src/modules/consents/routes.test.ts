@@ -367,7 +367,7 @@ describe('expiry', () => {
 });
 
 describe('DELETE /api/user-consents/:id', () => {
-  it('revokes at the bank, then removes the consent and records it', async () => {
+  it('revokes at the bank, then moves the consent from the list to History, without its tokens, and records it', async () => {
     const { customer, headers, consents: made } = await customerWithConsents(2);
     const all = (
       await t.app.inject({ method: 'GET', url: `/api/user-consents/user/${customer.id}`, headers })
@@ -385,11 +385,35 @@ describe('DELETE /api/user-consents/:id', () => {
       .from(sandboxBankConsents)
       .where(eq(sandboxBankConsents.consentId, target.consentId));
     expect(bank!.status).toBe('Revoked');
-    const left = await t.deps.db
+    const listed = (
+      await t.app.inject({ method: 'GET', url: `/api/user-consents/user/${customer.id}`, headers })
+    ).json().data as Consent[];
+    expect(listed.map((c) => c.consentId)).toEqual([made[0]!.consentId]);
+    const [stored] = await t.deps.db
       .select()
       .from(consents)
-      .where(eq(consents.customerId, customer.id));
-    expect(left.map((r) => r.consentId)).toEqual([made[0]!.consentId]);
+      .where(eq(consents.consentId, target.consentId));
+    expect(stored).toMatchObject({
+      status: 'Revoked',
+      revokedAt: t.clock.now(),
+      accessTokenEnc: null,
+      refreshTokenEnc: null,
+      documentKey: null,
+    });
+    const history = await t.app.inject({
+      method: 'GET',
+      url: `/api/user-consents/history?userId=${customer.id}`,
+      headers,
+    });
+    expect(history.json().data.map((c: Consent) => [c.consentId, c.consentStatus])).toEqual([
+      [target.consentId, 'Revoked'],
+    ]);
+    const counters = await t.app.inject({
+      method: 'GET',
+      url: `/api/dashboard/counters?userId=${customer.id}`,
+      headers,
+    });
+    expect(counters.json().data.totalConsents).toBe(1);
     const events = await t.deps.db
       .select()
       .from(activityEvents)

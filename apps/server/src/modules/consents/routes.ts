@@ -1,4 +1,7 @@
 import {
+  ConsentDetailResponseSchema,
+  ConsentHistoryQuerySchema,
+  ConsentHistoryResponseSchema,
   ConsentListQuerySchema,
   ConsentListResponseSchema,
   ConsentStatusRequestSchema,
@@ -9,7 +12,9 @@ import {
   ErrorResponseSchema,
   IdParamsSchema,
   UserConsentsResponseSchema,
+  ReconnectConsentResponseSchema,
   UserIdParamsSchema,
+  consentDetailPaths,
   consentPaths,
   dashboardPaths,
 } from '@portal/contract';
@@ -17,7 +22,14 @@ import { Readable } from 'node:stream';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { deleteConsent, refreshConsentStatus } from './customer-consents';
-import { allConsentBatches, dashboardCounters, listConsentPage, storeDueExpiries } from './reads';
+import {
+  allConsentBatches,
+  dashboardCounters,
+  listConsentHistory,
+  listConsentPage,
+  storeDueExpiries,
+} from './reads';
+import { getOwnConsent, requestReconnect } from './reconnect';
 
 const errors = {
   400: ErrorResponseSchema,
@@ -166,6 +178,72 @@ export async function consentRoutes(app: App) {
     async (request) => {
       await deleteConsent(app.deps, request.auth.customerId, request.params.id);
       return { success: true as const, message: 'Consent deleted successfully' };
+    },
+  );
+
+  app.get(
+    consentDetailPaths.history,
+    {
+      ...auth,
+      schema: {
+        tags: ['consents'],
+        summary: 'One page of the signed-in customer’s past consents (revoked and expired)',
+        security,
+        querystring: ConsentHistoryQuerySchema,
+        response: { 200: ConsentHistoryResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId, page, limit, after, before } = request.query;
+      requireSelf(userId, request.auth.customerId);
+      const result = await listConsentHistory(app.deps, request.auth.customerId, {
+        page,
+        limit,
+        after,
+        before,
+      });
+      return { success: true as const, ...result };
+    },
+  );
+
+  app.get(
+    consentDetailPaths.one,
+    {
+      ...auth,
+      schema: {
+        tags: ['consents'],
+        summary: 'One of the signed-in customer’s current consents',
+        security,
+        params: IdParamsSchema,
+        response: { 200: ConsentDetailResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getOwnConsent(app.deps, request.auth.customerId, request.params.id),
+    }),
+  );
+
+  app.post(
+    consentDetailPaths.reconnect,
+    {
+      ...auth,
+      schema: {
+        tags: ['consents'],
+        summary:
+          'Asks the partner for a fresh consent in place of an expired or expiring one (decision 041)',
+        security,
+        params: IdParamsSchema,
+        response: { 200: ReconnectConsentResponseSchema, ...errors, 409: ErrorResponseSchema },
+      },
+    },
+    async (request) => {
+      const data = await requestReconnect(app.deps, request.auth.customerId, request.params.id);
+      return {
+        success: true as const,
+        message: `${data.partnerName} has been asked to reconnect.`,
+        data,
+      };
     },
   );
 }

@@ -1,6 +1,6 @@
 // The stored consent as the customer and the partner APIs answer it, and the token and bank-failure
 // rules that both share.
-import type { Consent, ConsentStatus, PartnerConsent } from '@portal/contract';
+import type { Consent, ConsentStatus, PartnerConsent, PastConsent } from '@portal/contract';
 import { ConsentProviderError, type ProviderConsent } from '../../adapters/consent-provider';
 import { DecryptionError, type Encryption } from '../../lib/encryption';
 import { AppError } from '../../lib/errors';
@@ -29,9 +29,26 @@ export function readToken(
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** A stored consent as the customer API answers it (spec §3 Consent). */
+/** A stored consent with when its partner last read data under it (consent_accesses). */
+export type ConsentWithAccess = ConsentRow & { lastAccessedAt: Date | null };
+
+/** What both APIs show of the consent's terms and its partner's reads. */
+function terms(row: ConsentWithAccess) {
+  return {
+    purpose: row.purpose,
+    transactionFromDateTime: iso(row.transactionFrom),
+    transactionToDateTime: iso(row.transactionTo),
+    fetchesPerDay: row.fetchesPerDay,
+    expirationDateTime: iso(row.expiresAt),
+    accounts: row.accounts,
+    lastAccessedAt: iso(row.lastAccessedAt),
+    reconnectRequestedAt: iso(row.reconnectRequestedAt),
+  };
+}
+
+/** A stored consent as the customer API answers it (spec §3 Consent, with its terms). */
 export function toConsent(
-  row: ConsentRow,
+  row: ConsentWithAccess,
   partner: Pick<Partner, 'name' | 'partnerId'>,
   encryption: Encryption,
 ): Consent {
@@ -51,21 +68,35 @@ export function toConsent(
     createdAt: row.createdAt.toISOString(),
     consentCreationDate: iso(row.providerCreatedAt),
     lastUpdated: row.updatedAt.toISOString(),
+    ...terms(row),
+  };
+}
+
+/** A revoked or expired consent, for the History view. */
+export function toPastConsent(
+  row: ConsentWithAccess,
+  partner: Pick<Partner, 'name' | 'partnerId'>,
+  encryption: Encryption,
+): PastConsent {
+  return {
+    ...toConsent(row, partner, encryption),
+    consentStatus: row.status as PastConsent['consentStatus'],
+    revokedAt: iso(row.revokedAt),
   };
 }
 
 export function toPartnerConsent(
-  row: ConsentRow,
+  row: ConsentWithAccess,
   partner: Pick<Partner, 'partnerId'>,
 ): PartnerConsent {
   return {
     consentId: row.consentId,
-    consentStatus: row.status as ConsentStatus,
+    consentStatus: row.status as PartnerConsent['consentStatus'],
     customerId: row.customerId,
     partnerId: partner.partnerId,
     apiList: row.permissions,
     documentUploaded: row.documentKey ? 'Y' : 'N',
-    expirationDateTime: iso(row.expiresAt),
+    ...terms(row),
     createdAt: row.createdAt.toISOString(),
     lastUpdated: row.updatedAt.toISOString(),
   };

@@ -1,13 +1,20 @@
 import {
   ErrorResponseSchema,
   PARTNER_DOCUMENT_MAX_BYTES,
+  PartnerAccountsResponseSchema,
   PartnerConsentParamsSchema,
   PartnerConsentRequestSchema,
   PartnerConsentResponseSchema,
+  PartnerReconnectRequestsResponseSchema,
   partnerPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { getPartnerConsent, requestConsent } from '../consents/partner-consents';
+import { readConsentAccounts } from '../consents/access';
+import {
+  getPartnerConsent,
+  listReconnectRequests,
+  requestConsent,
+} from '../consents/partner-consents';
 import { createPartnerAuthenticate } from './authenticate';
 
 const errors = {
@@ -64,6 +71,48 @@ export async function partnerRoutes(app: App) {
     async (request) => ({
       success: true as const,
       data: await getPartnerConsent(app.deps, request.partner, request.params.consentId),
+    }),
+  );
+
+  app.get(
+    partnerPaths.accounts,
+    {
+      preHandler,
+      schema: {
+        tags: ['partner'],
+        summary:
+          'Reads the accounts an approved consent covers (masked), within its reads a day; each read is recorded as the consent’s last access',
+        security,
+        params: PartnerConsentParamsSchema,
+        response: {
+          200: PartnerAccountsResponseSchema,
+          ...errors,
+          403: ErrorResponseSchema,
+          429: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await readConsentAccounts(app.deps, request.partner, request.params.consentId),
+    }),
+  );
+
+  app.get(
+    partnerPaths.reconnectRequests,
+    {
+      preHandler,
+      schema: {
+        tags: ['partner'],
+        summary:
+          'This partner’s consents whose customers asked for a fresh consent, oldest first; a new request with replacesConsentId answers one (decision 041)',
+        security,
+        response: { 200: PartnerReconnectRequestsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await listReconnectRequests(app.deps, request.partner),
     }),
   );
 }
