@@ -4,6 +4,8 @@ import type { Job } from '../../adapters/queue';
 import type { Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { receiptFileKey } from '../receipts/service';
+import { creditNoteMail } from '../invoices/credit-note-mail';
+import { creditNoteFileKey } from '../invoices/schema';
 import { reminderMail } from '../reminders/mail';
 import { mailDeliveries } from './schema';
 import {
@@ -78,6 +80,11 @@ export async function renderMail(
       // thrown, so the job is tried again: the file store may be briefly away
       if (!pdf) throw new Error(`the invoice of order ${request.data.orderId} is not stored`);
       return receiptMail(request.data, pdf, ctx);
+    }
+    case 'credit-note': {
+      const pdf = await deps.files.read(creditNoteFileKey(request.data.creditNoteId));
+      if (!pdf) throw new Error(`credit note ${request.data.creditNoteNumber} is not stored`);
+      return creditNoteMail(request.data, pdf, ctx);
     }
   }
 }

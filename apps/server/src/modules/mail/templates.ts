@@ -1,4 +1,5 @@
 import { customerDateTime, orderRef } from '@portal/contract';
+import type { CreditNoteMailData } from '../invoices/credit-note-mail';
 import { portalUrl, rupees } from './format';
 import { renderLayout } from './layout';
 import type { ReminderMailData } from '../reminders/mail';
@@ -62,7 +63,8 @@ export type MailRequest =
         paidAt: string;
         companyName: string;
       };
-    };
+    }
+  | { template: 'credit-note'; to: string; data: CreditNoteMailData };
 
 export type MailTemplate = MailRequest['template'];
 type DataOf<T extends MailTemplate> = Extract<MailRequest, { template: T }>['data'];

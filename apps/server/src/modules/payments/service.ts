@@ -19,7 +19,7 @@ import { isUuid } from '../plans/service';
 import { findOwnOrder, formatPaise } from '../orders/service';
 import { orders, type OrderRow } from '../orders/schema';
 import { enqueueMail } from '../mail/delivery';
-import { issueReceipt } from '../receipts/service';
+import { issueCreditNote, issueInvoice } from '../invoices/issue';
 import { customers } from '../users/schema';
 import { paymentEvents } from './schema';
 
@@ -35,7 +35,12 @@ export type Observation =
       amountPaise: number | undefined;
     }
   | { kind: 'failed' }
-  | { kind: 'refunded'; refundId: string };
+  | {
+      kind: 'refunded';
+      refundId: string;
+      /** Everything refunded of the payment so far, in paise; unsaid, all of it. */
+      refundedPaise?: number | undefined;
+    };
 
 /** The outcome of applying an observation to an order. */
 export interface Settlement {
@@ -213,17 +218,10 @@ export async function settleInTransaction(
       now,
     });
     const [customer] = await tx.select().from(customers).where(eq(customers.id, order.customerId));
-    const { invoiceNumber } = await issueReceipt(tx, deps, {
-      invoiceDate: now,
-      orderId: order.id,
+    const { invoiceNumber } = await issueInvoice(tx, deps, {
+      order,
       paymentId: seen.paymentId,
-      customer: {
-        companyName: customer!.companyName,
-        gstin: customer!.gstNo,
-        // the account holds no postal address; the GSTIN's state is the place of supply
-        address: 'As registered under the GSTIN above',
-        email: customer!.email,
-      },
+      issuedAt: now,
       plan: {
         name: planName,
         type: plan!.planType,
@@ -231,10 +229,6 @@ export async function settleInTransaction(
         companies: plan!.noOfCompany,
       },
       period: { start: period.startsAt, end: period.endsAt },
-      basePaise: order.basePaise,
-      gstPaise: order.gstPaise,
-      handlingPaise: order.handlingPaise,
-      totalPaise: order.totalPaise,
     });
     await recordActivity(tx, clock, {
       customerId: order.customerId,
@@ -279,6 +273,16 @@ export async function settleInTransaction(
       details,
     });
   } else {
+    const refundedPaise = seen.refundedPaise ?? order.totalPaise;
+    await issueCreditNote(tx, deps, {
+      order,
+      planName,
+      refundId: seen.refundId,
+      refundedPaise,
+      issuedAt: now,
+    });
+    // short of the total, the order stays paid with its plan (decision 023)
+    if (refundedPaise < order.totalPaise) return { changed: false, status: order.status };
     await tx
       .update(orders)
       .set({ status: 'Refunded', updatedAt: now })
@@ -426,14 +430,11 @@ export type WebhookOutcome = {
   orderId?: string;
 };
 
-/**
- * Resolves a webhook's order and what it says; null when the event is not about orders, and
- * `seen` null when it is about an order but changes nothing (a partial refund).
- */
+/** Resolves a webhook's order and what it says; null when the event is not about orders. */
 async function readWebhook(
   deps: AppDeps,
   body: WebhookBody,
-): Promise<{ order: OrderRow | null; seen: Observation | null } | null> {
+): Promise<{ order: OrderRow | null; seen: Observation } | null> {
   // Stryker disable next-line StringLiteral: any text that names no event reads the same as none
   const event = body.event ?? '';
   const link = body.payload?.payment_link?.entity;
@@ -476,13 +477,12 @@ async function readWebhook(
         .from(orders)
         .where(eq(orders.gatewayPaymentId, paymentId));
     }
-    // refunds short of the total leave the order paid: the payment's running total decides
-    // (several partial refunds can add up to all of it), else the one refund's own amount
+    // the payment's running total says what is refunded so far (several partial refunds can
+    // add up to all of it), else the one refund's own amount
     const refundedPaise = payment?.amount_refunded ?? refund?.amount;
-    const partial = order && refundedPaise !== undefined && refundedPaise < order.totalPaise;
     // Stryker disable next-line StringLiteral: without a payment id no order is found, so this refund id is never recorded
-    const seen: Observation = { kind: 'refunded', refundId: refund?.id ?? paymentId ?? '' };
-    return { order, seen: partial ? null : seen };
+    const refundId = refund?.id ?? paymentId ?? '';
+    return { order, seen: { kind: 'refunded', refundId, refundedPaise } };
   }
   return null;
 }
@@ -532,7 +532,6 @@ export async function handleWebhook(
       .returning({ eventId: paymentEvents.eventId });
     if (inserted.length === 0) return { result: 'duplicate' as const, orderId: read?.order?.id };
     if (!read?.order) return { result: 'ignored' as const };
-    if (!read.seen) return { result: 'unchanged' as const, orderId: read.order.id };
     const settlement = await settleInTransaction(tx, deps, read.order.id, read.seen);
     warnOfWrongAmount(log, read.order.id, settlement);
     return {

@@ -4,22 +4,6 @@ export const stateCodeOf = (gstin: string) => gstin.slice(0, 2);
 
 export const stateName = (code: string) => GST_STATES[code] ?? 'Unknown state';
 
-export interface GstSplit {
-  kind: 'CGST+SGST' | 'IGST';
-  cgstPaise: number;
-  sgstPaise: number;
-  igstPaise: number;
-}
-
-/** Intra-state supply pays CGST + SGST (half each), inter-state supply pays IGST. */
-export function splitGst(gstPaise: number, supplierGstin: string, customerGstin: string): GstSplit {
-  if (stateCodeOf(supplierGstin) === stateCodeOf(customerGstin)) {
-    const cgstPaise = Math.round(gstPaise / 2);
-    return { kind: 'CGST+SGST', cgstPaise, sgstPaise: gstPaise - cgstPaise, igstPaise: 0 };
-  }
-  return { kind: 'IGST', cgstPaise: 0, sgstPaise: 0, igstPaise: gstPaise };
-}
-
 /** The Indian financial year (April to March, in IST) of a moment: '2026-27'. */
 export function financialYearOf(date: Date): string {
   const ist = new Date(date.getTime() + 330 * 60 * 1000);

@@ -1,0 +1,193 @@
+import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, customerDate } from '@portal/contract';
+import { rupeesInWords } from '../receipts/amount-in-words';
+import { stateCodeOf, stateName } from '../receipts/gst';
+import type { DocumentAmounts } from './amounts';
+
+/** A description and its amount ('' where the line has none). */
+export type Row = [label: string, amount: string];
+
+/** A heading and the plain lines under it. */
+export interface Block {
+  heading: string;
+  lines: string[];
+}
+
+/** Everything a tax invoice or credit note says, worded, in reading order. */
+export interface DocumentContent {
+  /** The PDF's own title and author, shown by a viewer in its title bar. */
+  info: { Title: string; Author: string };
+  title: string;
+  supplier: Block;
+  blocks: Block[];
+  table: { head: Row; rows: Row[]; total: Row };
+  words: string;
+}
+
+export interface Supplier {
+  name: string;
+  address: string;
+  gstin: string;
+}
+
+/** Who the document is issued to, as the order's billing details name them. */
+export interface Recipient {
+  companyName: string;
+  gstin: string;
+  address: string;
+  email: string;
+  /** The GST state code of the place of supply. */
+  placeOfSupply: string;
+}
+
+export interface InvoiceData {
+  invoiceNumber: string;
+  invoiceDate: Date;
+  orderId: string;
+  paymentId: string | null;
+  supplier: Supplier;
+  recipient: Recipient;
+  sacCode: string;
+  plan: { name: string; type: string; durationDays: number; companies: number };
+  period: { start: Date; end: Date };
+  basePaise: number;
+  handlingPaise: number;
+  amounts: DocumentAmounts;
+}
+
+export interface CreditNoteData {
+  creditNoteNumber: string;
+  creditNoteDate: Date;
+  invoice: { number: string; date: Date };
+  orderId: string;
+  refundId: string;
+  planName: string;
+  supplier: Supplier;
+  recipient: Recipient;
+  sacCode: string;
+  amounts: DocumentAmounts;
+}
+
+const money = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+const inr = (paise: number) => money.format(paise / 100);
+const day = customerDate;
+
+const stateLine = (code: string) => `${stateName(code)} (${code})`;
+
+function supplierBlock(supplier: Supplier): Block {
+  return {
+    heading: supplier.name,
+    lines: [
+      supplier.address,
+      `GSTIN: ${supplier.gstin}`,
+      `State: ${stateLine(stateCodeOf(supplier.gstin))}`,
+    ],
+  };
+}
+
+function recipientBlock(recipient: Recipient): Block {
+  return {
+    heading: 'Billed To',
+    lines: [
+      recipient.companyName,
+      `GSTIN: ${recipient.gstin}`,
+      `Address: ${recipient.address}`,
+      `E-mail: ${recipient.email}`,
+      `Place of Supply: ${stateLine(recipient.placeOfSupply)}`,
+    ],
+  };
+}
+
+/** The taxable value, each tax at its rate, and any charge outside the taxable value. */
+function taxRows(amounts: DocumentAmounts, intraState: boolean): Row[] {
+  const tax: Row[] = intraState
+    ? [
+        [`CGST @ ${GST_RATE_PERCENT / 2}%`, inr(amounts.cgstPaise)],
+        [`SGST @ ${GST_RATE_PERCENT / 2}%`, inr(amounts.sgstPaise)],
+      ]
+    : [[`IGST @ ${GST_RATE_PERCENT}%`, inr(amounts.igstPaise)]];
+  const untaxed: Row[] =
+    amounts.untaxedPaise > 0
+      ? [['Internet Handling Charges (outside the taxable value)', inr(amounts.untaxedPaise)]]
+      : [];
+  return [['Taxable value', inr(amounts.taxablePaise)], ...tax, ...untaxed];
+}
+
+/** Whether the supply is within one state: CGST + SGST, else IGST. */
+export const isIntraState = (supplier: Supplier, recipient: Recipient) =>
+  stateCodeOf(supplier.gstin) === recipient.placeOfSupply;
+
+/** The words and amounts of the GST tax invoice of a completed order (Rule 46). */
+export function invoiceContent(data: InvoiceData): DocumentContent {
+  const { plan, amounts } = data;
+  const companies = `${plan.companies} ${plan.companies === 1 ? 'Company' : 'Companies'}`;
+  return {
+    info: { Title: `Tax Invoice ${data.invoiceNumber}`, Author: data.supplier.name },
+    title: 'TAX INVOICE',
+    supplier: supplierBlock(data.supplier),
+    blocks: [
+      {
+        heading: `Invoice No: ${data.invoiceNumber}`,
+        lines: [
+          `Invoice Date: ${day(data.invoiceDate)}`,
+          `Order ID: ${data.orderId}`,
+          ...(data.paymentId ? [`Payment ID: ${data.paymentId}`] : []),
+          'Reverse charge: No',
+        ],
+      },
+      recipientBlock(data.recipient),
+    ],
+    table: {
+      head: ['Description', 'Amount'],
+      rows: [
+        [
+          `${plan.name} plan (${plan.type}, ${companies}, ${plan.durationDays} days)`,
+          inr(data.basePaise),
+        ],
+        [
+          // decision 038: the charge is part of the taxable value, and its GST is in the tax below
+          `Internet Handling Charges @ ${HANDLING_RATE_PERCENT}% (${inr(data.handlingPaise)} including GST)`,
+          inr(amounts.taxablePaise - data.basePaise),
+        ],
+        [`Service period: ${day(data.period.start)} to ${day(data.period.end)}`, ''],
+        [`SAC: ${data.sacCode}`, ''],
+        ...taxRows(amounts, isIntraState(data.supplier, data.recipient)),
+      ],
+      total: ['Total', inr(amounts.totalPaise)],
+    },
+    words: `Amount in words: ${rupeesInWords(amounts.totalPaise)}`,
+  };
+}
+
+/** The words and amounts of a GST credit note for money refunded on an invoice (Rule 53). */
+export function creditNoteContent(data: CreditNoteData): DocumentContent {
+  const { amounts } = data;
+  return {
+    info: { Title: `Credit Note ${data.creditNoteNumber}`, Author: data.supplier.name },
+    title: 'CREDIT NOTE',
+    supplier: supplierBlock(data.supplier),
+    blocks: [
+      {
+        heading: `Credit Note No: ${data.creditNoteNumber}`,
+        lines: [
+          `Credit Note Date: ${day(data.creditNoteDate)}`,
+          `Against Invoice No: ${data.invoice.number} dated ${day(data.invoice.date)}`,
+          `Order ID: ${data.orderId}`,
+          `Refund ID: ${data.refundId}`,
+          'Reason: Refund of the payment',
+          'Reverse charge: No',
+        ],
+      },
+      recipientBlock(data.recipient),
+    ],
+    table: {
+      head: ['Description', 'Amount'],
+      rows: [
+        [`Refund for the ${data.planName} plan`, ''],
+        [`SAC: ${data.sacCode}`, ''],
+        ...taxRows(amounts, isIntraState(data.supplier, data.recipient)),
+      ],
+      total: ['Total credit', inr(amounts.totalPaise)],
+    },
+    words: `Amount in words: ${rupeesInWords(amounts.totalPaise)}`,
+  };
+}

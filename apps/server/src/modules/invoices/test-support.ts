@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import type { TestApp } from '../../test/app';
+import { orders } from '../orders/schema';
+import { buyer, refundEvent, sendWebhook } from '../payments/test-support';
+import { invoices } from './schema';
+
+const run = promisify(execFile);
+
+/** Runs one of Poppler's tools (pdftotext, pdfinfo, pdffonts) on a PDF; answers what it prints. */
+export async function poppler(tool: string, pdf: Buffer, ...args: string[]): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pdf-'));
+  const file = path.join(dir, 'document.pdf');
+  try {
+    await writeFile(file, pdf);
+    const { stdout } = await run(tool, [...args, file, ...(tool === 'pdftotext' ? ['-'] : [])]);
+    return stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The text of a PDF as laid out on the page, a line a line, spaces collapsed, blanks dropped. */
+export const pdfLines = async (pdf: Buffer) =>
+  (await poppler('pdftotext', pdf, '-layout'))
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+
+/** A customer who bought a plan and paid through the sandbox: the order and its invoice. */
+export async function paidOrder(t: TestApp, customer = {}) {
+  const b = await buyer(t, {}, customer);
+  const orderId = await b.order();
+  const { checkoutPath } = await b.pay(orderId);
+  await b.checkout(checkoutPath, 'pay');
+  const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
+  const [invoice] = await t.deps.db.select().from(invoices).where(eq(invoices.orderId, orderId));
+  if (!invoice) throw new Error(`order ${orderId} has no invoice`);
+  return { b, order: order!, invoice, paymentId: order!.gatewayPaymentId! };
+}
+
+/** The gateway's refund.processed: one refund, and all refunded of the payment so far. */
+export const reportRefund = (
+  t: TestApp,
+  paymentId: string,
+  refund: { id: string; amountPaise: number; refundedSoFarPaise: number },
+  eventId?: string,
+) => sendWebhook(t, 'refund.processed', refundEvent(paymentId, refund), eventId ? { eventId } : {});
