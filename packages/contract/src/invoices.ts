@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { text } from './primitives';
+
+export const invoicePaths = {
+  list: '/api/invoices',
+  one: '/api/invoices/:id',
+  pdf: '/api/invoices/:id/pdf',
+  creditNotePdf: '/api/credit-notes/:id/pdf',
+} as const;
+export const invoicePath = (invoiceId: string) => `/api/invoices/${encodeURIComponent(invoiceId)}`;
+export const invoicePdfPath = (invoiceId: string) =>
+  `/api/invoices/${encodeURIComponent(invoiceId)}/pdf`;
+export const creditNotePdfPath = (creditNoteId: string) =>
+  `/api/credit-notes/${encodeURIComponent(creditNoteId)}/pdf`;
+
+export const INVOICE_PAGE_SIZE = 20;
+export const INVOICE_MAX_LIMIT = 100;
+export const INVOICE_CURSOR_MAX_LENGTH = 200;
+export const INVOICE_CURSOR_MESSAGE = 'must be the nextCursor of an earlier page';
+
+/** An invoice is Issued, then Partly refunded or Refunded as credit notes give money back. */
+export const InvoiceStatusSchema = z.enum(['Issued', 'Partly refunded', 'Refunded']);
+export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
+
+/** The amounts a document states, in paise; `taxPaise` is CGST + SGST + IGST. */
+const DocumentAmountsSchema = z.object({
+  taxablePaise: z.number().int(),
+  cgstPaise: z.number().int(),
+  sgstPaise: z.number().int(),
+  igstPaise: z.number().int(),
+  taxPaise: z.number().int(),
+  totalPaise: z.number().int(),
+});
+
+/** A GST credit note: money given back on the invoice it is listed under. */
+export const CreditNoteSchema = DocumentAmountsSchema.extend({
+  _id: z.string(),
+  number: z.string(),
+  issuedAt: z.string(),
+  /** A short-lived signed link that opens the PDF in a new tab. */
+  pdfUrl: z.string(),
+});
+export type CreditNote = z.infer<typeof CreditNoteSchema>;
+
+/** A GST tax invoice, with the credit notes issued against it, oldest first. */
+export const InvoiceSchema = DocumentAmountsSchema.extend({
+  _id: z.string(),
+  number: z.string(),
+  issuedAt: z.string(),
+  orderId: z.string(),
+  status: InvoiceStatusSchema,
+  pdfUrl: z.string(),
+  creditNotes: z.array(CreditNoteSchema),
+});
+export type Invoice = z.infer<typeof InvoiceSchema>;
+
+const LIMIT_MESSAGE = `must be a whole number from 1 to ${INVOICE_MAX_LIMIT}`;
+
+/** `GET /api/invoices` query: the first page without `cursor`, each next with `nextCursor`. */
+export const InvoiceListQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: LIMIT_MESSAGE })
+    .int(LIMIT_MESSAGE)
+    .min(1, LIMIT_MESSAGE)
+    .max(INVOICE_MAX_LIMIT, LIMIT_MESSAGE)
+    .default(INVOICE_PAGE_SIZE),
+  cursor: text()
+    .min(1, INVOICE_CURSOR_MESSAGE)
+    .max(INVOICE_CURSOR_MAX_LENGTH, INVOICE_CURSOR_MESSAGE)
+    .optional(),
+});
+export type InvoiceListQuery = z.input<typeof InvoiceListQuerySchema>;
+
+/** `GET /api/invoices`: a page of the customer's invoices, newest first. */
+export const InvoiceListResponseSchema = z.object({
+  success: z.literal(true),
+  invoices: z.array(InvoiceSchema),
+  nextCursor: z.string().nullable(),
+});
+export type InvoiceListResponse = z.infer<typeof InvoiceListResponseSchema>;
+
+/** `GET /api/invoices/:id`: one of the customer's invoices, with fresh PDF links. */
+export const InvoiceResponseSchema = z.object({
+  success: z.literal(true),
+  invoice: InvoiceSchema,
+});
+export type InvoiceResponse = z.infer<typeof InvoiceResponseSchema>;
