@@ -19,3 +19,4 @@ export * from './billing';
 export * from './payments';
 export * from './security';
 export * from './coming-up';
+export * from './invoices';
