@@ -7,7 +7,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sqlRunner, type Database, type Executor, type SqlRunner } from '../db/client';
 
 /** Every queue of the portal. `mail` is kept for mail delivery. */
-export const JOB_NAMES = ['payment-reconcile', 'auth-purge', 'consent-expiry', 'mail'] as const;
+export const JOB_NAMES = [
+  'payment-reconcile',
+  'auth-purge',
+  'consent-expiry',
+  'reminders',
+  'mail',
+] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 /** pg-boss's own schema in the database. */
@@ -34,6 +40,7 @@ const QUEUE_SETTINGS: Record<JobName, QueueSettings> = {
   'payment-reconcile': { policy: 'stately', retryLimit: 3, retryDelay: 30, expireInSeconds: 600 },
   'auth-purge': { policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
   'consent-expiry': { policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
+  reminders: { policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
   // about four hours of tries (30 s, 1 min, 2 min … 64 min, each up to twice as long)
   mail: { policy: 'standard', retryLimit: 8, retryDelay: 30, expireInSeconds: 120 },
 };

@@ -6,6 +6,7 @@ import { runConsentExpirySweep } from '../modules/consents/expiry';
 import { startMailDelivery } from '../modules/mail/delivery';
 import { runAuthPurge } from './purge-expired-auth';
 import { runPaymentReconciliation } from './reconcile-payments';
+import { runReminders } from './send-reminders';
 import { cronEvery } from './schedule';
 
 export interface BackgroundJobs {
@@ -18,7 +19,10 @@ interface ScheduledJob {
   /** The setting of how many minutes apart it runs; 0 turns it off. */
   every: keyof Pick<
     Config,
-    'PAYMENT_RECONCILE_MINUTES' | 'AUTH_PURGE_MINUTES' | 'CONSENT_EXPIRY_MINUTES'
+    | 'PAYMENT_RECONCILE_MINUTES'
+    | 'AUTH_PURGE_MINUTES'
+    | 'CONSENT_EXPIRY_MINUTES'
+    | 'REMINDER_MINUTES'
   >;
   run(deps: AppDeps, log: FastifyBaseLogger): Promise<void>;
 }
@@ -28,6 +32,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'payment-reconcile', every: 'PAYMENT_RECONCILE_MINUTES', run: runPaymentReconciliation },
   { name: 'auth-purge', every: 'AUTH_PURGE_MINUTES', run: runAuthPurge },
   { name: 'consent-expiry', every: 'CONSENT_EXPIRY_MINUTES', run: runConsentExpirySweep },
+  { name: 'reminders', every: 'REMINDER_MINUTES', run: runReminders },
 ];
 
 /**
