@@ -115,21 +115,23 @@ export const ConsentSchema = z.object({
   /** When the bank created the consent. */
   consentCreationDate: z.string().nullable(),
   lastUpdated: z.string(),
+  // the terms below are always sent; optional in the type so that a consent made before them
+  // (a stored fixture, a cached answer) still reads, shown with the defaults
   /** Why the partner reads the data, in its words; null when it did not say. */
-  purpose: z.string().nullable(),
+  purpose: z.string().nullable().optional(),
   /** The period of transactions the partner may read; null ends are open. */
-  transactionFromDateTime: z.string().nullable(),
-  transactionToDateTime: z.string().nullable(),
+  transactionFromDateTime: z.string().nullable().optional(),
+  transactionToDateTime: z.string().nullable().optional(),
   /** How many times a day the partner may read the data. */
-  fetchesPerDay: z.number().int(),
+  fetchesPerDay: z.number().int().optional(),
   /** When the consent ends (the bank's ExpirationDateTime). */
-  expirationDateTime: z.string().nullable(),
+  expirationDateTime: z.string().nullable().optional(),
   /** The accounts the consent covers, masked (XXXX1234); empty: the ones chosen at the bank. */
-  accounts: z.array(z.string()),
+  accounts: z.array(z.string()).optional(),
   /** When the partner last read data under this consent. */
-  lastAccessedAt: z.string().nullable(),
+  lastAccessedAt: z.string().nullable().optional(),
   /** When the customer asked the partner to reconnect (decision 041). */
-  reconnectRequestedAt: z.string().nullable(),
+  reconnectRequestedAt: z.string().nullable().optional(),
 });
 export type Consent = z.infer<typeof ConsentSchema>;
 

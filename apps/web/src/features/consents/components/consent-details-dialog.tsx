@@ -1,19 +1,34 @@
-import { RefreshCw } from 'lucide-react';
+import { RefreshCw, RotateCcw } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { Consent } from '@portal/contract';
-import { formatDateTime, isPast } from '@/lib/format';
+import {
+  DEFAULT_FETCHES_PER_DAY,
+  canReconnect,
+  type Consent,
+  type PastConsent,
+} from '@portal/contract';
+import { formatDate, formatDateTime, isPast } from '@/lib/format';
 import { Badge } from '@/ui/badge';
 import { Button } from '@/ui/button';
 import { Dialog } from '@/ui/dialog';
 import { ConsentStatusBadge } from './consent-status-badge';
 import { CopyButton } from './copy-button';
-import { truncateToken } from './consent-rules';
+import { transactionPeriod, truncateToken } from './consent-rules';
 import { permissionName } from './permission-names';
+import { WhatIsShared } from './what-is-shared';
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+function Section({
+  title,
+  children,
+  level = 3,
+}: {
+  title: string;
+  children: ReactNode;
+  level?: 3 | 4;
+}) {
+  const Heading = level === 3 ? 'h3' : 'h4';
   return (
     <section className="border-t border-slate-100 py-3 first:border-t-0">
-      <h3 className="mb-2 text-sm font-semibold text-slate-900">{title}</h3>
+      <Heading className="mb-2 text-sm font-semibold text-slate-900">{title}</Heading>
       {children}
     </section>
   );
@@ -67,19 +82,87 @@ function TokenItem({
 }
 
 export interface ConsentDetailsDialogProps {
-  consent: Consent | null;
+  consent: Consent | PastConsent | null;
   onClose(): void;
-  onRefresh(consent: Consent): void;
-  refreshing: boolean;
+  /** Absent for a past consent: there is nothing left to ask the bank. */
+  onRefresh?(consent: Consent): void;
+  refreshing?: boolean;
+  /** Shown for a consent that offers Reconnect (decision 041). */
+  onReconnect?(consent: Consent): void;
 }
 
-/** Every item of a consent (spec §2 Details dialog). */
+/** What the consent gives, in the customer's words: the dashboards' order (issue 14, part 4). */
+function Terms({ consent }: { consent: Consent | PastConsent }) {
+  const fetches = consent.fetchesPerDay ?? DEFAULT_FETCHES_PER_DAY;
+  const accounts = consent.accounts ?? [];
+  return (
+    <>
+      <Section title="What is shared">
+        <WhatIsShared permissions={consent.apiList} />
+      </Section>
+      <Section title="Purpose">
+        <p className="text-sm text-slate-900">
+          {consent.purpose ?? `Not stated by ${consent.partnerName}`}
+        </p>
+      </Section>
+      <Section title="Transaction period">
+        <p className="text-sm text-slate-900">{transactionPeriod(consent)}</p>
+      </Section>
+      <Section title="How often">
+        <p className="text-sm text-slate-900">
+          Up to {fetches} {fetches === 1 ? 'time' : 'times'} a day
+        </p>
+      </Section>
+      <Section title="Granted and expires">
+        <dl>
+          <Item label="Granted">
+            {formatDateTime(consent.consentCreationDate ?? consent.createdAt)}
+          </Item>
+          <Item label={isPast(consent.expirationDateTime) ? 'Expired' : 'Expires'}>
+            {formatDateTime(consent.expirationDateTime, 'No expiry set')}
+          </Item>
+        </dl>
+      </Section>
+      <Section title="Accounts">
+        {accounts.length > 0 ? (
+          <ul className="flex flex-wrap gap-2 text-sm" aria-label="Accounts">
+            {accounts.map((account) => (
+              <li key={account} className="rounded bg-slate-100 px-2 py-1 font-mono text-slate-900">
+                {account}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-900">The accounts you choose at your bank</p>
+        )}
+      </Section>
+      <Section title="Last accessed">
+        <p className="text-sm text-slate-900">
+          {formatDateTime(
+            consent.lastAccessedAt,
+            `${consent.partnerName} has not read any data yet`,
+          )}
+        </p>
+      </Section>
+    </>
+  );
+}
+
+const isCurrent = (consent: Consent | PastConsent): consent is Consent =>
+  consent.consentStatus !== 'Revoked' && !('revokedAt' in consent);
+
+/**
+ * Every item of a consent: what it gives first, then the spec's items (spec §2 Details dialog)
+ * under Technical details.
+ */
 export function ConsentDetailsDialog({
   consent,
   onClose,
   onRefresh,
-  refreshing,
+  refreshing = false,
+  onReconnect,
 }: ConsentDetailsDialogProps) {
+  const current = consent && isCurrent(consent) ? consent : null;
   return (
     <Dialog
       open={consent !== null}
@@ -92,7 +175,21 @@ export function ConsentDetailsDialog({
     >
       {consent && (
         <div>
-          <Section title="Status">
+          <p className="mb-2 flex flex-wrap items-center gap-2 text-sm text-slate-900">
+            <span className="font-medium">{consent.partnerName}</span>
+            <ConsentStatusBadge status={consent.consentStatus} />
+          </p>
+          {consent.reconnectRequestedAt && (
+            <p className="mb-2 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900">
+              Reconnect requested on {formatDate(consent.reconnectRequestedAt)}:{' '}
+              {consent.partnerName} has been asked for a fresh consent.
+            </p>
+          )}
+          <Terms consent={consent} />
+          <h3 className="mt-2 border-t border-slate-200 pt-4 text-base font-semibold text-slate-900">
+            Technical details
+          </h3>
+          <Section title="Status" level={4}>
             <dl>
               <Item label="Status">
                 <ConsentStatusBadge status={consent.consentStatus} />
@@ -100,7 +197,7 @@ export function ConsentDetailsDialog({
               <Item label="Last Updated">{formatDateTime(consent.lastUpdated)}</Item>
             </dl>
           </Section>
-          <Section title="Partner">
+          <Section title="Partner" level={4}>
             <dl>
               <Item label="Partner Name">{consent.partnerName}</Item>
               <Item label="Partner ID">
@@ -109,7 +206,7 @@ export function ConsentDetailsDialog({
               </Item>
             </dl>
           </Section>
-          <Section title="Document">
+          <Section title="Document" level={4}>
             <dl>
               <Item label="Document Status">
                 {consent.documentUploaded === 'Y' ? (
@@ -120,7 +217,7 @@ export function ConsentDetailsDialog({
               </Item>
             </dl>
           </Section>
-          <Section title="Authorized APIs">
+          <Section title="Authorized APIs" level={4}>
             {consent.apiList.length > 0 ? (
               <ul className="flex flex-wrap gap-2" aria-label="Authorized APIs">
                 {consent.apiList.map((code) => (
@@ -133,7 +230,7 @@ export function ConsentDetailsDialog({
               <p className="text-sm text-slate-600">None</p>
             )}
           </Section>
-          <Section title="Net Banking">
+          <Section title="Net Banking" level={4}>
             <dl>
               <Item label="Net Banking User ID">
                 {consent.netBankingUserId ? (
@@ -147,7 +244,7 @@ export function ConsentDetailsDialog({
               </Item>
             </dl>
           </Section>
-          <Section title="Token Information">
+          <Section title="Token Information" level={4}>
             <dl>
               <TokenItem
                 label="Access Token"
@@ -161,24 +258,39 @@ export function ConsentDetailsDialog({
               />
             </dl>
           </Section>
-          <Section title="Timeline">
+          <Section title="Timeline" level={4}>
             <dl>
               <Item label="Created">{formatDateTime(consent.createdAt)}</Item>
               <Item label="Consent Date">{formatDateTime(consent.consentCreationDate)}</Item>
               <Item label="Last Updated">{formatDateTime(consent.lastUpdated)}</Item>
             </dl>
           </Section>
-          <div className="mt-4 flex justify-end gap-2">
+          <div className="mt-4 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="secondary" onClick={onClose}>
               Close
             </Button>
-            <Button onClick={() => onRefresh(consent)} disabled={refreshing}>
-              <RefreshCw
-                className={refreshing ? 'h-4 w-4 animate-spin' : 'h-4 w-4'}
-                aria-hidden="true"
-              />
-              Refresh Status
-            </Button>
+            {current &&
+              onReconnect &&
+              !current.reconnectRequestedAt &&
+              canReconnect(
+                current.consentStatus,
+                current.expirationDateTime ?? null,
+                new Date(),
+              ) && (
+                <Button variant="secondary" onClick={() => onReconnect(current)}>
+                  <RotateCcw className="h-4 w-4" aria-hidden="true" />
+                  Reconnect
+                </Button>
+              )}
+            {current && onRefresh && (
+              <Button onClick={() => onRefresh(current)} disabled={refreshing}>
+                <RefreshCw
+                  className={refreshing ? 'h-4 w-4 animate-spin' : 'h-4 w-4'}
+                  aria-hidden="true"
+                />
+                Refresh Status
+              </Button>
+            )}
           </div>
         </div>
       )}

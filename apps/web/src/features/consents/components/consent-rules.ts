@@ -1,5 +1,7 @@
+import { formatDate } from '@/lib/format';
 import {
   TOKEN_DISPLAY_LENGTH,
+  type Consent,
   type ConsentStatus,
   type DashboardCountersResponse,
 } from '@portal/contract';
@@ -25,4 +27,16 @@ export function summariseApis(apiList: string[]): { shown: string[]; more: numbe
 /** Spec §9: tokens are shown cut to 50 characters. */
 export function truncateToken(token: string): string {
   return token.length > TOKEN_DISPLAY_LENGTH ? `${token.slice(0, TOKEN_DISPLAY_LENGTH)}...` : token;
+}
+
+/** The transaction period in words; an open end says so. */
+export function transactionPeriod(
+  consent: Pick<Consent, 'transactionFromDateTime' | 'transactionToDateTime'>,
+): string {
+  const from = consent.transactionFromDateTime;
+  const to = consent.transactionToDateTime;
+  if (from && to) return `${formatDate(from)} to ${formatDate(to)}`;
+  if (from) return `From ${formatDate(from)} onwards`;
+  if (to) return `Up to ${formatDate(to)}`;
+  return 'All transactions the bank holds';
 }

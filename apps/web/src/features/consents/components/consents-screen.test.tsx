@@ -416,7 +416,7 @@ describe('ConsentsScreen', () => {
     dialog = screen.getByRole('dialog', { name: 'Delete Consent' });
     // one added line names the partner and what deleting means
     expect(dialog).toHaveTextContent(
-      'LedgerSync Plugin will no longer be able to read your bank account data.',
+      'LedgerSync Plugin will no longer be able to read your bank data.',
     );
     await u.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Consent deleted successfully!')).toBeInTheDocument();

@@ -4,6 +4,7 @@ import {
   FileCheck2,
   FileX2,
   RefreshCw,
+  RotateCcw,
   Search,
   SearchX,
   ShieldCheck,
@@ -12,10 +13,10 @@ import {
 import { useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from '@/ui/toast';
-import { CONSENT_STATUSES, type Consent, type ConsentStatus } from '@portal/contract';
+import { CONSENT_STATUSES, canReconnect, type Consent, type ConsentStatus } from '@portal/contract';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/http';
-import { formatDate } from '@/lib/format';
+import { formatDate, isPast } from '@/lib/format';
 import { useSessionStore } from '@/lib/session-store';
 import { Badge } from '@/ui/badge';
 import { Button } from '@/ui/button';
@@ -24,7 +25,9 @@ import { EmptyState } from '@/ui/empty-state';
 import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
 import { DataTable, RowActions, type Column } from '@/ui/table';
+import { useConsent } from '../api/get-consent';
 import { useConsents } from '../api/get-consents';
+import { useReconnectConsent } from '../api/reconnect-consent';
 import { useConsentCounters } from '../api/get-consent-counters';
 import { useDeleteConsent } from '../api/delete-consent';
 import { useRefreshConsentStatus } from '../api/refresh-consent-status';
@@ -33,6 +36,9 @@ import { summariseApis, tileCounts, type ConsentCounts } from './consent-rules';
 import { ConsentStatusBadge } from './consent-status-badge';
 import { permissionName } from './permission-names';
 import { DeleteConsentDialog } from './delete-consent-dialog';
+import { ConsentHistory } from './consent-history';
+import { Pager, type PagePosition } from './pager';
+import { ReconnectDialog } from './reconnect-dialog';
 
 const TILES: { key: keyof ConsentCounts; className: string }[] = [
   { key: 'Total', className: 'text-slate-900' },
@@ -99,12 +105,15 @@ function consentColumns({
   onDetails,
   onRefresh,
   onDelete,
+  onReconnect,
 }: {
   refreshingId: string | null | undefined;
   onDetails(consent: Consent): void;
   onRefresh(consent: Consent): void;
   onDelete(consent: Consent): void;
+  onReconnect(consent: Consent): void;
 }): Column<Consent>[] {
+  const now = new Date();
   return [
     {
       header: 'Consent Details',
@@ -135,6 +144,9 @@ function consentColumns({
         <>
           <p className="font-medium">{consent.partnerName}</p>
           <p className="mt-1 font-mono text-xs text-slate-600">{consent.partnerId}</p>
+          <p className="mt-1 max-w-[16rem] text-xs text-slate-700">
+            {consent.purpose ?? 'Purpose not stated'}
+          </p>
         </>
       ),
     },
@@ -157,6 +169,20 @@ function consentColumns({
     },
     { header: 'Created', cell: (consent) => formatDate(consent.createdAt) },
     {
+      header: 'Expires',
+      cell: (consent) =>
+        consent.expirationDateTime ? (
+          <>
+            <span className="sr-only">
+              {isPast(consent.expirationDateTime, now) ? 'Expired on ' : 'Expires on '}
+            </span>
+            {formatDate(consent.expirationDateTime)}
+          </>
+        ) : (
+          'No expiry'
+        ),
+    },
+    {
       header: 'Actions',
       actions: true,
       cell: (consent) => {
@@ -178,6 +204,16 @@ function consentColumns({
             >
               <RefreshCw className={busy ? 'h-4 w-4 animate-spin' : 'h-4 w-4'} aria-hidden="true" />
             </RowAction>
+            {canReconnect(consent.consentStatus, consent.expirationDateTime ?? null, now) &&
+              !consent.reconnectRequestedAt && (
+                <RowAction
+                  label={`Reconnect consent ${consent.consentId}`}
+                  word="Reconnect"
+                  onClick={() => onReconnect(consent)}
+                >
+                  <RotateCcw className="h-4 w-4" aria-hidden="true" />
+                </RowAction>
+              )}
             <RowAction
               label={`Delete consent ${consent.consentId}`}
               word="Delete"
@@ -193,12 +229,6 @@ function consentColumns({
   ];
 }
 
-/** Where the list is: a page number, or the page after or before one shown (by its cursor). */
-interface PagePosition {
-  page: number;
-  after?: string;
-  before?: string;
-}
 const FIRST_PAGE: PagePosition = { page: 1 };
 
 /** Typing settles for this long before the server is asked. */
@@ -300,6 +330,24 @@ export function ConsentsScreen() {
   const search = useConsentSearch(() => setAt(FIRST_PAGE));
   const [details, setDetails] = useState<Consent | null>(null);
   const [toDelete, setToDelete] = useState<Consent | null>(null);
+  const [toReconnect, setToReconnect] = useState<Consent | null>(null);
+  const [params, setParams] = useSearchParams();
+  const view = params.get('view') === 'history' ? 'history' : 'current';
+  // a link (the dashboard's Coming up card) names a consent to reconnect: its dialog opens
+  const linked = params.get('reconnect');
+  const linkedConsent = useConsent(linked);
+  const reconnectShown = toReconnect ?? (linked ? (linkedConsent.data ?? null) : null);
+  const setParam = (name: string, value: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === null) next.delete(name);
+        else next.set(name, value);
+        return next;
+      },
+      { replace: true },
+    );
+  const reconnect = useReconnectConsent();
 
   const counters = useConsentCounters(userId);
   const list = useConsents({
@@ -310,6 +358,14 @@ export function ConsentsScreen() {
   });
   const refresh = useRefreshConsentStatus();
   const remove = useDeleteConsent();
+
+  useEffect(() => {
+    if (linkedConsent.isError) {
+      toast.error('Failed to open the consent to reconnect', {
+        description: errorMessage(linkedConsent.error, '') || undefined,
+      });
+    }
+  }, [linkedConsent.isError, linkedConsent.error]);
 
   const fetchFailed = counters.isError || list.isError;
   useEffect(() => {
@@ -356,6 +412,25 @@ export function ConsentsScreen() {
     });
   }
 
+  function closeReconnect() {
+    setToReconnect(null);
+    if (linked) setParam('reconnect', null);
+  }
+
+  function confirmReconnect(consent: Consent) {
+    reconnect.mutate(consent._id, {
+      onSuccess: (answer) => {
+        toast.success(answer.message);
+        setDetails((open) => (open?._id === answer.data._id ? answer.data : open));
+        closeReconnect();
+      },
+      onError: (error) =>
+        toast.error('Failed to request a reconnect', {
+          description: errorMessage(error, '') || undefined,
+        }),
+    });
+  }
+
   const reload = () => void queryClient.invalidateQueries({ queryKey: ['consents'] });
   const refreshingId = refresh.isPending ? refresh.variables : null;
   const loading = list.isPending;
@@ -366,119 +441,136 @@ export function ConsentsScreen() {
       <CountTiles counts={counters.data ? tileCounts(counters.data) : null} />
 
       <Card>
-        <div className="flex flex-col gap-3 border-b border-slate-100 px-5 py-4 md:flex-row md:items-center">
-          <div className="relative flex-1">
-            <Search
-              className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500"
-              aria-hidden="true"
-            />
-            <input
-              type="search"
-              value={search.typed}
-              onChange={(e) => search.setTyped(e.target.value)}
-              aria-label="Search consents"
-              placeholder="Search by partner name, consent ID or partner ID"
-              className="block h-10 w-full rounded-md border border-slate-300 bg-white pl-9 pr-3 text-sm text-slate-900 placeholder:text-slate-500 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
-            />
-          </div>
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as ConsentStatus | '');
-              setAt(FIRST_PAGE);
-            }}
-            aria-label="Filter by status"
-            className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
-          >
-            <option value="">All Status</option>
-            {CONSENT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-          <Button variant="secondary" onClick={reload} disabled={list.isFetching}>
-            <RefreshCw
-              className={list.isFetching ? 'h-4 w-4 animate-spin' : 'h-4 w-4'}
-              aria-hidden="true"
-            />
-            Refresh
-          </Button>
+        <div
+          role="tablist"
+          aria-label="Consents"
+          className="flex gap-1 border-b border-slate-100 px-3 pt-2"
+        >
+          {(
+            [
+              ['current', 'Current'],
+              ['history', 'History'],
+            ] as const
+          ).map(([key, label]) => (
+            <button
+              key={key}
+              type="button"
+              role="tab"
+              id={`consents-tab-${key}`}
+              aria-selected={view === key}
+              aria-controls="consents-panel"
+              onClick={() => setParam('view', key === 'history' ? 'history' : null)}
+              className={cn(
+                'min-h-11 border-b-2 px-4 text-sm font-medium',
+                view === key
+                  ? 'border-blue-700 text-blue-800'
+                  : 'border-transparent text-slate-600 hover:text-slate-900',
+              )}
+            >
+              {label}
+            </button>
+          ))}
         </div>
+        <div role="tabpanel" id="consents-panel" aria-labelledby={`consents-tab-${view}`}>
+          {view === 'history' ? (
+            <ConsentHistory userId={userId} />
+          ) : (
+            <>
+              <div className="flex flex-col gap-3 border-b border-slate-100 px-5 py-4 md:flex-row md:items-center">
+                <div className="relative flex-1">
+                  <Search
+                    className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500"
+                    aria-hidden="true"
+                  />
+                  <input
+                    type="search"
+                    value={search.typed}
+                    onChange={(e) => search.setTyped(e.target.value)}
+                    aria-label="Search consents"
+                    placeholder="Search by partner name, consent ID or partner ID"
+                    className="block h-10 w-full rounded-md border border-slate-300 bg-white pl-9 pr-3 text-sm text-slate-900 placeholder:text-slate-500 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
+                  />
+                </div>
+                <select
+                  value={status}
+                  onChange={(e) => {
+                    setStatus(e.target.value as ConsentStatus | '');
+                    setAt(FIRST_PAGE);
+                  }}
+                  aria-label="Filter by status"
+                  className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
+                >
+                  <option value="">All Status</option>
+                  {CONSENT_STATUSES.map((s) => (
+                    <option key={s} value={s}>
+                      {s}
+                    </option>
+                  ))}
+                </select>
+                <Button variant="secondary" onClick={reload} disabled={list.isFetching}>
+                  <RefreshCw
+                    className={list.isFetching ? 'h-4 w-4 animate-spin' : 'h-4 w-4'}
+                    aria-hidden="true"
+                  />
+                  Refresh
+                </Button>
+              </div>
 
-        {list.isError ? (
-          <div role="alert" className="flex flex-col items-center gap-3 px-5 py-8 text-center">
-            <p className="text-sm font-medium text-red-700">Failed to fetch consents</p>
-            <p className="text-sm text-slate-700">
-              {errorMessage(list.error, 'The list could not be loaded.')}
-            </p>
-            <Button variant="secondary" onClick={() => void list.refetch()}>
-              <RefreshCw className="h-4 w-4" aria-hidden="true" />
-              Retry
-            </Button>
-          </div>
-        ) : !loading && rows.length === 0 && filtered ? (
-          <NoMatch
-            search={search.applied}
-            status={status}
-            onClearSearch={search.clear}
-            onClearStatus={() => {
-              setStatus('');
-              setAt(FIRST_PAGE);
-            }}
-          />
-        ) : !loading && rows.length === 0 ? (
-          <EmptyState
-            icon={<ShieldCheck className="h-10 w-10" />}
-            title="No consents found"
-            description="Create your first consent to get started"
-          />
-        ) : (
-          <DataTable
-            caption="Consents"
-            columns={consentColumns({
-              refreshingId,
-              onDetails: setDetails,
-              onRefresh: refreshStatus,
-              onDelete: setToDelete,
-            })}
-            rows={rows}
-            rowKey={(consent) => consent._id}
-            loading={loading}
-            skeletonRows={3}
-            busy={list.isFetching}
-            className="md:min-w-[56rem]"
-          />
-        )}
+              {list.isError ? (
+                <div
+                  role="alert"
+                  className="flex flex-col items-center gap-3 px-5 py-8 text-center"
+                >
+                  <p className="text-sm font-medium text-red-700">Failed to fetch consents</p>
+                  <p className="text-sm text-slate-700">
+                    {errorMessage(list.error, 'The list could not be loaded.')}
+                  </p>
+                  <Button variant="secondary" onClick={() => void list.refetch()}>
+                    <RefreshCw className="h-4 w-4" aria-hidden="true" />
+                    Retry
+                  </Button>
+                </div>
+              ) : !loading && rows.length === 0 && filtered ? (
+                <NoMatch
+                  search={search.applied}
+                  status={status}
+                  onClearSearch={search.clear}
+                  onClearStatus={() => {
+                    setStatus('');
+                    setAt(FIRST_PAGE);
+                  }}
+                />
+              ) : !loading && rows.length === 0 ? (
+                <EmptyState
+                  icon={<ShieldCheck className="h-10 w-10" />}
+                  title="No consents found"
+                  description="Create your first consent to get started"
+                />
+              ) : (
+                <DataTable
+                  caption="Consents"
+                  columns={consentColumns({
+                    refreshingId,
+                    onDetails: setDetails,
+                    onRefresh: refreshStatus,
+                    onDelete: setToDelete,
+                    onReconnect: setToReconnect,
+                  })}
+                  rows={rows}
+                  rowKey={(consent) => consent._id}
+                  loading={loading}
+                  skeletonRows={3}
+                  busy={list.isFetching}
+                  className="md:min-w-[56rem]"
+                />
+              )}
 
-        {totalPages > 1 && rows.length > 0 && !list.isError && (
-          <nav
-            aria-label="Pagination"
-            className="flex items-center justify-between gap-4 border-t border-slate-100 px-5 py-3"
-          >
-            <Button
-              variant="secondary"
-              size="sm"
-              onClick={() =>
-                cursors?.previous && setAt({ page: page - 1, before: cursors.previous })
-              }
-              disabled={page <= 1 || !cursors?.previous}
-            >
-              Previous
-            </Button>
-            <p className="text-sm text-slate-700" aria-live="polite">
-              Page {page} of {totalPages}
-            </p>
-            <Button
-              variant="secondary"
-              size="sm"
-              onClick={() => cursors?.next && setAt({ page: page + 1, after: cursors.next })}
-              disabled={page >= totalPages || !cursors?.next}
-            >
-              Next
-            </Button>
-          </nav>
-        )}
+              {rows.length > 0 && !list.isError && (
+                <Pager page={page} totalPages={totalPages} cursors={cursors} onMove={setAt} />
+              )}
+            </>
+          )}
+        </div>
       </Card>
 
       <ConsentDetailsDialog
@@ -486,6 +578,13 @@ export function ConsentsScreen() {
         onClose={() => setDetails(null)}
         onRefresh={refreshStatus}
         refreshing={refresh.isPending}
+        onReconnect={setToReconnect}
+      />
+      <ReconnectDialog
+        consent={reconnectShown}
+        onCancel={closeReconnect}
+        onConfirm={confirmReconnect}
+        pending={reconnect.isPending}
       />
       <DeleteConsentDialog
         partnerName={toDelete?.partnerName ?? null}

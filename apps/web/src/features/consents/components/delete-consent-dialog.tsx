@@ -23,7 +23,7 @@ export function DeleteConsentDialog({
         <>
           Are you sure you want to delete this consent? This action cannot be undone.
           <span className="mt-2 block">
-            {partnerName} will no longer be able to read your bank account data.
+            {partnerName} will no longer be able to read your bank data.
           </span>
         </>
       }
