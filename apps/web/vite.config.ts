@@ -45,9 +45,44 @@ function firstHtmlFrames(): Plugin {
   };
 }
 
+/**
+ * `<link rel="modulepreload">` in the first HTML for the chunks main.tsx imports in steps (and
+ * what they import), so that they download with the entry and the steps wait for no network.
+ * At low priority, as the entry script itself loads: at the default (high) they would hold up
+ * the first paint of the HTML's frame.
+ */
+function preloadEntrySteps(): Plugin {
+  return {
+    name: 'preload-entry-steps',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle, chunk }) {
+        if (!bundle || !chunk) return html;
+        const files = new Set<string>();
+        const visit = (fileName: string) => {
+          const found = bundle[fileName];
+          if (files.has(fileName) || found?.type !== 'chunk') return;
+          files.add(fileName);
+          found.imports.forEach(visit);
+        };
+        chunk.dynamicImports.forEach(visit);
+        // the entry and what it imports statically have their own tags already
+        [chunk.fileName, ...chunk.imports].forEach((file) => files.delete(file));
+        return [...files].map((file) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, fetchpriority: 'low', href: `/${file}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     firstHtmlFrames(),
+    preloadEntrySteps(),
     react(),
     tailwindcss(),
     // brotli and gzip copies beside each file; the server picks one by Accept-Encoding
