@@ -1,26 +1,35 @@
-import { CUSTOMER_TIME_ZONE, customerDate, customerDateTime } from '@portal/contract';
+import {
+  CUSTOMER_TIME_ZONE,
+  customerDate,
+  customerDateTime,
+  formatterOnFirstUse,
+} from '@portal/contract';
 
 /** en-IN formatting for every screen (spec §9); dates and times in the customer's zone. */
-const inrFormatter = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
-const inrWholeFormatter = new Intl.NumberFormat('en-IN', {
-  style: 'currency',
-  currency: 'INR',
-  maximumFractionDigits: 0,
-  minimumFractionDigits: 0,
-});
-const numberFormatter = new Intl.NumberFormat('en-IN');
+const inrFormatter = formatterOnFirstUse(
+  () => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }),
+);
+const inrWholeFormatter = formatterOnFirstUse(
+  () =>
+    new Intl.NumberFormat('en-IN', {
+      style: 'currency',
+      currency: 'INR',
+      maximumFractionDigits: 0,
+      minimumFractionDigits: 0,
+    }),
+);
+const numberFormatter = formatterOnFirstUse(() => new Intl.NumberFormat('en-IN'));
 
 export { CUSTOMER_TIME_ZONE, orderRef as formatOrderRef } from '@portal/contract';
-const yearFormatter = new Intl.DateTimeFormat('en-IN', {
-  year: 'numeric',
-  timeZone: CUSTOMER_TIME_ZONE,
-});
+const yearFormatter = formatterOnFirstUse(
+  () => new Intl.DateTimeFormat('en-IN', { year: 'numeric', timeZone: CUSTOMER_TIME_ZONE }),
+);
 
 /** ₹1,23,456.78 */
-export const formatInr = (rupees: number) => inrFormatter.format(rupees);
+export const formatInr = (rupees: number) => inrFormatter().format(rupees);
 /** ₹1,23,457: the plans table shows no decimals. */
-export const formatInrWhole = (rupees: number) => inrWholeFormatter.format(rupees);
-export const formatNumber = (n: number) => numberFormatter.format(n);
+export const formatInrWhole = (rupees: number) => inrWholeFormatter().format(rupees);
+export const formatNumber = (n: number) => numberFormatter().format(n);
 
 type Instant = string | number | Date | null | undefined;
 
@@ -45,7 +54,7 @@ export function formatDateTime(value: Instant, fallback = 'N/A') {
 /** 2027: the year of the instant in India, or null for a missing or unreadable one. */
 export function formatYear(value: Instant) {
   const date = toDate(value);
-  return date ? yearFormatter.format(date) : null;
+  return date ? yearFormatter().format(date) : null;
 }
 
 /** Whether the instant has passed; an unreadable or missing one has not. */

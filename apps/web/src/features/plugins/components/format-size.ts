@@ -1,4 +1,8 @@
-const number = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 1 });
+import { formatterOnFirstUse } from '@portal/contract';
+
+const number = formatterOnFirstUse(
+  () => new Intl.NumberFormat('en-IN', { maximumFractionDigits: 1 }),
+);
 
 /** 356 B, 12.4 KB, 3.1 MB (binary units, en-IN digits). */
 export function formatSize(bytes: number): string {
@@ -9,5 +13,5 @@ export function formatSize(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return `${number.format(value)} ${units[unit]}`;
+  return `${number().format(value)} ${units[unit]}`;
 }
