@@ -2,6 +2,7 @@
  * Lighthouse's mobile run (its defaults: a mid-range phone, simulated slow 4G and CPU) on
  * Debian's Chromium, against the production build served by the portal.
  */
+import { writeFile } from 'node:fs/promises';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { AUTH_STORAGE_KEY } from '@portal/contract';
@@ -75,11 +76,21 @@ export async function lighthouseScores(url: string, session?: Session): Promise<
         onlyCategories: ['performance', 'best-practices', 'accessibility'],
         // Lighthouse clears the origin's storage first, which would sign the customer out
         disableStorageReset: session !== undefined,
+        // samples of the JavaScript stack in the saved trace (slows the page: diagnosis only)
+        ...(process.env.LIGHTHOUSE_CPU_PROFILE && {
+          additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler',
+        }),
       },
       undefined,
       page,
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    // the whole report, for reading which tasks block the main thread
+    const reportFile = process.env.LIGHTHOUSE_REPORT_FILE;
+    if (reportFile) {
+      await writeFile(reportFile, JSON.stringify(result.lhr));
+      await writeFile(`${reportFile}.trace`, JSON.stringify(result.artifacts.Trace));
+    }
     const { categories, audits, runtimeError } = result.lhr;
     if (runtimeError) throw new Error(`Lighthouse on ${url}: ${runtimeError.message}`);
     // a session the app did not take would have measured the sign-in screen instead
