@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 interface ManifestChunk {
   file: string;
   imports?: string[];
+  dynamicImports?: string[];
 }
 type Manifest = Record<string, ManifestChunk>;
 
@@ -39,8 +40,9 @@ const readManifest = (webDist: string) =>
   JSON.parse(readFileSync(path.join(webDist, '.vite/manifest.json'), 'utf8')) as Manifest;
 
 /**
- * The entry chunk, the given route modules and their static imports: what index.html loads and
- * what Vite's preload helper fetches with each route module.
+ * The entry chunk, the steps it imports at once (apps/web/src/main.tsx; index.html preloads
+ * them), the given route modules and their static imports: what index.html loads and what
+ * Vite's preload helper fetches with each route module.
  */
 function firstLoadOf(webDist: string, manifest: Manifest, routes: string[]): FirstLoad {
   const seen = new Set<string>();
@@ -51,6 +53,7 @@ function firstLoadOf(webDist: string, manifest: Manifest, routes: string[]): Fir
     for (const imported of manifest[key].imports ?? []) visit(imported);
   };
   visit('index.html');
+  for (const step of manifest['index.html']?.dynamicImports ?? []) visit(step);
   for (const route of routes) visit(route);
   let gzip = 0;
   let raw = 0;
