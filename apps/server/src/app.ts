@@ -33,6 +33,7 @@ import { planRoutes } from './modules/plans/routes';
 import { orderRoutes } from './modules/orders/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { receiptRoutes } from './modules/receipts/routes';
+import { invoiceRoutes } from './modules/invoices/routes';
 import { reminderRoutes } from './modules/reminders/routes';
 import { sandboxGatewayRoutes } from './sandbox/gateway/routes';
 
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(orderRoutes);
   await app.register(paymentRoutes);
   await app.register(receiptRoutes);
+  await app.register(invoiceRoutes);
   await app.register(reminderRoutes);
   if (deps.payments.settings.sandbox) await app.register(sandboxGatewayRoutes);
   if (deps.consents.sandboxBank) {
