@@ -5,6 +5,7 @@
  */
 export {
   ActivityFeedResponseSchema,
+  BillingDetailsResponseSchema,
   ChangePasswordResponseSchema,
   CheckStatusResponseSchema,
   ComingUpResponseSchema,
@@ -31,6 +32,7 @@ export {
   RefreshTokenResponseSchema,
   ResendVerificationResponseSchema,
   ResetPasswordResponseSchema,
+  SaveBillingDetailsResponseSchema,
   SessionsResponseSchema,
   SignInHistoryResponseSchema,
   UserSchema,
