@@ -3,6 +3,7 @@ import { toast } from '@/ui/toast';
 import { PackageOpen } from 'lucide-react';
 import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, type Plan } from '@portal/contract';
 import { usePlans } from '@/features/plans/api/get-plans';
+import { PurchaseExplanation } from '@/features/plans/components/purchase-explanation';
 import { cn } from '@/lib/cn';
 import { formatInr } from '@/lib/format';
 import { useSessionStore } from '@/lib/session-store';
@@ -209,6 +210,7 @@ export function CreateOrderForm({
           ) : (
             <p className="text-sm text-slate-600">Select a plan to see the order summary.</p>
           )}
+          <PurchaseExplanation planId={plan?._id ?? null} />
           {/* below 768 px a bar fixed to the bottom of the screen: the total and the button stay
               in sight while the customer scrolls through the plans and the form */}
           <div
