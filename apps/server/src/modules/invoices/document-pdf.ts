@@ -47,12 +47,9 @@ function section(doc: Doc, root: Struct, heading: string, lines: string[], size:
   const sect = doc.struct('Sect');
   root.add(sect);
   sect.add(doc.struct('H2', {}, () => doc.font(BOLD).fontSize(size).text(heading)));
-  sect.add(
-    doc.struct('P', {}, () => {
-      doc.font(REGULAR).fontSize(9);
-      for (const line of lines) doc.text(line);
-    }),
-  );
+  doc.font(REGULAR).fontSize(9);
+  // a paragraph a line: read as one, the lines would run into each other
+  for (const line of lines) sect.add(doc.struct('P', {}, () => doc.text(line)));
   sect.end();
   doc.moveDown();
 }

@@ -31,9 +31,10 @@ export const pdfLines = async (pdf: Buffer) =>
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter(Boolean);
 
-/** A customer who bought a plan and paid through the sandbox: the order and its invoice. */
-export async function paidOrder(t: TestApp, customer = {}) {
-  const b = await buyer(t, {}, customer);
+type Buyer = Awaited<ReturnType<typeof buyer>>;
+
+/** The buyer orders the plan again and pays through the sandbox: the order and its invoice. */
+export async function payFor(t: TestApp, b: Buyer) {
   const orderId = await b.order();
   const { checkoutPath } = await b.pay(orderId);
   await b.checkout(checkoutPath, 'pay');
@@ -42,6 +43,10 @@ export async function paidOrder(t: TestApp, customer = {}) {
   if (!invoice) throw new Error(`order ${orderId} has no invoice`);
   return { b, order: order!, invoice, paymentId: order!.gatewayPaymentId! };
 }
+
+/** A new customer who bought a plan and paid through the sandbox: the order and its invoice. */
+export const paidOrder = async (t: TestApp, customer = {}) =>
+  payFor(t, await buyer(t, {}, customer));
 
 /** The gateway's refund.processed: one refund, and all refunded of the payment so far. */
 export const reportRefund = (
