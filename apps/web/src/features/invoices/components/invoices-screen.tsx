@@ -1,0 +1,164 @@
+import { FileDown, Loader2, ReceiptText } from 'lucide-react';
+import { Link } from 'react-router';
+import type { CreditNote, Invoice, InvoiceStatus } from '@portal/contract';
+import { paths } from '@/config/paths';
+import { errorMessage } from '@/lib/http';
+import { formatDate, formatInr } from '@/lib/format';
+import { Badge, type BadgeTone } from '@/ui/badge';
+import { Button } from '@/ui/button';
+import { Card } from '@/ui/card';
+import { EmptyState } from '@/ui/empty-state';
+import { PageTitle } from '@/ui/page-title';
+import { DataTable, RowActions, type Column } from '@/ui/table';
+import { useInvoices } from '../api/get-invoices';
+
+/** A row of the list: an invoice, or a credit note listed under the invoice it refers to. */
+type Row =
+  | { kind: 'invoice'; document: Invoice }
+  | { kind: 'credit-note'; document: CreditNote; invoice: Invoice };
+
+const statusTone: Record<InvoiceStatus, BadgeTone> = {
+  Issued: 'green',
+  'Partly refunded': 'yellow',
+  Refunded: 'grey',
+};
+
+const rupees = (paise: number) => formatInr(paise / 100);
+
+const rowsOf = (invoices: Invoice[]): Row[] =>
+  invoices.flatMap((invoice) => [
+    { kind: 'invoice' as const, document: invoice },
+    ...invoice.creditNotes.map((note) => ({
+      kind: 'credit-note' as const,
+      document: note,
+      invoice,
+    })),
+  ]);
+
+const nameOf = (row: Row) =>
+  row.kind === 'invoice' ? `Invoice ${row.document.number}` : `Credit note ${row.document.number}`;
+
+const columns: Column<Row>[] = [
+  {
+    header: 'Number',
+    cell: (row) =>
+      row.kind === 'invoice' ? (
+        <span className="font-mono text-sm font-medium text-slate-900">{row.document.number}</span>
+      ) : (
+        <span className="block md:pl-4">
+          <span className="block text-xs font-semibold text-slate-700">Credit note</span>
+          <span className="font-mono text-sm text-slate-900">{row.document.number}</span>
+          <span className="block text-xs text-slate-600">against {row.invoice.number}</span>
+        </span>
+      ),
+  },
+  { header: 'Date', cell: (row) => formatDate(row.document.issuedAt) },
+  { header: 'Taxable value', cell: (row) => rupees(row.document.taxablePaise) },
+  { header: 'Tax', cell: (row) => rupees(row.document.taxPaise) },
+  { header: 'Total', cell: (row) => rupees(row.document.totalPaise) },
+  {
+    header: 'Status',
+    cell: (row) =>
+      row.kind === 'invoice' ? (
+        <Badge tone={statusTone[row.document.status]}>{row.document.status}</Badge>
+      ) : (
+        <Badge tone="blue">Credited</Badge>
+      ),
+  },
+  {
+    header: 'PDF',
+    actions: true,
+    cell: (row) => (
+      <RowActions>
+        {/* a signed link: the new tab needs no bearer token */}
+        <a
+          href={row.document.pdfUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={`Download the PDF of ${nameOf(row)}`}
+          className="inline-flex h-11 items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 md:h-8"
+        >
+          <FileDown className="h-4 w-4" aria-hidden="true" />
+          Download PDF
+        </a>
+      </RowActions>
+    ),
+  },
+];
+
+/** The customer's GST tax invoices, newest first, each followed by its credit notes. */
+export function InvoicesScreen() {
+  const {
+    data,
+    isPending,
+    isError,
+    error,
+    refetch,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage,
+  } = useInvoices();
+  const invoices = data?.pages.flatMap((page) => page.invoices) ?? [];
+  const firstPageFailed = isError && !data;
+
+  return (
+    <div>
+      <PageTitle>Invoices</PageTitle>
+      <Card>
+        {firstPageFailed ? (
+          <div role="alert" className="flex flex-col items-center gap-3 px-5 py-8 text-center">
+            <p className="text-sm text-red-700">{errorMessage(error, 'Failed to load invoices')}</p>
+            <Button variant="secondary" className="max-md:h-11" onClick={() => void refetch()}>
+              Retry
+            </Button>
+          </div>
+        ) : !isPending && invoices.length === 0 ? (
+          <EmptyState
+            icon={<ReceiptText className="h-10 w-10" />}
+            title="No invoices yet"
+            description="A tax invoice is issued for each plan you pay for."
+            action={
+              <Link
+                to={paths.plans}
+                className="mt-2 inline-flex h-11 items-center rounded-md bg-blue-700 px-4 text-sm font-medium text-white hover:bg-blue-800 md:h-10"
+              >
+                See the plans
+              </Link>
+            }
+          />
+        ) : (
+          <>
+            <DataTable
+              caption="Invoices and credit notes"
+              columns={columns}
+              rows={rowsOf(invoices)}
+              rowKey={(row) => row.document._id}
+              loading={isPending}
+              busy={isFetchingNextPage}
+            />
+            {isError && (
+              <p role="alert" className="px-5 pt-4 text-center text-sm text-red-700">
+                {errorMessage(error, 'Failed to load invoices')}
+              </p>
+            )}
+            {hasNextPage && (
+              <div className="flex justify-center p-4 max-md:p-3 max-md:[&>*]:w-full">
+                <Button
+                  variant="secondary"
+                  className="max-md:h-11"
+                  disabled={isFetchingNextPage}
+                  onClick={() => void fetchNextPage()}
+                >
+                  {isFetchingNextPage && (
+                    <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
+                  )}
+                  {isFetchingNextPage ? 'Loading more invoices...' : 'Load more invoices'}
+                </Button>
+              </div>
+            )}
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}
