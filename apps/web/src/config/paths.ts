@@ -12,6 +12,7 @@ export const paths = {
   consents: '/consents',
   activity: '/activity',
   security: '/security',
+  invoices: '/invoices',
   /** Where the new-browser notice's link lands, signed in or not. */
   endSession: '/end-session',
 } as const;
