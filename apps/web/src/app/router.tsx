@@ -74,6 +74,11 @@ export const routes: RouteObject[] = [
                     ...titled('Security'),
                     lazy: () => import('./routes/security'),
                   },
+                  {
+                    path: paths.invoices,
+                    ...titled('Invoices'),
+                    lazy: () => import('./routes/invoices'),
+                  },
                 ],
               },
             ],
