@@ -3,6 +3,7 @@ import {
   LayoutDashboard,
   LockKeyhole,
   Puzzle,
+  ReceiptText,
   ShieldCheck,
   ShoppingCart,
   User,
@@ -17,6 +18,7 @@ export const navItems: { label: string; to: string; icon: LucideIcon }[] = [
   { label: 'Plans', to: paths.plans, icon: CreditCard },
   { label: 'Plugins', to: paths.plugins, icon: Puzzle },
   { label: 'Orders', to: paths.orders, icon: ShoppingCart },
+  { label: 'Invoices', to: paths.invoices, icon: ReceiptText },
   { label: 'Consents', to: paths.consents, icon: ShieldCheck },
   { label: 'Security', to: paths.security, icon: LockKeyhole },
 ];
