@@ -17,6 +17,7 @@ export {
   CreatePaymentResponseSchema,
   DashboardCountersResponseSchema,
   DeleteConsentResponseSchema,
+  InvoiceListResponseSchema,
   EndOtherSessionsResponseSchema,
   EndSessionByLinkResponseSchema,
   EndSessionResponseSchema,
