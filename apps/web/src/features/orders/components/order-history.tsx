@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { FileText, Loader2, RefreshCw, ShoppingBag } from 'lucide-react';
+import { Link } from 'react-router';
 import { toast } from '@/ui/toast';
 import type { Order } from '@portal/contract';
+import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/http';
 import { formatDateTime, formatOrderRef } from '@/lib/format';
@@ -102,9 +104,13 @@ const columns = (highlightId: string | null): Column<Order>[] => [
             Receipt
           </Button>
           {order.invoiceNumber && (
-            <span className="text-xs whitespace-nowrap text-slate-700">
+            // the invoice and any credit notes against it are listed on the Invoices screen
+            <Link
+              to={paths.invoices}
+              className="inline-flex min-h-11 items-center justify-center rounded-sm text-xs whitespace-nowrap text-blue-800 underline underline-offset-2 hover:text-blue-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 md:min-h-0"
+            >
               Invoice {order.invoiceNumber}
-            </span>
+            </Link>
           )}
         </RowActions>
       );
