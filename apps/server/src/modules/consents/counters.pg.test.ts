@@ -64,9 +64,11 @@ describe('the consent counters under concurrent writes (PostgreSQL)', () => {
         sql`SELECT status, count(*)::int AS n FROM consents WHERE customer_id = ${customer.id}::uuid GROUP BY status ORDER BY status`,
       )) as unknown as { rows: { status: string; n: number }[] }
     ).rows;
+    // a deleted consent stays, Revoked, for the History view
     expect(counted).toEqual([
       { status: 'Approved', n: 50 },
       { status: 'Pending', n: 10 },
+      { status: 'Revoked', n: 50 },
     ]);
     expect(stored).toEqual(counted);
   });

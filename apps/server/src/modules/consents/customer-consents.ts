@@ -155,7 +155,14 @@ export async function refreshConsentStatus(
         ...tokenColumns(encryption, found.row.id, answer),
         updatedAt: now,
       })
-      .where(and(eq(consents.id, found.row.id), eq(consents.customerId, customerId)))
+      // a consent revoked while the bank was asked stays revoked
+      .where(
+        and(
+          eq(consents.id, found.row.id),
+          eq(consents.customerId, customerId),
+          ne(consents.status, 'Revoked'),
+        ),
+      )
       .returning();
     if (!row) throw new AppError('NOT_FOUND', 'Consent not found');
     const changed = found.row.status !== status;

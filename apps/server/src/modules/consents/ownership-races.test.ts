@@ -84,7 +84,8 @@ describe('a consent removed while another request about it waits on the bank', (
     } finally {
       hold.restore();
     }
-    expect(await t.deps.db.select().from(consents).where(eq(consents.id, id))).toEqual([]);
+    const [kept] = await t.deps.db.select().from(consents).where(eq(consents.id, id));
+    expect(kept).toMatchObject({ status: 'Revoked', accessTokenEnc: null });
     expect(await eventsOf(customer.id)).not.toContain('consent_refreshed');
     expect((await eventsOf(customer.id)).filter((e) => e === 'consent_deleted')).toHaveLength(1);
   });

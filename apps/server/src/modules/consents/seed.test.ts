@@ -31,6 +31,29 @@ describe('demo consents', () => {
     const approved = data.find((c) => c.consentStatus === 'Approved')!;
     expect(approved.accessToken).toMatch(/^sbk_at_/);
 
+    // the terms, as partners give them, and the defaults where one gave none
+    expect(data.some((c) => c.purpose === null)).toBe(true);
+    expect(data.filter((c) => c.purpose).length).toBeGreaterThan(data.length / 2);
+    expect(data.flatMap((c) => c.accounts ?? []).every((a) => /^XXXX\d{4}$/.test(a))).toBe(true);
+    expect(data.filter((c) => c.consentStatus === 'Approved').every((c) => c.lastAccessedAt)).toBe(
+      true,
+    );
+    const soon = t.clock.now().getTime() + 30 * 86_400_000;
+    expect(
+      data.filter(
+        (c) => c.consentStatus === 'Approved' && Date.parse(c.expirationDateTime!) <= soon,
+      ),
+    ).toHaveLength(1);
+    const history = await t.app.inject({
+      method: 'GET',
+      url: `/api/user-consents/history?userId=${demo!.id}&limit=100`,
+      headers,
+    });
+    const past = history.json().data as { consentStatus: string }[];
+    expect(past.filter((c) => c.consentStatus === 'Revoked')).toHaveLength(2);
+    expect(past.filter((c) => c.consentStatus === 'Expired').length).toBeGreaterThanOrEqual(3);
+    expect(data.length).toBe(28);
+
     // a seeded pending consent is a real request at the bank
     const pending = data.find((c) => c.consentStatus === 'Pending')!;
     await decideAtBank(t, pending.consentId, 'authorise');

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { maskAccountNumber } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { mapProviderStatus } from '../../adapters/consent-provider';
 import {
@@ -9,7 +10,7 @@ import {
 } from '../../sandbox/bank/service';
 import { partners } from '../partners/schema';
 import { hashApiKey, newApiKey } from '../partners/service';
-import { consents } from './schema';
+import { consentAccesses, consents } from './schema';
 import { tokenAad } from './rows';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -21,6 +22,19 @@ const DEMO_PARTNERS = [
   { partnerId: 'PTN-GSTRECON', name: 'GST Reconciler' },
   { partnerId: 'PTN-CASHFLOW', name: 'CashFlow Insights' },
 ] as const;
+
+/** What each demo partner says it reads the data for, in the partners' order. */
+const PURPOSES = [
+  'Bank reconciliation in TallyPrime',
+  'Daily import of bank entries into your books',
+  'Matching bank receipts to your GST invoices',
+  'Cash-flow forecasts from your balances and transactions',
+];
+const FETCHES_PER_DAY = [4, 2, 8, 1];
+/** The demo's one Approved consent that ends soon, so that Reconnect and Coming up show it. */
+const ENDING_SOON = 8;
+/** Consents the demo customer deleted: the History view shows them beside the expired ones. */
+const REVOKED_DEMO_CONSENTS = 2;
 
 const PERMISSION_SETS = [
   ['ReadAccountsBasic', 'ReadBalances'],
@@ -99,24 +113,32 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
     partnerRows.push(row!);
   }
 
-  for (const [i, plan] of PLANS.entries()) {
+  const plans: (Plan | 'Revoked')[] = [
+    ...PLANS,
+    ...Array.from({ length: REVOKED_DEMO_CONSENTS }, () => 'Revoked' as const),
+  ];
+  for (const [i, plan] of plans.entries()) {
     const ageDays = plan === 'Pending' ? 1 + i * 0.4 : 5 + i * 2.5;
     const createdAt = new Date(now.getTime() - ageDays * DAY - i * HOUR);
     const lifetime = plan === 'ExpiredLapsed' ? 3 * DAY : 180 * DAY;
+    const expiry =
+      i === ENDING_SOON
+        ? new Date(now.getTime() + 12 * DAY)
+        : new Date(createdAt.getTime() + lifetime);
     const bank = await createBankConsent(db, clock, {
       clientId: sandboxBank.clientId,
       permissions: PERMISSION_SETS[i % PERMISSION_SETS.length]!,
-      expirationDateTime: new Date(createdAt.getTime() + lifetime),
+      expirationDateTime: expiry,
       createdAt,
     });
     const decidedAt = new Date(createdAt.getTime() + 2 * HOUR);
     let final = bank;
-    if (plan === 'Approved' || plan === 'ExpiredLapsed' || plan === 'ExpiredRevoked') {
+    if (plan !== 'Pending' && plan !== 'Rejected') {
       final = await authoriseBankConsent(db, clock, bank.consentId, { at: decidedAt });
     } else if (plan === 'Rejected') {
       final = await rejectBankConsent(db, clock, bank.consentId, { at: decidedAt });
     }
-    if (plan === 'ExpiredRevoked') {
+    if (plan === 'ExpiredRevoked' || plan === 'Revoked') {
       await revokeBankConsent(db, clock, bank.consentId, {
         at: new Date(decidedAt.getTime() + 2 * DAY),
       });
@@ -134,16 +156,31 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
     const id = randomUUID();
     const documentKey = i % 3 === 0 ? `consents/${id}/document.pdf` : null;
     if (documentKey) await files.put(documentKey, SAMPLE_PDF);
-    const partner = partnerRows[i % partnerRows.length]!;
+    const p = i % partnerRows.length;
+    const partner = partnerRows[p]!;
+    const revokedAt = plan === 'Revoked' ? final.statusUpdateDateTime : null;
     await db.insert(consents).values({
       id,
       customerId,
       partnerRef: partner.id,
       consentId: final.consentId,
-      status: mapProviderStatus(
-        { status: final.status as 'Authorised', expiresAt: final.expirationDateTime },
-        now,
-      ),
+      status: revokedAt
+        ? 'Revoked'
+        : mapProviderStatus(
+            { status: final.status as 'Authorised', expiresAt: final.expirationDateTime },
+            now,
+          ),
+      revokedAt,
+      // every fifth partner request came without terms: the screens show their defaults
+      ...(i % 5 === 4
+        ? {}
+        : {
+            purpose: PURPOSES[p],
+            transactionFrom: new Date(createdAt.getTime() - 365 * DAY),
+            transactionTo: final.expirationDateTime,
+            fetchesPerDay: FETCHES_PER_DAY[p],
+            accounts: [maskAccountNumber(`5010041234${String(5000 + i * 37)}`)],
+          }),
       providerStatus: final.status,
       permissions: final.permissions,
       netBankingUserId: plan === 'Pending' ? null : `ACMETRD${String(4100 + i)}`,
@@ -162,5 +199,14 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
       createdAt,
       updatedAt: final.statusUpdateDateTime,
     });
+    if (plan === 'Approved') {
+      const lastRead = new Date(now.getTime() - (i + 1) * HOUR);
+      await db.insert(consentAccesses).values({
+        consentRef: id,
+        lastAccessedAt: lastRead,
+        windowStartedAt: lastRead,
+        fetchesInWindow: 1,
+      });
+    }
   }
 }
