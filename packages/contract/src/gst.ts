@@ -83,26 +83,19 @@ export function gstinProblem(gstin: string): string | null {
 
 export const isValidGstin = (gstin: string): boolean => gstinProblem(gstin) === null;
 
+export type GstKind = 'CGST+SGST' | 'IGST';
+
 /** How GST on one supply is split by its place of supply, in paise. */
 export interface GstTaxSplit {
-  kind: 'CGST+SGST' | 'IGST';
+  kind: GstKind;
   cgstPaise: number;
   sgstPaise: number;
   igstPaise: number;
 }
 
 /**
- * A supply within the seller's own State pays CGST and SGST, half each (the odd paisa to
- * CGST); a supply to another State pays IGST.
+ * The place of supply decides the tax: within the seller's own State CGST and SGST, half the
+ * rate each; to another State IGST.
  */
-export function gstTaxSplit(
-  gstPaise: number,
-  supplierStateCode: string,
-  placeOfSupply: string,
-): GstTaxSplit {
-  if (supplierStateCode === placeOfSupply) {
-    const cgstPaise = Math.round(gstPaise / 2);
-    return { kind: 'CGST+SGST', cgstPaise, sgstPaise: gstPaise - cgstPaise, igstPaise: 0 };
-  }
-  return { kind: 'IGST', cgstPaise: 0, sgstPaise: 0, igstPaise: gstPaise };
-}
+export const gstKind = (supplierStateCode: string, placeOfSupply: string): GstKind =>
+  supplierStateCode === placeOfSupply ? 'CGST+SGST' : 'IGST';
