@@ -1,8 +1,7 @@
 // first: zod takes its settings when it loads
 import './lib/zod-config';
 import './index.css';
-
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
+import { nextTask } from './lib/next-task';
 
 /**
  * React's DOM renderer, then the app (router, queries, screens), each evaluated in a task of its

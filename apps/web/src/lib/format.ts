@@ -4,6 +4,7 @@ import {
   customerDateTime,
   formatterOnFirstUse,
 } from '@portal/contract';
+import { nextTask } from './next-task';
 
 /** en-IN formatting for every screen (spec §9); dates and times in the customer's zone. */
 const inrFormatter = formatterOnFirstUse(
@@ -30,6 +31,24 @@ export const formatInr = (rupees: number) => inrFormatter().format(rupees);
 /** ₹1,23,457: the plans table shows no decimals. */
 export const formatInrWhole = (rupees: number) => inrWholeFormatter().format(rupees);
 export const formatNumber = (n: number) => numberFormatter().format(n);
+
+/**
+ * Makes the formatters the first screen uses, a task each, while the app waits for its first
+ * answers: made inside a render instead, the first one (which loads the locale's data) makes
+ * that render a long task on a phone.
+ */
+export async function prepareFormatters() {
+  const now = new Date();
+  for (const makeFormatter of [
+    () => formatNumber(0),
+    () => customerDate(now),
+    () => customerDateTime(now),
+    () => formatInr(0),
+  ]) {
+    await nextTask();
+    makeFormatter();
+  }
+}
 
 type Instant = string | number | Date | null | undefined;
 
