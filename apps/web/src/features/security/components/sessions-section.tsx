@@ -65,9 +65,10 @@ export function SessionsSection() {
               variant="secondary"
               size="sm"
               className="max-md:h-11"
+              aria-label={`Sign out ${session.browser}`}
               onClick={() => setTarget({ kind: 'one', id: session._id, browser: session.browser })}
             >
-              Sign out<span className="sr-only"> {session.browser}</span>
+              Sign out
             </Button>
           </RowActions>
         ),

@@ -1,0 +1,247 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import type { SecuritySession, SignInEvent } from '@portal/contract';
+import { useSessionStore } from '@/lib/session-store';
+import { jsonResponse, testUser } from '@/test/data';
+import { renderWithProviders } from '@/test/render';
+import { LastSignIn } from './last-sign-in';
+import { SecurityScreen } from './security-screen';
+
+const session = (id: string, over: Partial<SecuritySession> = {}): SecuritySession => ({
+  _id: id,
+  browser: 'Chrome on Windows',
+  device: 'desktop',
+  ip: '203.0.113.7',
+  createdAt: '2026-11-22T04:44:00.000Z',
+  lastUsedAt: '2026-11-22T05:00:00.000Z',
+  current: false,
+  ...over,
+});
+
+const event = (id: string, over: Partial<SignInEvent> = {}): SignInEvent => ({
+  _id: id,
+  at: '2026-11-22T04:44:00.000Z',
+  outcome: 'success',
+  browser: 'Chrome on Windows',
+  device: 'desktop',
+  ip: '203.0.113.7',
+  ...over,
+});
+
+interface Server {
+  sessions: SecuritySession[] | 'fail' | 'hang';
+  history?: { data: SignInEvent[]; nextCursor: string | null }[];
+  lastSignIn?: { at: string; browser: string } | null;
+}
+
+let fetchSpy: MockInstance<typeof fetch>;
+const calls = () =>
+  fetchSpy.mock.calls.map(([url, init]) => ({
+    path:
+      new URL(String(url), 'http://localhost').pathname +
+      new URL(String(url), 'http://localhost').search,
+    method: (init as RequestInit | undefined)?.method ?? 'GET',
+  }));
+
+function serve(server: Server) {
+  fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    if (url.pathname === '/api/security/sessions' && method === 'GET') {
+      if (server.sessions === 'hang') return new Promise<Response>(() => undefined);
+      if (server.sessions === 'fail')
+        return jsonResponse(500, { success: false, message: 'Database is down' });
+      return jsonResponse(200, { success: true, message: 'ok', data: server.sessions });
+    }
+    if (url.pathname.startsWith('/api/security/sessions/') && method === 'DELETE') {
+      const id = decodeURIComponent(url.pathname.split('/').at(-1)!);
+      if (Array.isArray(server.sessions))
+        server.sessions = server.sessions.filter((s) => s._id !== id);
+      return jsonResponse(200, { success: true, message: 'The session is signed out.' });
+    }
+    if (url.pathname === '/api/security/sessions/end-others' && method === 'POST') {
+      if (Array.isArray(server.sessions))
+        server.sessions = server.sessions.filter((s) => s.current);
+      return jsonResponse(200, {
+        success: true,
+        message: 'All other sessions are signed out.',
+        data: { ended: 2 },
+      });
+    }
+    if (url.pathname === '/api/security/sign-ins') {
+      const pages = server.history ?? [{ data: [], nextCursor: null }];
+      const index = url.searchParams.has('cursor') ? Number(url.searchParams.get('cursor')) : 0;
+      return jsonResponse(200, { success: true, ...pages[index]! });
+    }
+    if (url.pathname === '/api/security/last-sign-in') {
+      return jsonResponse(200, { success: true, data: server.lastSignIn ?? null });
+    }
+    return jsonResponse(404, { success: false, message: 'unexpected call' });
+  });
+}
+
+beforeEach(() => {
+  useSessionStore.setState({ user: testUser(), token: 'tok', isAuthenticated: true });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  useSessionStore.getState().clearSession();
+});
+
+/** The first answer waits for the response schemas' chunk, which takes a while in a test. */
+const shown = () => screen.findByText('This device', undefined, { timeout: 5000 });
+
+const sessionsTable = () => screen.getByRole('table', { name: 'Signed-in sessions' });
+
+describe('SecurityScreen', () => {
+  it('lists the sessions with this device marked, its address and times in en-IN', async () => {
+    serve({
+      sessions: [
+        session('s-phone', { browser: 'Safari on iOS', device: 'phone', ip: '198.51.100.4' }),
+        session('s-here', { current: true }),
+      ],
+    });
+    renderWithProviders(<SecurityScreen />);
+    await shown();
+    const rows = within(sessionsTable()).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent('198.51.100.4');
+    expect(rows[0]).toHaveTextContent('22/11/2026, 10:14');
+    expect(rows[0]).toHaveTextContent('22/11/2026, 10:30');
+    expect(within(rows[0]!).getByRole('button', { name: 'Sign out Safari on iOS' })).toBeVisible();
+    expect(rows[1]).toHaveTextContent('This device');
+    expect(within(rows[1]!).queryByRole('button')).toBeNull();
+  });
+
+  it('signs out one session only after its confirmation', async () => {
+    serve({
+      sessions: [
+        session('s-phone', { browser: 'Safari on iOS', device: 'phone' }),
+        session('s-here', { current: true }),
+      ],
+    });
+    renderWithProviders(<SecurityScreen />);
+    const user = userEvent.setup();
+    await shown();
+    await user.click(screen.getByRole('button', { name: 'Sign out Safari on iOS' }));
+    const dialog = screen.getByRole('dialog', { name: 'Sign out this session?' });
+    expect(dialog).toHaveTextContent('Safari on iOS is signed out at once');
+    expect(calls().filter((c) => c.method === 'DELETE')).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Sign out' }));
+    await screen.findByText('The session is signed out.');
+    expect(calls().filter((c) => c.method === 'DELETE')).toEqual([
+      { path: '/api/security/sessions/s-phone', method: 'DELETE' },
+    ]);
+    await waitFor(() => expect(screen.queryByText('Safari on iOS')).toBeNull());
+    expect(screen.getByText('Your account is signed in on this device only.')).toBeVisible();
+  });
+
+  it('signs out all others after a confirmation that Cancel leaves without a call', async () => {
+    serve({ sessions: [session('a'), session('b'), session('here', { current: true })] });
+    renderWithProviders(<SecurityScreen />);
+    const user = userEvent.setup();
+    await shown();
+    const button = screen.getByRole('button', { name: 'Sign out all other sessions' });
+    await user.click(button);
+    const dialog = screen.getByRole('dialog', { name: 'Sign out all other sessions?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(button).toHaveFocus());
+    expect(calls().filter((c) => c.method === 'POST')).toEqual([]);
+
+    await user.click(button);
+    await user.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: 'Sign out all others' }),
+    );
+    await screen.findByText('All other sessions are signed out.');
+    expect(calls().filter((c) => c.method === 'POST')).toEqual([
+      { path: '/api/security/sessions/end-others', method: 'POST' },
+    ]);
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Sign out all other sessions' })).toBeNull(),
+    );
+  });
+
+  it('says what failed and retries, keeps the layout while loading, and says when there are none', async () => {
+    serve({ sessions: 'fail' });
+    const first = renderWithProviders(<SecurityScreen />);
+    const user = userEvent.setup();
+    expect(await screen.findByText('Database is down')).toBeVisible();
+    serve({ sessions: [session('here', { current: true })] });
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('This device')).toBeVisible();
+    first.unmount();
+
+    serve({ sessions: 'hang' });
+    const loading = renderWithProviders(<SecurityScreen />);
+    expect(sessionsTable()).toHaveAttribute('aria-busy', 'true');
+    loading.unmount();
+
+    serve({ sessions: [] });
+    renderWithProviders(<SecurityScreen />);
+    expect(await screen.findByText('No signed-in sessions')).toBeVisible();
+  });
+
+  it('shows the sign-in history with each outcome, and loads the next page on request', async () => {
+    serve({
+      sessions: [session('here', { current: true })],
+      history: [
+        {
+          data: [
+            event('3'),
+            event('2', { outcome: 'wrong_code', browser: 'Safari on iOS', device: 'phone' }),
+          ],
+          nextCursor: '1',
+        },
+        { data: [event('1', { outcome: 'wrong_password', ip: '' })], nextCursor: null },
+      ],
+    });
+    renderWithProviders(<SecurityScreen />);
+    const user = userEvent.setup();
+    const list = await screen.findByRole('list', { name: 'Sign-in history' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Signed inChrome on Windows203.0.113.722/11/2026, 10:14',
+      'Wrong codeSafari on iOS203.0.113.722/11/2026, 10:14',
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3));
+    expect(within(list).getAllByRole('listitem')[2]).toHaveTextContent(
+      'Wrong passwordChrome on WindowsNot recorded',
+    );
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(screen.getByText('Sign-ins and failed attempts of the last 90 days.')).toBeVisible();
+  });
+
+  it('says when nothing is recorded yet', async () => {
+    serve({ sessions: [session('here', { current: true })] });
+    renderWithProviders(<SecurityScreen />);
+    expect(await screen.findByText('No sign-ins recorded yet')).toBeVisible();
+  });
+});
+
+describe('LastSignIn', () => {
+  it('names the previous sign-in’s date, time and browser, with a way to the Security page', async () => {
+    serve({
+      sessions: [],
+      lastSignIn: { at: '2026-11-22T04:44:00.000Z', browser: 'Chrome on Windows' },
+    });
+    renderWithProviders(<LastSignIn />);
+    expect(
+      await screen.findByText(/^Last sign-in: 22\/11\/2026, 10:14, Chrome on Windows\./),
+    ).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Review security' })).toHaveAttribute(
+      'href',
+      '/security',
+    );
+  });
+
+  it('says there was none before on a first sign-in', async () => {
+    serve({ sessions: [], lastSignIn: null });
+    renderWithProviders(<LastSignIn />);
+    expect(await screen.findByText(/^Last sign-in: none before this one\./)).toBeVisible();
+  });
+});
