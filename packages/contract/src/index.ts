@@ -20,3 +20,4 @@ export * from './payments';
 export * from './security';
 export * from './coming-up';
 export * from './invoices';
+export * from './two-factor';
