@@ -86,6 +86,23 @@ describe('anything a client can send', () => {
   });
 });
 
+describe('an address the router itself refuses', () => {
+  it('is answered in the portal error shape: a path id over the length limit, a broken escape', async () => {
+    const tooLong = await t.app.inject({
+      method: 'GET',
+      url: `/api/partner/consents/${'a'.repeat(300)}`,
+    });
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.json()).toEqual({
+      success: false,
+      message: 'A value in the address is too long',
+    });
+    const broken = await t.app.inject({ method: 'GET', url: '/api/partner/consents/%E0%A4%A' });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ success: false, message: 'The address is not a valid URL' });
+  });
+});
+
 const VALID_LOGIN = {
   email: 'a@b.co',
   mobile: '9876543210',
