@@ -21,3 +21,4 @@ export * from './security';
 export * from './coming-up';
 export * from './invoices';
 export * from './two-factor';
+export * from './exports';
