@@ -38,4 +38,8 @@ export {
   SignInHistoryResponseSchema,
   UserSchema,
   Verify2faResponseSchema,
+  TwoFactorStatusResponseSchema,
+  TwoFactorSetupResponseSchema,
+  EnableTwoFactorResponseSchema,
+  DisableTwoFactorResponseSchema,
 } from '@portal/contract';
