@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderAmount } from '@portal/contract';
+import type { FileStore } from '../../adapters/file-store';
+import { createTestApp, type TestApp } from '../../test/app';
+import { orders } from '../orders/schema';
+import { settleOrder } from '../payments/service';
+import { buyer, refundEvent, sendWebhook } from '../payments/test-support';
+import { creditNotes, invoices } from './schema';
+import { paidOrder } from './test-support';
+
+// PostgreSQL only: here the settlements and deliveries below really interleave, each on its
+// own connection, so the counter row's lock and the invoice row's lock are what keep them right.
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const AT_ONCE = 100;
+
+describe('settling 100 orders at once', () => {
+  it('numbers the invoices of those that commit with no gap and no repeat, though some roll back', async () => {
+    t.clock.set(new Date('2032-06-01T06:00:00Z'));
+    const b = await buyer(t);
+    const { totalPaise } = orderAmount(b.plan.amountPaise);
+    const orderIds: string[] = [];
+    for (let i = 0; i < AT_ONCE; i++) orderIds.push(await b.order());
+    // every tenth settlement fails after taking its number, as a file store outage would make it
+    const failing = new Set(orderIds.filter((_, i) => i % 10 === 0));
+    const files: FileStore = {
+      ...t.deps.files,
+      put: async (key, data) => {
+        if ([...failing].some((id) => key.includes(id))) throw new Error('store unavailable');
+        return t.deps.files.put(key, data);
+      },
+    };
+    const settle = (id: string) =>
+      settleOrder({ ...t.deps, files }, id, {
+        kind: 'paid',
+        paymentId: `pay_${id}`,
+        amountPaise: totalPaise,
+      });
+    const outcomes = await Promise.allSettled(orderIds.map(settle));
+    // the counter row serialises them, so some may wait longer for a connection than the pool
+    // allows: those roll back like the failing ones, and settle when the gateway asks again
+    const refused = orderIds.filter((_, i) => outcomes[i]!.status === 'rejected');
+    expect(refused.filter((id) => failing.has(id))).toHaveLength(failing.size);
+    for (const id of refused.filter((id) => !failing.has(id))) await settle(id);
+    const numbers = (
+      await t.deps.db
+        .select({ number: invoices.invoiceNumber })
+        .from(invoices)
+        .where(eq(invoices.customerId, b.customer.id))
+    )
+      .map((row) => row.number)
+      .sort();
+    expect(numbers).toEqual(
+      Array.from(
+        { length: AT_ONCE - failing.size },
+        (_, i) => `INV/32-33/${String(i + 1).padStart(6, '0')}`,
+      ),
+    );
+  });
+});
+
+describe('100 deliveries of refund events at once', () => {
+  const notesOf = (invoiceId: string) =>
+    t.deps.db.select().from(creditNotes).where(eq(creditNotes.invoiceId, invoiceId));
+
+  it('issue one credit note for one refunded amount, repeated or sent under other ids', async () => {
+    const { invoice, paymentId } = await paidOrder(t);
+    const half = Math.floor(invoice.totalPaise / 2);
+    const event = refundEvent(paymentId, {
+      id: 'rfnd_C',
+      amountPaise: half,
+      refundedSoFarPaise: half,
+    });
+    const repeatedId = `evt_${randomUUID()}`;
+    const answers = await Promise.all(
+      Array.from({ length: AT_ONCE }, (_, i) =>
+        sendWebhook(t, i % 2 ? 'refund.processed' : 'payment.refunded', event, {
+          eventId: i % 4 === 0 ? repeatedId : `evt_${randomUUID()}`,
+        }),
+      ),
+    );
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    const notes = await notesOf(invoice.id);
+    expect(notes.map((n) => n.totalPaise)).toEqual([half]);
+    const [after] = await t.deps.db.select().from(invoices).where(eq(invoices.id, invoice.id));
+    expect(after).toMatchObject({ creditedPaise: half, status: 'Partly refunded' });
+  });
+
+  it('credit the invoice exactly once in all when a partial and the full refund race', async () => {
+    const { invoice, paymentId, order } = await paidOrder(t);
+    const half = Math.floor(invoice.totalPaise / 2);
+    const answers = await Promise.all(
+      Array.from({ length: AT_ONCE }, (_, i) => {
+        const soFar = i % 2 ? invoice.totalPaise : half;
+        return sendWebhook(
+          t,
+          'refund.processed',
+          refundEvent(paymentId, {
+            id: `rfnd_${i % 2}`,
+            amountPaise: soFar,
+            refundedSoFarPaise: soFar,
+          }),
+        );
+      }),
+    );
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    const notes = await notesOf(invoice.id);
+    // the partial refund first and then the rest, or the whole at once: never more
+    expect(notes.reduce((sum, n) => sum + n.totalPaise, 0)).toBe(invoice.totalPaise);
+    expect(notes.length).toBeLessThanOrEqual(2);
+    const [refunded] = await t.deps.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(refunded!.status).toBe('Refunded');
+  });
+});
