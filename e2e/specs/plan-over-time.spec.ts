@@ -82,7 +82,7 @@ for (const [width, use] of widths) {
       await expect(page.getByText('Starter plan selected!')).toBeVisible();
       // before payment: the renewal starts when the plan ends, and nothing is credited
       await expect(page.getByTestId('purchase-explanation')).toContainText(
-        /^Renewal: Starter runs on from \d\d\/\d\d\/\d{4}, when your current plan ends, until \d\d\/\d\d\/\d{4}\. The \d+ days? left on your current plan are kept, not credited, and the full price is charged\.$/,
+        /^Renewal: Starter runs on from \d\d\/\d\d\/\d{4}, when your current plan ends, until \d\d\/\d\d\/\d{4}\. The \d+ days? left on your current plan (is|are) kept, not credited, and the full price is charged\.$/,
       );
       await expectAccessible(page, 'the order with its renewal explained');
     });

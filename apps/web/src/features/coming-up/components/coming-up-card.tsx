@@ -42,8 +42,8 @@ function PlanRow({ plan }: { plan: ComingUpPlan }) {
       title={`Your ${plan.planName} plan ends`}
       detail={inDays(plan.daysLeft, plan.endDate)}
       action={
-        <Link to={renew} className={primaryAction}>
-          Renew<span className="sr-only"> your {plan.planName} plan</span>
+        <Link to={renew} className={primaryAction} aria-label={`Renew your ${plan.planName} plan`}>
+          Renew
         </Link>
       }
     />
@@ -56,8 +56,12 @@ function ConsentRow({ consent }: { consent: ExpiringConsent }) {
       title={`Consent for ${consent.partnerName} expires`}
       detail={inDays(consent.daysLeft, consent.expiresAt)}
       action={
-        <Link to={reconnectConsentLink(consent._id)} className={secondaryAction}>
-          Reconnect<span className="sr-only"> the consent for {consent.partnerName}</span>
+        <Link
+          to={reconnectConsentLink(consent._id)}
+          className={secondaryAction}
+          aria-label={`Reconnect the consent for ${consent.partnerName}`}
+        >
+          Reconnect
         </Link>
       }
     />

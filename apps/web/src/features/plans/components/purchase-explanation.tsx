@@ -19,7 +19,7 @@ export function purchaseExplanation(
   if (purchase.change === 'new' || !current) {
     return `${plan.planName} starts when you pay and runs until ${until}.`;
   }
-  const kept = `The ${days(purchase.daysKept)} left on your current plan are kept, not credited, and the full price is charged.`;
+  const kept = `The ${days(purchase.daysKept)} left on your current plan ${purchase.daysKept === 1 ? 'is' : 'are'} kept, not credited, and the full price is charged.`;
   if (purchase.change === 'renewal') {
     return `Renewal: ${plan.planName} runs on from ${from}, when your current plan ends, until ${until}. ${kept}`;
   }
