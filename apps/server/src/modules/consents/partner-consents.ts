@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
 import {
+  ACCOUNT_NUMBER,
   DEFAULT_CONSENT_PERMISSIONS,
   DEFAULT_FETCHES_PER_DAY,
   maskAccountNumber,
@@ -60,8 +61,21 @@ export async function requestConsent(
   const transactionFrom = input.transactionFromDateTime
     ? new Date(input.transactionFromDateTime)
     : null;
-  if (expiresAt && transactionFrom && transactionFrom.getTime() >= expiresAt.getTime()) {
+  const transactionTo = input.transactionToDateTime ? new Date(input.transactionToDateTime) : null;
+  if (transactionFrom && transactionTo && transactionFrom >= transactionTo) {
+    throw new AppError(
+      'BAD_REQUEST',
+      'transactionFromDateTime must be before transactionToDateTime',
+    );
+  }
+  if (expiresAt && transactionFrom && transactionFrom >= expiresAt) {
     throw new AppError('BAD_REQUEST', 'transactionFromDateTime must be before expirationDateTime');
+  }
+  if (input.accountNumbers?.some((number) => !ACCOUNT_NUMBER.test(number))) {
+    throw new AppError(
+      'BAD_REQUEST',
+      'accountNumbers must each be an account number of 9 to 18 digits',
+    );
   }
   const replaced = input.replacesConsentId
     ? await findPartnerConsent(db, partner, input.replacesConsentId)
@@ -112,7 +126,7 @@ export async function requestConsent(
           netBankingUserId: input.netBankingUserId ?? null,
           purpose: input.purpose ?? null,
           transactionFrom,
-          transactionTo: input.transactionToDateTime ? new Date(input.transactionToDateTime) : null,
+          transactionTo,
           fetchesPerDay: input.fetchesPerDay ?? DEFAULT_FETCHES_PER_DAY,
           // only the last four digits are ever stored: the full number never leaves the request
           accounts: [...new Set((input.accountNumbers ?? []).map(maskAccountNumber))],

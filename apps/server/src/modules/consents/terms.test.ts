@@ -177,7 +177,7 @@ describe('POST /api/partner/consents with the consent terms', () => {
     ['no reads a day', { fetchesPerDay: 0 }, 'fetchesPerDay must be at least 1'],
     ['more than 24 reads a day', { fetchesPerDay: 25 }, 'fetchesPerDay must be at most 24'],
     ['a part of a read', { fetchesPerDay: 1.5 }, 'fetchesPerDay must be a whole number'],
-    ['a short account number', { accountNumbers: ['12345678'] }, 'account number'],
+    ['a short account number', { accountNumbers: ['12345678'] }, 'accountNumbers'],
     ['letters in an account number', { accountNumbers: ['12345678901X'] }, 'account number'],
     ['a purpose of two letters', { purpose: 'ok' }, 'purpose'],
     [
