@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
+import { linksOf } from '../../test/mail';
 import { jobsOf } from '../../test/queue';
 import { activityEvents } from '../activity/schema';
 import { activatePlan } from '../plans/activation';
@@ -73,8 +74,9 @@ describe('the reminders of a plan’s end', () => {
       'Your Quarterly plan ends in 7 days',
       'Your Quarterly plan ends in 1 day',
     ]);
-    // Renew opens the order form on the same plan
+    // Renew opens the order form on the same plan, in the text and as the HTML part's button
     expect(mails[2]!.text).toContain(`Renew: http://localhost:3000/orders?planId=${plan.id}`);
+    expect(linksOf(mails[2]!.html)).toContain(`http://localhost:3000/orders?planId=${plan.id}`);
   });
 
   it('sends only the latest reminder due when the job runs late, and once when it runs twice', async () => {
