@@ -1,7 +1,7 @@
 import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { toast } from '@/ui/toast';
-import type { LoginRequest } from '@portal/contract';
+import type { LoginRequest, SecondFactor } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { Button } from '@/ui/button';
 import { Field, type FieldProps } from '@/ui/field';
@@ -67,6 +67,7 @@ export function LoginForm() {
   const [verifying, setVerifying] = useState(false);
   // mounted from the first code step on, so that it can animate out when closed
   const [asked, setAsked] = useState(false);
+  const [secondFactor, setSecondFactor] = useState<SecondFactor>('email');
   const submitButton = useRef<HTMLButtonElement>(null);
   const check = async (form: HTMLFormElement) =>
     (await loadValidation()).validateLogin(valuesOf(form));
@@ -81,6 +82,7 @@ export function LoginForm() {
     const { password: _password, rememberMe, ...remembered } = credentials;
     if (rememberMe) saveRememberedLogin(remembered);
     else forgetRememberedLogin();
+    setSecondFactor(result.secondFactor);
     setAsked(true);
     setVerifying(true);
   };
@@ -171,6 +173,7 @@ export function LoginForm() {
           <TwoFactorDialog
             open={verifying}
             onOpenChange={setVerifying}
+            secondFactor={secondFactor}
             returnFocus={() => submitButton.current}
           />
         </Suspense>

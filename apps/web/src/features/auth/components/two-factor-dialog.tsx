@@ -1,8 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '@/ui/toast';
-import { CODE_TTL_MS, RESEND_INTERVAL_MS, VERIFICATION_CODE_LENGTH } from '@portal/contract';
+import {
+  CODE_TTL_MS,
+  RESEND_INTERVAL_MS,
+  VERIFICATION_CODE_LENGTH,
+  type SecondFactor,
+} from '@portal/contract';
 import { paths } from '@/config/paths';
+import { AppCodeForm } from '@/features/two-factor/components/app-code-form';
 import { queryClient } from '@/lib/query-client';
 import { useSessionStore } from '@/lib/session-store';
 import { Button } from '@/ui/button';
@@ -40,16 +46,20 @@ function useResendCountdown() {
 }
 
 /**
- * The e-mailed-code step (spec §2 Two-factor modal). Messages raised while the modal is open
- * are shown inside it, where a screen reader can still reach them.
+ * The e-mailed-code step (spec §2 Two-factor modal), or the authenticator app's code for an
+ * account that uses one. Messages raised while the modal is open are shown inside it, where a
+ * screen reader can still reach them.
  */
 export function TwoFactorDialog({
   open,
   onOpenChange,
+  secondFactor = 'email',
   returnFocus,
 }: {
   open: boolean;
   onOpenChange(open: boolean): void;
+  /** What the login answer asked for: the e-mailed code unless the account uses the app. */
+  secondFactor?: SecondFactor;
   /** The sign-in button: it is busy (so unfocused) while the dialog opens. */
   returnFocus(): HTMLElement | null;
 }) {
@@ -89,6 +99,10 @@ export function TwoFactorDialog({
       setNotice({ tone: 'error', text: result.message });
       return;
     }
+    signedIn();
+  };
+
+  const signedIn = () => {
     close(false);
     toast.success('Login successful!');
     navigate(paths.dashboard, { replace: true });
@@ -109,6 +123,20 @@ export function TwoFactorDialog({
     countdown.restart();
     codeInput.current?.focus();
   };
+
+  if (secondFactor === 'app') {
+    return (
+      <Dialog
+        open={open}
+        onOpenChange={close}
+        returnFocus={returnFocus}
+        title="Two-Factor Authentication"
+        description="Enter the 6-digit code from your authenticator app, or one of your recovery codes, to complete your login."
+      >
+        <AppCodeForm verifyAppCode={verify2fa} onSignedIn={signedIn} />
+      </Dialog>
+    );
+  }
 
   return (
     <Dialog

@@ -1,0 +1,72 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  twoFactorPaths,
+  type DisableTwoFactorRequest,
+  type EnableTwoFactorRequest,
+} from '@portal/contract';
+import { responseSchema } from '@/lib/response-schema';
+import { api, errorMessage } from '@/lib/http';
+import { useSessionStore } from '@/lib/session-store';
+
+export const getTwoFactorStatusQueryOptions = () =>
+  queryOptions({
+    queryKey: ['security', 'two-factor'],
+    queryFn: () =>
+      api.get(twoFactorPaths.status, { schema: responseSchema('TwoFactorStatusResponseSchema') }),
+  });
+
+export const useTwoFactorStatus = () => useQuery(getTwoFactorStatusQueryOptions());
+
+export const useStartSetup = () =>
+  useMutation({
+    mutationFn: () =>
+      api.post(twoFactorPaths.setup, undefined, {
+        schema: responseSchema('TwoFactorSetupResponseSchema'),
+      }),
+  });
+
+/** Turning the app on or off changes the status shown. */
+function useSettingChange<T, A>(run: (body: A) => Promise<T>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: () => queryClient.invalidateQueries(getTwoFactorStatusQueryOptions()),
+  });
+}
+
+export const useEnableApp = () =>
+  useSettingChange((body: EnableTwoFactorRequest) =>
+    api.post(twoFactorPaths.enable, body, {
+      schema: responseSchema('EnableTwoFactorResponseSchema'),
+    }),
+  );
+
+export const useDisableApp = () =>
+  useSettingChange((body: DisableTwoFactorRequest) =>
+    api.post(twoFactorPaths.disable, body, {
+      schema: responseSchema('DisableTwoFactorResponseSchema'),
+    }),
+  );
+
+export type VerifyResult = { success: true } | { success: false; message: string };
+
+/** Sign-in step two with a recovery code; as the e-mailed code's step, it needs the tempToken. */
+export async function verifyRecoveryCode(recoveryCode: string): Promise<VerifyResult> {
+  const session = useSessionStore.getState();
+  const { tempToken } = session;
+  if (!tempToken) return { success: false, message: 'Verification failed' };
+  session.setLoading(true);
+  try {
+    const { token, user } = await api.post(
+      twoFactorPaths.verifyRecoveryCode,
+      { tempToken, recoveryCode },
+      { schema: responseSchema('Verify2faResponseSchema') },
+    );
+    useSessionStore.getState().completeVerification(token, user);
+    return { success: true };
+  } catch (error) {
+    return { success: false, message: errorMessage(error, 'Verification failed') };
+  } finally {
+    useSessionStore.getState().setLoading(false);
+  }
+}

@@ -1,0 +1,95 @@
+import { useState, type FormEvent } from 'react';
+import { errorMessage } from '@/lib/http';
+import { Button } from '@/ui/button';
+import { Dialog } from '@/ui/dialog';
+import { Field } from '@/ui/field';
+import { PasswordField } from '@/ui/password-field';
+import { toast } from '@/ui/toast';
+import { useDisableApp } from '../api/two-factor';
+
+/** Turning the app off: the password and a code from the app or a recovery code. */
+export function DisableDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  const disable = useDisableApp();
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const close = (next: boolean) => {
+    if (!next) {
+      setPassword('');
+      setCode('');
+      setError(null);
+    }
+    onOpenChange(next);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    disable.mutate(
+      { password, code },
+      {
+        onSuccess: (answer) => {
+          toast.success(answer.message);
+          close(false);
+        },
+        onError: (failure) => setError(errorMessage(failure, 'Could not turn the app off')),
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Turn off the authenticator app"
+      description="Sign-in will ask for a code sent by e-mail again. Your recovery codes stop working."
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <Field
+          label="Code from the app, or a recovery code"
+          name="code"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          autoComplete="one-time-code"
+          autoCapitalize="off"
+          spellCheck={false}
+          className="font-mono"
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <div aria-live="polite">
+          {error && <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">{error}</p>}
+        </div>
+        <div className="flex flex-col gap-2 sm:flex-row-reverse">
+          <Button
+            type="submit"
+            variant="danger"
+            className="max-md:h-11 sm:flex-1"
+            disabled={disable.isPending || !password || !code.trim()}
+          >
+            Turn off
+          </Button>
+          <Button
+            variant="secondary"
+            className="max-md:h-11 sm:flex-1"
+            onClick={() => close(false)}
+          >
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,151 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { errorMessage } from '@/lib/http';
+import { Button } from '@/ui/button';
+import { Dialog } from '@/ui/dialog';
+import { Field } from '@/ui/field';
+import { PasswordField } from '@/ui/password-field';
+import { toast } from '@/ui/toast';
+import { useEnableApp, useStartSetup } from '../api/two-factor';
+import { CopyButton } from './copy-button';
+import { RecoveryCodes } from './recovery-codes';
+
+/**
+ * Set-up of the authenticator app: the QR code (and the secret as text), then the password and
+ * the app's first code, then the recovery codes, shown once.
+ */
+export function SetupDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  const setup = useStartSetup();
+  const enable = useEnableApp();
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const { mutate: startSetup, reset: resetSetup } = setup;
+  const { reset: resetEnable } = enable;
+
+  useEffect(() => {
+    if (open) startSetup();
+  }, [open, startSetup]);
+
+  const close = (next: boolean) => {
+    if (!next) {
+      setPassword('');
+      setCode('');
+      setError(null);
+      resetSetup();
+      resetEnable();
+    }
+    onOpenChange(next);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    enable.mutate(
+      { password, code },
+      {
+        onSuccess: (answer) => toast.success(answer.message),
+        onError: (failure) => setError(errorMessage(failure, 'Could not turn the app on')),
+      },
+    );
+  };
+
+  const codes = enable.data?.data.recoveryCodes;
+  const secret = setup.data?.data;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title={codes ? 'Save your recovery codes' : 'Set up an authenticator app'}
+      description={
+        codes
+          ? 'The authenticator app is on. Sign-in now asks for its code instead of an e-mailed one.'
+          : 'Scan the QR code with an authenticator app, such as Google Authenticator or Microsoft Authenticator, then enter the code it shows.'
+      }
+    >
+      {codes ? (
+        <div className="space-y-4">
+          <RecoveryCodes codes={codes} />
+          <Button className="w-full max-md:h-11" onClick={() => close(false)}>
+            Done
+          </Button>
+        </div>
+      ) : setup.isError ? (
+        <div role="alert" className="space-y-3">
+          <p className="text-sm text-red-700">
+            {errorMessage(setup.error, 'Could not start the set-up')}
+          </p>
+          <Button variant="secondary" onClick={() => startSetup()}>
+            Retry
+          </Button>
+        </div>
+      ) : !secret ? (
+        <p className="text-sm text-slate-600" role="status">
+          Preparing your QR code…
+        </p>
+      ) : (
+        <form onSubmit={onSubmit} noValidate className="space-y-4">
+          <img
+            src={secret.qrCode}
+            alt="QR code for your authenticator app"
+            width={192}
+            height={192}
+            className="mx-auto h-48 w-48"
+          />
+          <div className="space-y-2">
+            <p className="text-sm text-slate-700">Cannot scan? Enter this key in the app:</p>
+            <p
+              className="break-all rounded-md bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900"
+              aria-label="Set-up key"
+            >
+              {secret.secret}
+            </p>
+            <CopyButton text={secret.secret} label="Copy key" />
+          </div>
+          <Field
+            label="Code from the app"
+            name="code"
+            value={code}
+            onChange={(e) => setCode(e.target.value.replace(/[^\d ]/g, '').slice(0, 7))}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            className="font-mono tracking-widest"
+          />
+          <PasswordField
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <div aria-live="polite">
+            {error && (
+              <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">{error}</p>
+            )}
+          </div>
+          <div className="flex flex-col gap-2 sm:flex-row-reverse">
+            <Button
+              type="submit"
+              className="max-md:h-11 sm:flex-1"
+              disabled={enable.isPending || !password || code.replace(' ', '').length !== 6}
+            >
+              Turn on
+            </Button>
+            <Button
+              variant="secondary"
+              className="max-md:h-11 sm:flex-1"
+              onClick={() => close(false)}
+            >
+              Cancel
+            </Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
