@@ -1,3 +1,4 @@
+import { TwoFactorSection } from '@/features/two-factor/components/two-factor-section';
 import { PageTitle } from '@/ui/page-title';
 import { SessionsSection } from './sessions-section';
 import { SignInHistorySection } from './sign-in-history-section';
@@ -8,6 +9,7 @@ export function SecurityScreen() {
     <div className="space-y-6">
       <PageTitle>Security</PageTitle>
       <SessionsSection />
+      <TwoFactorSection />
       <SignInHistorySection />
     </div>
   );
