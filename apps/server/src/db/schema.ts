@@ -5,6 +5,7 @@ export * from '../modules/activity/schema';
 export * from '../modules/plugins/schema';
 export * from '../modules/plans/schema';
 export * from '../modules/orders/schema';
+export * from '../modules/billing/schema';
 export * from '../modules/payments/schema';
 export * from '../modules/invoices/schema';
 export * from '../sandbox/gateway/schema';

@@ -27,6 +27,22 @@ export const orders = pgTable(
     customerName: text(),
     customerEmail: text(),
     customerPhone: text(),
+    /**
+     * The billing snapshot, copied when the order is created (decision 037): the GSTIN, the
+     * address (none for an order placed without one), the place of supply and the seller's
+     * State codes, and the invoice's tax split by them. Null on orders from before.
+     */
+    billingGstin: text(),
+    billingAddressLine1: text(),
+    billingAddressLine2: text(),
+    billingCity: text(),
+    billingStateCode: text(),
+    billingPin: text(),
+    placeOfSupply: text(),
+    supplierStateCode: text(),
+    cgstPaise: bigint({ mode: 'number' }),
+    sgstPaise: bigint({ mode: 'number' }),
+    igstPaise: bigint({ mode: 'number' }),
     paidAt: timestamp({ withTimezone: true }),
     /** Last time reconciliation asked the gateway; also its lease between instances. */
     checkedAt: timestamp({ withTimezone: true }),

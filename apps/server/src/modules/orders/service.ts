@@ -1,15 +1,19 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import {
+  gstKind,
   orderAmount,
   rupeesToPaise,
   type CreateOrderRequest,
+  type GstTaxSplit,
   type Order,
+  type OrderBillingSnapshot,
   type PaymentStatus,
 } from '@portal/contract';
 import type { Database, Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
+import { billingSnapshotFor } from '../billing/service';
 import { customerPlans, plans } from '../plans/schema';
 import { isUuid, offeredPlan } from '../plans/service';
 import { receiptLink, receiptOffered } from '../receipts/service';
@@ -213,6 +217,62 @@ export async function orderView(
   return toOrder(deps, viewOf(row));
 }
 
+/** The columns that keep an order's billing snapshot. */
+const snapshotColumns = (snapshot: OrderBillingSnapshot) => ({
+  billingGstin: snapshot.gstin,
+  billingAddressLine1: snapshot.address?.addressLine1 ?? null,
+  billingAddressLine2: snapshot.address?.addressLine2 ?? null,
+  billingCity: snapshot.address?.city ?? null,
+  billingStateCode: snapshot.address?.stateCode ?? null,
+  billingPin: snapshot.address?.pin ?? null,
+  placeOfSupply: snapshot.placeOfSupply,
+  supplierStateCode: snapshot.supplierStateCode,
+  cgstPaise: snapshot.taxSplit.cgstPaise,
+  sgstPaise: snapshot.taxSplit.sgstPaise,
+  igstPaise: snapshot.taxSplit.igstPaise,
+});
+
+type SnapshotRow = Pick<OrderRow, keyof ReturnType<typeof snapshotColumns>>;
+
+/**
+ * The billing details an order kept when it was created (what its invoice prints), or null for
+ * an order created before orders kept them.
+ */
+export function billingSnapshotOf(row: SnapshotRow): OrderBillingSnapshot | null {
+  const { billingGstin, placeOfSupply, supplierStateCode } = row;
+  if (billingGstin === null || placeOfSupply === null || supplierStateCode === null) return null;
+  const taxSplit: GstTaxSplit = {
+    kind: gstKind(supplierStateCode, placeOfSupply),
+    cgstPaise: row.cgstPaise ?? 0,
+    sgstPaise: row.sgstPaise ?? 0,
+    igstPaise: row.igstPaise ?? 0,
+  };
+  const address =
+    row.billingAddressLine1 !== null &&
+    row.billingCity !== null &&
+    row.billingStateCode !== null &&
+    row.billingPin !== null
+      ? {
+          addressLine1: row.billingAddressLine1,
+          addressLine2: row.billingAddressLine2,
+          city: row.billingCity,
+          stateCode: row.billingStateCode,
+          pin: row.billingPin,
+        }
+      : null;
+  return { gstin: billingGstin, address, placeOfSupply, supplierStateCode, taxSplit };
+}
+
+/** The billing snapshot of one order, by its id alone (the invoice of a settled order). */
+export async function orderBillingSnapshot(
+  db: Executor,
+  orderId: string,
+): Promise<OrderBillingSnapshot | null> {
+  if (!isUuid(orderId)) return null;
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+  return row ? billingSnapshotOf(row) : null;
+}
+
 /**
  * A Pending order for a plan on offer. The amount the client shows (rupees) must be exactly the
  * total the server computes from the plan in paise.
@@ -233,12 +293,14 @@ export async function createOrder(
       );
     }
     const now = clock.now();
+    const snapshot = await billingSnapshotFor(tx, deps.config, customerId, amounts);
     const [row] = await tx
       .insert(orders)
       .values({
         customerId,
         planId: plan.id,
         ...amounts,
+        ...snapshotColumns(snapshot),
         status: 'Pending',
         createdAt: now,
         updatedAt: now,
