@@ -1,0 +1,56 @@
+import {
+  BillingDetailsRequestSchema,
+  BillingDetailsResponseSchema,
+  ErrorResponseSchema,
+  SaveBillingDetailsResponseSchema,
+  billingMessages,
+  billingPaths,
+} from '@portal/contract';
+import type { App } from '../../lib/types';
+import { readBillingDetails, saveBillingDetails } from './service';
+
+export async function billingRoutes(app: App) {
+  app.get(
+    billingPaths.details,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['billing'],
+        summary: "The signed-in customer's billing address and GSTIN, and the seller's State",
+        security: [{ bearer: [] }],
+        response: { 200: BillingDetailsResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: billingMessages.fetched,
+      ...(await readBillingDetails(app.deps, request.auth.customerId)),
+    }),
+  );
+
+  app.put(
+    billingPaths.details,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['billing'],
+        summary:
+          "Saves the signed-in customer's billing address and GSTIN; orders placed before keep theirs",
+        security: [{ bearer: [] }],
+        body: BillingDetailsRequestSchema,
+        response: {
+          200: SaveBillingDetailsResponseSchema,
+          400: ErrorResponseSchema,
+          401: ErrorResponseSchema,
+          413: ErrorResponseSchema,
+          415: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: billingMessages.saved,
+      billingDetails: await saveBillingDetails(app.deps, request.auth.customerId, request.body),
+    }),
+  );
+}
