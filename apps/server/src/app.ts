@@ -34,6 +34,7 @@ import { orderRoutes } from './modules/orders/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { receiptRoutes } from './modules/receipts/routes';
 import { invoiceRoutes } from './modules/invoices/routes';
+import { billingRoutes } from './modules/billing/routes';
 import { reminderRoutes } from './modules/reminders/routes';
 import { sandboxGatewayRoutes } from './sandbox/gateway/routes';
 
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(paymentRoutes);
   await app.register(receiptRoutes);
   await app.register(invoiceRoutes);
+  await app.register(billingRoutes);
   await app.register(reminderRoutes);
   if (deps.payments.settings.sandbox) await app.register(sandboxGatewayRoutes);
   if (deps.consents.sandboxBank) {
