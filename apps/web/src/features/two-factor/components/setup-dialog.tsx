@@ -98,12 +98,16 @@ export function SetupDialog({
             className="mx-auto h-48 w-48"
           />
           <div className="space-y-2">
-            <p className="text-sm text-slate-700">Cannot scan? Enter this key in the app:</p>
-            <p
-              className="break-all rounded-md bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900"
-              aria-label="Set-up key"
-            >
-              {secret.secret}
+            <Field
+              label="Set-up key"
+              value={secret.secret}
+              readOnly
+              spellCheck={false}
+              className="font-mono"
+              aria-describedby="setup-key-hint"
+            />
+            <p id="setup-key-hint" className="text-sm text-slate-600">
+              Cannot scan? Type this key into the app instead.
             </p>
             <CopyButton text={secret.secret} label="Copy key" />
           </div>
