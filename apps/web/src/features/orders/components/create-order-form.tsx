@@ -2,6 +2,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import { toast } from '@/ui/toast';
 import { PackageOpen } from 'lucide-react';
 import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, type Plan } from '@portal/contract';
+import { BillingConfirmDialog } from '@/features/billing/components/billing-confirm-dialog';
+import { BillingDetailsSection } from '@/features/billing/components/billing-details-section';
 import { usePlans } from '@/features/plans/api/get-plans';
 import { PurchaseExplanation } from '@/features/plans/components/purchase-explanation';
 import { cn } from '@/lib/cn';
@@ -86,6 +88,7 @@ export function CreateOrderForm({
   });
   const [errors, setErrors] = useState<Partial<Record<keyof OrderForm, string>>>({});
   const [processing, setProcessing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const totalBar = useRef<HTMLDivElement>(null);
   useToastsAbove(totalBar);
 
@@ -113,126 +116,141 @@ export function CreateOrderForm({
       return;
     }
     setErrors({});
+    // the GSTIN, address and place of supply are confirmed (or first given) before payment
+    setConfirming(true);
+  }
+
+  async function pay() {
     setProcessing(true);
     if (!(await startPayment(plan!, form))) setProcessing(false);
   }
 
   return (
-    // on a phone the total bar is fixed to the bottom: the padding keeps the form clear of it
-    <form onSubmit={submit} noValidate={false} className="grid gap-6 max-md:pb-24 lg:grid-cols-3">
-      <div className="space-y-6 lg:col-span-2">
-        <Card>
-          <CardHeader title="Select a Plan" />
-          <CardBody>
-            {isError ? (
-              <p role="alert" className="text-sm text-red-700">
-                Failed to load plans
-              </p>
-            ) : isPending ? (
-              <div className="grid gap-4 sm:grid-cols-2">
-                <Skeleton className="h-36" />
-                <Skeleton className="h-36" />
-              </div>
-            ) : plans.length === 0 ? (
-              <EmptyState
-                icon={<PackageOpen className="h-10 w-10" />}
-                title="No plans available at the moment."
-              />
-            ) : (
-              <fieldset>
-                <legend className="sr-only">Plan</legend>
+    <>
+      {/* on a phone the total bar is fixed to the bottom: the padding keeps the form clear of it */}
+      <form onSubmit={submit} noValidate={false} className="grid gap-6 max-md:pb-24 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <Card>
+            <CardHeader title="Select a Plan" />
+            <CardBody>
+              {isError ? (
+                <p role="alert" className="text-sm text-red-700">
+                  Failed to load plans
+                </p>
+              ) : isPending ? (
                 <div className="grid gap-4 sm:grid-cols-2">
-                  {plans.map((p) => (
-                    <PlanOption
-                      key={p._id}
-                      plan={p}
-                      checked={p._id === selectedPlanId}
-                      onSelect={() => {
-                        onSelectPlan(p._id);
-                        setErrors((e) => ({ ...e, planId: undefined }));
-                      }}
-                    />
-                  ))}
+                  <Skeleton className="h-36" />
+                  <Skeleton className="h-36" />
                 </div>
-                {errors.planId && (
-                  <p role="alert" className="mt-2 text-sm text-red-700">
-                    {errors.planId}
-                  </p>
-                )}
-              </fieldset>
-            )}
-          </CardBody>
-        </Card>
+              ) : plans.length === 0 ? (
+                <EmptyState
+                  icon={<PackageOpen className="h-10 w-10" />}
+                  title="No plans available at the moment."
+                />
+              ) : (
+                <fieldset>
+                  <legend className="sr-only">Plan</legend>
+                  <div className="grid gap-4 sm:grid-cols-2">
+                    {plans.map((p) => (
+                      <PlanOption
+                        key={p._id}
+                        plan={p}
+                        checked={p._id === selectedPlanId}
+                        onSelect={() => {
+                          onSelectPlan(p._id);
+                          setErrors((e) => ({ ...e, planId: undefined }));
+                        }}
+                      />
+                    ))}
+                  </div>
+                  {errors.planId && (
+                    <p role="alert" className="mt-2 text-sm text-red-700">
+                      {errors.planId}
+                    </p>
+                  )}
+                </fieldset>
+              )}
+            </CardBody>
+          </Card>
 
-        <Card>
-          <CardHeader title="Customer Information" />
-          <CardBody className="grid gap-4 sm:grid-cols-2">
-            {customerFields.map(({ name, ...props }) => (
-              <Field
-                key={name}
-                name={name}
-                {...props}
-                value={form[name]}
-                onChange={(e) => change(name)(e.target.value)}
-                error={errors[name]}
-              />
-            ))}
-            <Field
-              label="Amount"
-              name="amount"
-              readOnly
-              value={amounts ? formatInr(amounts.total) : ''}
-            />
-          </CardBody>
-        </Card>
-      </div>
-
-      <Card className="h-fit">
-        <CardHeader title="Order Summary" />
-        <CardBody>
-          {plan && amounts ? (
-            <dl className="space-y-2 text-sm">
-              <div className="flex justify-between gap-4">
-                <dt className="text-slate-600">Plan</dt>
-                <dd className="font-medium text-slate-900">{plan.planName}</dd>
-              </div>
-              {charges.map(([term, amount]) => (
-                <div key={term} className="flex justify-between gap-4">
-                  <dt className="text-slate-600">{term}</dt>
-                  <dd>{formatInr(amount)}</dd>
-                </div>
+          <Card>
+            <CardHeader title="Customer Information" />
+            <CardBody className="grid gap-4 sm:grid-cols-2">
+              {customerFields.map(({ name, ...props }) => (
+                <Field
+                  key={name}
+                  name={name}
+                  {...props}
+                  value={form[name]}
+                  onChange={(e) => change(name)(e.target.value)}
+                  error={errors[name]}
+                />
               ))}
-              <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold">
-                <dt>Total</dt>
-                <dd>{formatInr(amounts.total)}</dd>
-              </div>
-            </dl>
-          ) : (
-            <p className="text-sm text-slate-600">Select a plan to see the order summary.</p>
-          )}
-          <PurchaseExplanation planId={plan?._id ?? null} />
-          {/* below 768 px a bar fixed to the bottom of the screen: the total and the button stay
+              <Field
+                label="Amount"
+                name="amount"
+                readOnly
+                value={amounts ? formatInr(amounts.total) : ''}
+              />
+            </CardBody>
+          </Card>
+
+          <BillingDetailsSection className="" />
+        </div>
+
+        <Card className="h-fit">
+          <CardHeader title="Order Summary" />
+          <CardBody>
+            {plan && amounts ? (
+              <dl className="space-y-2 text-sm">
+                <div className="flex justify-between gap-4">
+                  <dt className="text-slate-600">Plan</dt>
+                  <dd className="font-medium text-slate-900">{plan.planName}</dd>
+                </div>
+                {charges.map(([term, amount]) => (
+                  <div key={term} className="flex justify-between gap-4">
+                    <dt className="text-slate-600">{term}</dt>
+                    <dd>{formatInr(amount)}</dd>
+                  </div>
+                ))}
+                <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold">
+                  <dt>Total</dt>
+                  <dd>{formatInr(amounts.total)}</dd>
+                </div>
+              </dl>
+            ) : (
+              <p className="text-sm text-slate-600">Select a plan to see the order summary.</p>
+            )}
+            <PurchaseExplanation planId={plan?._id ?? null} />
+            {/* below 768 px a bar fixed to the bottom of the screen: the total and the button stay
               in sight while the customer scrolls through the plans and the form */}
-          <div
-            ref={totalBar}
-            className="mt-6 max-md:fixed max-md:inset-x-0 max-md:bottom-0 max-md:z-20 max-md:mt-0 max-md:flex max-md:items-center max-md:gap-4 max-md:border-t max-md:border-slate-200 max-md:bg-white max-md:px-4 max-md:py-3 max-md:shadow-[0_-4px_12px_rgb(15_23_42/0.08)]"
-          >
-            <p className="min-w-0 md:hidden">
-              <span className="block text-xs text-slate-600">Total</span>
-              <span className="block font-semibold text-slate-900">
-                {amounts ? formatInr(amounts.total) : 'Select a plan'}
-              </span>
-            </p>
-            <Button
-              type="submit"
-              className="w-full max-md:ml-auto max-md:w-auto"
-              disabled={!plan || processing}
+            <div
+              ref={totalBar}
+              className="mt-6 max-md:fixed max-md:inset-x-0 max-md:bottom-0 max-md:z-20 max-md:mt-0 max-md:flex max-md:items-center max-md:gap-4 max-md:border-t max-md:border-slate-200 max-md:bg-white max-md:px-4 max-md:py-3 max-md:shadow-[0_-4px_12px_rgb(15_23_42/0.08)]"
             >
-              {processing ? 'Processing...' : 'Proceed to Payment'}
-            </Button>
-          </div>
-        </CardBody>
-      </Card>
-    </form>
+              <p className="min-w-0 md:hidden">
+                <span className="block text-xs text-slate-600">Total</span>
+                <span className="block font-semibold text-slate-900">
+                  {amounts ? formatInr(amounts.total) : 'Select a plan'}
+                </span>
+              </p>
+              <Button
+                type="submit"
+                className="w-full max-md:ml-auto max-md:w-auto"
+                disabled={!plan || processing}
+              >
+                {processing ? 'Processing...' : 'Proceed to Payment'}
+              </Button>
+            </div>
+          </CardBody>
+        </Card>
+      </form>
+      {/* outside the order form: React carries the dialog form's submit up through the portal */}
+      <BillingConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        onConfirm={() => void pay()}
+      />
+    </>
   );
 }
