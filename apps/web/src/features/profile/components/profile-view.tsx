@@ -15,6 +15,7 @@ import { usePlanCatalogue } from '@/features/plans/api/get-plans';
 import { extensionNote } from '@/features/plans/components/plan-standing';
 import { MissingUserError, getProfileQueryOptions, useProfile } from '../api/get-profile';
 import { ChangePasswordDialog } from './change-password-dialog';
+import { BillingDetailsSection } from '@/features/billing/components/billing-details-section';
 
 const orNotSpecified = (value: string | null | undefined) => value?.trim() || 'Not specified';
 
@@ -150,6 +151,8 @@ function ProfileDetails({ user }: { user: User }) {
           </CardBody>
         </Card>
       </div>
+
+      <BillingDetailsSection />
 
       <Card className="mt-6">
         <CardHeader title="Account Overview" />
