@@ -14,3 +14,4 @@ export * from '../modules/consents/schema';
 export * from '../sandbox/bank/schema';
 export * from '../modules/mail/schema';
 export * from '../modules/reminders/schema';
+export * from '../modules/security/schema';
