@@ -15,3 +15,4 @@ export * from '../sandbox/bank/schema';
 export * from '../modules/mail/schema';
 export * from '../modules/reminders/schema';
 export * from '../modules/security/schema';
+export * from '../modules/two-factor/schema';
