@@ -12,6 +12,7 @@ export const exportPaths = {
 } as const;
 
 export const CSV_EXPORT_KINDS = ['orders', 'invoices', 'activity', 'consents'] as const;
+export type CsvExportKind = (typeof CSV_EXPORT_KINDS)[number];
 export const EXPORT_KINDS = [...CSV_EXPORT_KINDS, 'tally', 'invoice-pdfs'] as const;
 export const ExportKindSchema = z.enum(EXPORT_KINDS, {
   error: `must be one of ${EXPORT_KINDS.join(', ')}`,
