@@ -1,0 +1,352 @@
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { exportPaths } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { authHeaders, createCustomer } from '../../test/customers';
+import { activityEvents } from '../activity/schema';
+import { consents } from '../consents/schema';
+import { orders } from '../orders/schema';
+import { createPlan } from '../plans/service';
+import { createTestPartner } from '../consents/testing';
+import { paidOrder, payFor, reportRefund } from '../invoices/test-support';
+import { EXPORT_LINK_TTL_SECONDS } from './service';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const BOM = '\uFEFF';
+const FY = { from: '2026-04-01', to: '2027-03-31' };
+
+async function customer() {
+  const c = await createCustomer(t);
+  return { ...c, headers: await authHeaders(t, c.id) };
+}
+
+const askLink = (headers: Record<string, string>, payload: object) =>
+  t.app.inject({ method: 'POST', url: exportPaths.link, headers, payload });
+
+/** The signed link of an export, opened as the browser would: no bearer token. */
+async function download(headers: Record<string, string>, payload: object) {
+  const link = await askLink(headers, payload);
+  expect(link.statusCode, link.body).toBe(200);
+  const res = await t.app.inject({ method: 'GET', url: link.json().url });
+  expect(res.statusCode, res.body).toBe(200);
+  return res;
+}
+
+const csvLines = (body: string) => body.split('\r\n');
+
+async function seedOrders(customerId: string, createdAt: Date[]) {
+  const plan = await createPlan(t.deps.db, t.clock, {
+    planName: 'Pro, "Annual"',
+    planType: 'Single',
+    noOfCompany: 1,
+    durationDays: 365,
+    amountPaise: 750_000,
+  });
+  return t.deps.db
+    .insert(orders)
+    .values(
+      createdAt.map((at) => ({
+        customerId,
+        planId: plan.id,
+        basePaise: 750_000,
+        gstPaise: 135_000,
+        handlingPaise: 37_500,
+        totalPaise: 922_500,
+        status: 'Completed',
+        createdAt: at,
+        paidAt: at,
+      })),
+    )
+    .returning();
+}
+
+describe('POST /api/exports/link', () => {
+  it('asks for a signed-in customer', async () => {
+    const res = await askLink({}, { kind: 'orders', range: FY });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it.each([
+    [
+      { kind: 'orders', range: { from: '2026-05-02', to: '2026-05-01' } },
+      'must be on or after the start date',
+    ],
+    [
+      { kind: 'orders', range: { from: '2026-01-01', to: '2027-01-02' } },
+      'must be at most 366 days',
+    ],
+    [
+      { kind: 'activity', range: { from: '2026-02-30', to: '2026-03-01' } },
+      'must be a date from 2017',
+    ],
+    [{ kind: 'activity', range: { from: '01/04/2026', to: '2026-05-01' } }, 'as YYYY-MM-DD'],
+    [
+      { kind: 'activity', range: { from: '1999-04-01', to: '1999-05-01' } },
+      'must be a date from 2017',
+    ],
+    [{ kind: 'consents', range: { from: 20260401, to: '2026-05-01' } }, 'must be a date'],
+    [{ kind: 'consents' }, 'range'],
+    [{ kind: 'payroll', range: FY }, 'kind'],
+    [
+      { kind: 'invoice-pdfs', financialYear: '2026-28' },
+      'must be a financial year such as 2026-27',
+    ],
+    [{ kind: 'invoice-pdfs', financialYear: '2026-2027' }, 'must be a financial year'],
+    [{ kind: 'invoice-pdfs', range: FY }, 'financialYear'],
+  ])('refuses %j with a 400 that says what is wrong', async (payload, message) => {
+    const { headers } = await customer();
+    const res = await askLink(headers, payload);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ success: false });
+    expect(res.json().message).toContain(message);
+  });
+
+  it('accepts a range of exactly 366 days and names the file by kind and range', async () => {
+    const { headers } = await customer();
+    const res = await askLink(headers, {
+      kind: 'orders',
+      range: { from: '2027-04-01', to: '2028-03-31' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      success: true,
+      fileName: 'orders-2027-04-01-to-2028-03-31.csv',
+      url: expect.stringMatching(/^\/api\/exports\/orders\/2027-04-01\/2028-03-31\?expires=/),
+    });
+    const zip = await askLink(headers, { kind: 'invoice-pdfs', financialYear: '2026-27' });
+    expect(zip.json().fileName).toBe('invoice-pdfs-2026-27.zip');
+  });
+});
+
+describe('GET /api/exports/:kind/:from/:to', () => {
+  it('streams the orders of the range as CSV with a BOM, en-IN dates, no cache, as an attachment', async () => {
+    const c = await customer();
+    const other = await customer();
+    // 31 March 23:59 and 1 April 00:00 in India: the first is outside the financial year
+    const [, inside, last] = await seedOrders(c.id, [
+      new Date('2026-03-31T18:29:59.999Z'),
+      new Date('2026-03-31T18:30:00Z'),
+      new Date('2027-03-31T18:29:59Z'),
+      new Date('2027-03-31T18:30:00Z'),
+    ]);
+    await seedOrders(other.id, [new Date('2026-06-01T10:00:00Z')]);
+
+    const res = await download(c.headers, { kind: 'orders', range: FY });
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="orders-2026-04-01-to-2027-03-31.csv"',
+    );
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const lines = csvLines(res.body);
+    expect(lines).toEqual([
+      `${BOM}Date,Order ID,Plan,Status,Base (₹),GST (₹),Handling (₹),Total (₹),Paid on`,
+      `"01/04/2026, 00:00",${inside!.id},"Pro, ""Annual""",Completed,7500.00,1350.00,375.00,9225.00,"01/04/2026, 00:00"`,
+      `"31/03/2027, 23:59",${last!.id},"Pro, ""Annual""",Completed,7500.00,1350.00,375.00,9225.00,"31/03/2027, 23:59"`,
+      '',
+    ]);
+  });
+
+  it('reads past a batch by keyset without skipping or repeating rows that share a millisecond', async () => {
+    const c = await customer();
+    // 1,203 rows, many in the same millisecond but apart in microseconds
+    await t.deps.db.execute(
+      `insert into activity_events (customer_id, type, title, description, status, created_at)
+       select '${c.id}', 'login', 'Row ' || n, 'd', 'success',
+              timestamptz '2026-06-01 10:00:00+00' + (n / 3) * interval '1 microsecond' * 400
+       from generate_series(1, 1203) as n`,
+    );
+    const res = await download(c.headers, { kind: 'activity', range: FY });
+    const titles = csvLines(res.body)
+      .slice(1, -1)
+      .map((line) => line.split(',')[3]);
+    expect(titles).toHaveLength(1203);
+    expect(new Set(titles).size).toBe(1203);
+  });
+
+  it('neutralises formulas and quotes commas, quotes and line breaks in the activity CSV', async () => {
+    const c = await customer();
+    await t.deps.db.insert(activityEvents).values({
+      customerId: c.id,
+      type: 'login',
+      title: '=HYPERLINK("http://evil.test","Click")',
+      description: 'two\nlines, "quoted"',
+      status: '@success',
+      createdAt: new Date('2026-08-15T04:30:00Z'),
+    });
+    const res = await download(c.headers, { kind: 'activity', range: FY });
+    expect(res.body).toBe(
+      `${BOM}Date,Type,Title,Description,Status\r\n` +
+        `"15/08/2026, 10:00",login,"'=HYPERLINK(""http://evil.test"",""Click"")","two\nlines, ""quoted""",'@success\r\n`,
+    );
+  });
+
+  it('lists the customer’s consents with partner, status, terms and dates, and no one else’s', async () => {
+    const c = await customer();
+    const other = await customer();
+    const { partner } = await createTestPartner(t, '+Tally & Co');
+    const row = (customerId: string, consentId: string, status: string, expiresAt: Date) => ({
+      customerId,
+      partnerRef: partner.id,
+      consentId,
+      status,
+      providerStatus: 'Authorised',
+      permissions: ['ReadAccountsBasic', 'ReadTransactionsDetail'],
+      accounts: ['XXXX1234'],
+      purpose: 'Bank reconciliation',
+      transactionFrom: new Date('2026-01-01T00:00:00Z'),
+      transactionTo: new Date('2026-12-31T00:00:00Z'),
+      expiresAt,
+      providerCreatedAt: new Date('2026-06-01T10:00:00Z'),
+      providerStatusUpdatedAt: new Date('2026-06-01T10:00:00Z'),
+      createdAt: new Date('2026-06-01T10:00:00Z'),
+    });
+    await t.deps.db
+      .insert(consents)
+      .values([
+        row(c.id, `C-${c.id}`, 'Approved', new Date('2026-05-31T00:00:00Z')),
+        row(other.id, `C-${other.id}`, 'Approved', new Date('2027-01-01T00:00:00Z')),
+      ]);
+    const res = await download(c.headers, { kind: 'consents', range: FY });
+    expect(csvLines(res.body)).toEqual([
+      `${BOM}Created,Consent ID,Partner,Status,Purpose,Permissions,Accounts,Transactions from,Transactions to,Expires,Revoked`,
+      // past its expiry on the test clock: Expired, as every list shows it
+      `"01/06/2026, 15:30",C-${c.id},'+Tally & Co,Expired,Bank reconciliation,ReadAccountsBasic; ReadTransactionsDetail,XXXX1234,01/01/2026,31/12/2026,"31/05/2026, 05:30",`,
+      '',
+    ]);
+  });
+
+  it('refuses a link changed to another customer, kind or range (403) and an expired one (410)', async () => {
+    const c = await customer();
+    const other = await customer();
+    const link = (await askLink(c.headers, { kind: 'orders', range: FY })).json().url as string;
+    const tampered = [
+      link.replace(`sub=${c.id}`, `sub=${other.id}`),
+      link.replace('/orders/', '/activity/'),
+      link.replace('2026-04-01', '2026-04-02'),
+      link.replace(/sig=[^&]+/, 'sig=x'),
+      link.split('?')[0]!,
+    ];
+    for (const url of tampered) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json().message).toBe('This link is not valid.');
+    }
+    t.clock.advance((EXPORT_LINK_TTL_SECONDS + 1) * 1000);
+    const expired = await t.app.inject({ method: 'GET', url: link });
+    expect(expired.statusCode).toBe(410);
+  });
+
+  it.each([
+    ['/api/exports/payroll/2026-04-01/2027-03-31', 'kind'],
+    ['/api/exports/orders/2026-04-31/2027-03-31', 'must be a date'],
+    ['/api/exports/orders/2027-04-01/2026-04-01', 'must be on or after the start date'],
+    ['/api/exports/orders/2020-04-01/2027-03-31', 'must be at most 366 days'],
+  ])('answers %s with a 400 before looking at the signature', async (url, message) => {
+    const res = await t.app.inject({ method: 'GET', url: `${url}?expires=1&sub=x&sig=y` });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message).toContain(message);
+  });
+});
+
+describe('invoice exports', () => {
+  it('lists invoices and credit notes of the range in the CSV, books them for Tally, and zips their PDFs', async () => {
+    t.clock.set(new Date('2026-09-01T06:00:00Z'));
+    const first = await paidOrder(t, { companyName: 'Rao & Sons <Traders>' });
+    t.clock.set(new Date('2026-09-01T06:10:00Z'));
+    const second = await payFor(t, first.b);
+    t.clock.advance(60_000);
+    await reportRefund(t, second.paymentId, {
+      id: 'rfnd_export',
+      amountPaise: 300_00,
+      refundedSoFarPaise: 300_00,
+    });
+    // another customer's invoice in the same days never appears
+    await paidOrder(t);
+    const { headers } = first.b;
+    const range = { from: '2026-09-01', to: '2026-09-30' };
+
+    const csv = await download(headers, { kind: 'invoices', range });
+    const lines = csvLines(csv.body);
+    expect(lines[0]).toBe(
+      `${BOM}Document,Number,Date,Invoice number,Invoice date,Order ID,GSTIN,Place of supply,Taxable value (₹),CGST (₹),SGST (₹),IGST (₹),Other charges (₹),Total (₹)`,
+    );
+    expect(lines.slice(1, -1).map((line) => line.split(',').slice(0, 4))).toEqual([
+      ['Tax invoice', first.invoice.invoiceNumber, '01/09/2026', first.invoice.invoiceNumber],
+      ['Tax invoice', second.invoice.invoiceNumber, '01/09/2026', second.invoice.invoiceNumber],
+      ['Credit note', expect.stringMatching(/^CN\//), '01/09/2026', second.invoice.invoiceNumber],
+    ]);
+    expect(lines[1]!.split(',').at(-1)).toBe((first.invoice.totalPaise / 100).toFixed(2));
+    expect(lines[3]!.split(',').at(-1)).toBe('300.00');
+
+    const tally = await download(headers, { kind: 'tally', range });
+    expect(tally.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(tally.headers['content-disposition']).toBe(
+      'attachment; filename="tally-2026-09-01-to-2026-09-30.xml"',
+    );
+    expect(XMLValidator.validate(tally.body)).toBe(true);
+    const envelope = new XMLParser({
+      ignoreAttributes: false,
+      isArray: (name) => name === 'TALLYMESSAGE',
+    }).parse(tally.body).ENVELOPE;
+    expect(envelope.BODY.IMPORTDATA.REQUESTDESC.STATICVARIABLES.SVCURRENTCOMPANY).toBe(
+      'Rao & Sons <Traders>',
+    );
+    const types = envelope.BODY.IMPORTDATA.REQUESTDATA.TALLYMESSAGE.map(
+      (message: { VOUCHER: Record<string, string> }) => message.VOUCHER['@_VCHTYPE'],
+    );
+    expect(types).toEqual(['Purchase', 'Purchase', 'Debit Note']);
+
+    // nothing of the year before
+    const empty = await download(headers, {
+      kind: 'invoices',
+      range: { from: '2025-09-01', to: '2025-09-30' },
+    });
+    expect(csvLines(empty.body)).toHaveLength(2);
+
+    const zip = await download(headers, { kind: 'invoice-pdfs', financialYear: '2026-27' });
+    expect(zip.headers['content-type']).toBe('application/zip');
+    expect(zip.headers['content-disposition']).toBe(
+      'attachment; filename="invoice-pdfs-2026-27.zip"',
+    );
+    const entries = await unzip(zip.rawPayload);
+    const names = [...entries.keys()];
+    expect(names).toEqual([
+      `invoices/${first.invoice.invoiceNumber.replaceAll('/', '-')}.pdf`,
+      `invoices/${second.invoice.invoiceNumber.replaceAll('/', '-')}.pdf`,
+      expect.stringMatching(/^credit-notes\/CN-.*\.pdf$/),
+    ]);
+    const stored = await t.deps.files.read(first.invoice.fileKey);
+    expect(entries.get(names[0]!)).toEqual(stored);
+    for (const pdf of entries.values()) expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
+
+/** Every entry of a ZIP, read back by a real unzip library. */
+function unzip(archive: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(archive, { lazyEntries: true }, (error, zipFile) => {
+      if (error) return reject(error);
+      const entries = new Map<string, Buffer>();
+      zipFile.on('entry', (entry: yauzl.Entry) => {
+        zipFile.openReadStream(entry, async (streamError, stream) => {
+          if (streamError) return reject(streamError);
+          const chunks: Buffer[] = [];
+          for await (const chunk of stream as Readable) chunks.push(chunk as Buffer);
+          entries.set(entry.fileName, Buffer.concat(chunks));
+          zipFile.readEntry();
+        });
+      });
+      zipFile.on('end', () => resolve(entries));
+      zipFile.on('error', reject);
+      zipFile.readEntry();
+    });
+  });
+}
