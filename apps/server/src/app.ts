@@ -36,6 +36,7 @@ import { receiptRoutes } from './modules/receipts/routes';
 import { invoiceRoutes } from './modules/invoices/routes';
 import { billingRoutes } from './modules/billing/routes';
 import { reminderRoutes } from './modules/reminders/routes';
+import { exportRoutes } from './modules/exports/routes';
 import { sandboxGatewayRoutes } from './sandbox/gateway/routes';
 
 declare module 'fastify' {
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(invoiceRoutes);
   await app.register(billingRoutes);
   await app.register(reminderRoutes);
+  await app.register(exportRoutes);
   if (deps.payments.settings.sandbox) await app.register(sandboxGatewayRoutes);
   if (deps.consents.sandboxBank) {
     await app.register(sandboxBankRoutes(deps.consents.sandboxBank), {
