@@ -17,10 +17,12 @@ export const EXPIRING_SHOWN = 3;
  * $4), not the customer's consents nor other customers'. `(status = 'Approved') IS TRUE` is not
  * indexable on purpose: as a plain `status = 'Approved'` the planner may take
  * consents_status_expires_idx and read every customer's consents in the window.
- * EXPLAIN ANALYZE on PostgreSQL (coming-up-plan.pg.test.ts, 28,000 consents of four customers):
+ * EXPLAIN (ANALYZE, BUFFERS) on PostgreSQL, 1,050,001 consents of the customer (50,001 in the
+ * window) and 60,000 of others' in it: 0.17 ms, 16 buffers.
  *   Limit -> Index Only Scan using consents_customer_due_idx (100 rows, none removed)
  *   Limit -> Incremental Sort -> Nested Loop
  *     -> Index Scan using consents_customer_due_idx (4 rows) -> Memoize -> partners_pkey
+ * coming-up-plan.pg.test.ts checks this plan on 28,000 consents of four customers.
  */
 export const EXPIRING: Statement = {
   name: 'coming_up_expiring_consents',
