@@ -13,6 +13,7 @@ export const paths = {
   activity: '/activity',
   security: '/security',
   invoices: '/invoices',
+  exports: '/exports',
   /** Where the new-browser notice's link lands, signed in or not. */
   endSession: '/end-session',
 } as const;
