@@ -1,5 +1,6 @@
 import {
   CreditCard,
+  FileDown,
   LayoutDashboard,
   LockKeyhole,
   Puzzle,
@@ -19,6 +20,7 @@ export const navItems: { label: string; to: string; icon: LucideIcon }[] = [
   { label: 'Plugins', to: paths.plugins, icon: Puzzle },
   { label: 'Orders', to: paths.orders, icon: ShoppingCart },
   { label: 'Invoices', to: paths.invoices, icon: ReceiptText },
+  { label: 'Exports', to: paths.exports, icon: FileDown },
   { label: 'Consents', to: paths.consents, icon: ShieldCheck },
   { label: 'Security', to: paths.security, icon: LockKeyhole },
 ];
