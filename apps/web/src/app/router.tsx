@@ -79,6 +79,11 @@ export const routes: RouteObject[] = [
                     ...titled('Invoices'),
                     lazy: () => import('./routes/invoices'),
                   },
+                  {
+                    path: paths.exports,
+                    ...titled('Exports'),
+                    lazy: () => import('./routes/exports'),
+                  },
                 ],
               },
             ],
