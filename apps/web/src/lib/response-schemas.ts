@@ -18,6 +18,7 @@ export {
   DashboardCountersResponseSchema,
   DeleteConsentResponseSchema,
   InvoiceListResponseSchema,
+  ExportLinkResponseSchema,
   EndOtherSessionsResponseSchema,
   EndSessionByLinkResponseSchema,
   EndSessionResponseSchema,
