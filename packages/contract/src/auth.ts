@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, VERIFICATION_CODE_LENGTH } from './constants';
 import { text } from './primitives';
+import { SecondFactorSchema } from './two-factor';
 
 // Spec §5: "a simple address pattern".
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -23,6 +24,8 @@ export const LoginResponseSchema = z.object({
   success: z.literal(true),
   tempToken: z.string(),
   message: z.string(),
+  /** Only for an account with the authenticator app; absent, the code was sent by e-mail. */
+  secondFactor: SecondFactorSchema.optional(),
 });
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 

@@ -12,6 +12,7 @@ import {
   Verify2faResponseSchema,
   authMessages,
   authPaths,
+  twoFactorMessages,
 } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
@@ -25,7 +26,7 @@ import { ABSOLUTE_LIMIT_MS, type IssuedSession } from './sessions';
 export const REFRESH_COOKIE = '__Host-refresh';
 const cookieBase = { httpOnly: true, secure: true, sameSite: 'strict', path: '/' } as const;
 
-function setRefreshCookie(reply: FastifyReply, session: IssuedSession, now: Date) {
+export function setRefreshCookie(reply: FastifyReply, session: IssuedSession, now: Date) {
   const remaining = Math.floor(
     (session.createdAt.getTime() + ABSOLUTE_LIMIT_MS - now.getTime()) / 1000,
   );
@@ -84,7 +85,12 @@ export async function authRoutes(app: App) {
       },
     },
     async (request) => {
-      const { tempToken } = await startLogin(deps, request.body, request.ip);
+      const { tempToken, secondFactor } = await startLogin(deps, request.body, request.ip);
+      // the e-mailed path answers exactly as before; only the app is named
+      if (secondFactor === 'app') {
+        const message = twoFactorMessages.appCodeAsked;
+        return { success: true as const, tempToken, message, secondFactor };
+      }
       return { success: true as const, tempToken, message: authMessages.codeSent };
     },
   );

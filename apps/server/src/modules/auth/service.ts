@@ -6,12 +6,14 @@ import {
   authMessages,
   type LoginRequestSchema,
   type User,
+  twoFactorMessages,
 } from '@portal/contract';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
 import { recordActivity } from '../activity/record';
+import { appSignInCheck, secondFactorOf, type GivenCode } from '../two-factor/service';
 import { customers } from '../users/schema';
 import { findCustomerByEmail, getUser, normaliseEmail } from '../users/service';
 import type { AccessTokens } from './access-token';
@@ -83,6 +85,7 @@ export async function startLogin(deps: ServiceDeps, input: LoginInput, ip: strin
     throw invalidLogin();
   }
   await Promise.all([addressAttempt.giveBack(), accountAttempt.giveBack()]);
+  const secondFactor = await secondFactorOf(db, customer.id);
 
   const now = clock.now();
   const id = randomUUID();
@@ -100,11 +103,12 @@ export async function startLogin(deps: ServiceDeps, input: LoginInput, ip: strin
       createdAt: now,
     });
     // queued, not sent: a slow or absent mail server never holds up a sign-in
-    await queueCodeMail(tx, deps, customer.email, code);
+    // an account with the authenticator app gets no mail: its code is in the app
+    if (secondFactor === 'email') await queueCodeMail(tx, deps, customer.email, code);
   });
   // a code is awaited: this instance's worker sends it now rather than at its next look
   deps.queue.wake('mail');
-  return { tempToken };
+  return { tempToken, secondFactor };
 }
 
 async function findChallenge(deps: ServiceDeps, tempToken: string) {
@@ -161,11 +165,18 @@ export interface CompletedLogin {
   session: IssuedSession;
 }
 
-/** Step two: the e-mailed code, at most five tries per challenge. */
+type CodeInput = { tempToken: string } & ({ verificationCode: string } | { recoveryCode: string });
+
+const givenCode = (input: CodeInput): GivenCode =>
+  'recoveryCode' in input
+    ? { kind: 'recovery', code: input.recoveryCode }
+    : { kind: 'app', code: input.verificationCode };
+
+/** Step two: the e-mailed code (or the app's, or a recovery code), at most five tries per challenge. */
 export async function verifyLogin(
-  deps: ServiceDeps,
+  deps: ServiceDeps & Pick<AppDeps, 'secrets'>,
   tokens: AccessTokens,
-  input: { tempToken: string; verificationCode: string },
+  input: CodeInput,
   ip: string,
 ): Promise<CompletedLogin> {
   const { db, clock } = deps;
@@ -177,8 +188,12 @@ export async function verifyLogin(
   );
 
   // the request schema has trimmed the code already
-  const given = codeHash(challenge.id, input.verificationCode);
-  if (!sameHash(given, comparedHash)) {
+  const app = await appSignInCheck(deps, challenge.customerId, givenCode(input));
+  const matches = app
+    ? app.matches
+    : 'verificationCode' in input &&
+      sameHash(codeHash(challenge.id, input.verificationCode), comparedHash);
+  if (!matches) {
     await db.transaction(async (tx) => {
       await recordAccountFailure(tx, clock, email);
       await recordActivity(tx, clock, {
@@ -208,6 +223,10 @@ export async function verifyLogin(
       )
       .returning({ id: loginChallenges.id });
     if (!claimed) return null;
+    // the app's code or a recovery code serves one sign-in: of two at once, the first
+    if (app && !(await app.claim(tx))) {
+      throw new AppError('BAD_REQUEST', authMessages.invalidCode);
+    }
     const issued = await startSession(tx, clock, challenge.customerId, challenge.rememberMe);
     await clearAccountFailures(tx, email);
     await recordActivity(tx, clock, {
@@ -253,6 +272,9 @@ export async function resendCode(deps: ServiceDeps, tempToken: string) {
   const { db, clock } = deps;
   const now = clock.now();
   const { challenge, email } = resendableChallenge(await findChallenge(deps, tempToken), now);
+  if ((await secondFactorOf(db, challenge.customerId)) === 'app') {
+    throw new AppError('BAD_REQUEST', twoFactorMessages.noEmailCode);
+  }
   const code = randomCode();
   // every limit again in the statement, so that resends arriving together send one code
   const updated = await db.transaction(async (tx) => {

@@ -7,6 +7,7 @@ import { receiptFileKey } from '../receipts/service';
 import { creditNoteMail } from '../invoices/credit-note-mail';
 import { creditNoteFileKey } from '../invoices/schema';
 import { reminderMail } from '../reminders/mail';
+import { twoFactorMail } from '../two-factor/mail';
 import { mailDeliveries } from './schema';
 import {
   consentStatusMail,
@@ -75,6 +76,8 @@ export async function renderMail(
       return consentStatusMail(request.data, ctx);
     case 'reminder':
       return reminderMail(request.data, ctx);
+    case 'two-factor-changed':
+      return twoFactorMail(request.data, ctx);
     case 'receipt': {
       const pdf = await deps.files.read(receiptFileKey(request.data.orderId));
       // thrown, so the job is tried again: the file store may be briefly away

@@ -3,6 +3,7 @@ import type { CreditNoteMailData } from '../invoices/credit-note-mail';
 import { portalUrl, rupees } from './format';
 import { renderLayout } from './layout';
 import type { ReminderMailData } from '../reminders/mail';
+import type { TwoFactorMailData } from '../two-factor/mail';
 
 export interface MailAttachment {
   filename: string;
@@ -64,7 +65,8 @@ export type MailRequest =
         companyName: string;
       };
     }
-  | { template: 'credit-note'; to: string; data: CreditNoteMailData };
+  | { template: 'credit-note'; to: string; data: CreditNoteMailData }
+  | { template: 'two-factor-changed'; to: string; data: TwoFactorMailData };
 
 export type MailTemplate = MailRequest['template'];
 type DataOf<T extends MailTemplate> = Extract<MailRequest, { template: T }>['data'];

@@ -1,0 +1,42 @@
+import { customerDateTime } from '@portal/contract';
+import { portalUrl } from '../mail/format';
+import { renderLayout } from '../mail/layout';
+import type { MailContext, RenderedMail } from '../mail/templates';
+
+/** What the notice of the authenticator app turned on or off is made from. */
+export interface TwoFactorMailData {
+  on: boolean;
+  at: string;
+  companyName: string;
+}
+
+export const twoFactorSubject = (on: boolean) =>
+  on ? 'Authenticator app turned on' : 'Authenticator app turned off';
+
+export async function twoFactorMail(
+  { on, at, companyName }: TwoFactorMailData,
+  ctx: MailContext,
+): Promise<RenderedMail> {
+  const subject = twoFactorSubject(on);
+  const what = on
+    ? 'Signing in to your portal account now asks for a code from your authenticator app instead of a code by e-mail.'
+    : 'Signing in to your portal account no longer asks for a code from your authenticator app: the code comes by e-mail again.';
+  const notYou =
+    'If this was not you, reset your password at once with "Forgot password?" on the sign-in screen.';
+  const when = `${customerDateTime(new Date(at))} (India time)`;
+  return {
+    subject,
+    text: [what, '', `When: ${when}`, '', notYou].join('\n'),
+    html: await renderLayout({
+      subject,
+      preview: what,
+      heading: subject,
+      greeting: companyName,
+      paragraphs: [what],
+      facts: [['When', when]],
+      notes: [notYou],
+      action: { label: 'Review your security', url: portalUrl(ctx.publicUrl, '/security') },
+      publicUrl: ctx.publicUrl,
+    }),
+  };
+}

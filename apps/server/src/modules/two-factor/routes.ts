@@ -1,0 +1,136 @@
+import {
+  DisableTwoFactorRequestSchema,
+  DisableTwoFactorResponseSchema,
+  EnableTwoFactorRequestSchema,
+  EnableTwoFactorResponseSchema,
+  ErrorResponseSchema,
+  TwoFactorSetupResponseSchema,
+  TwoFactorStatusResponseSchema,
+  Verify2faResponseSchema,
+  VerifyRecoveryCodeRequestSchema,
+  authMessages,
+  twoFactorMessages,
+  twoFactorPaths,
+} from '@portal/contract';
+import type { App } from '../../lib/types';
+import { createAccessTokens } from '../auth/access-token';
+import { setRefreshCookie } from '../auth/routes';
+import { verifyLogin } from '../auth/service';
+import { disableApp, enableApp, startSetup, twoFactorStatus } from './service';
+
+const security = [{ bearer: [] }];
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  429: ErrorResponseSchema,
+};
+
+export async function twoFactorRoutes(app: App) {
+  const { deps } = app;
+  const tokens = createAccessTokens(deps.secrets.jwt, deps.clock);
+
+  app.get(
+    twoFactorPaths.status,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['security'],
+        summary: 'The second factor sign-in asks for: the e-mailed code or the authenticator app',
+        security,
+        response: { 200: TwoFactorStatusResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: twoFactorMessages.status,
+      data: await twoFactorStatus(deps, request.auth.customerId),
+    }),
+  );
+
+  app.post(
+    twoFactorPaths.setup,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['security'],
+        summary: 'A new authenticator secret with its QR code, waiting for its first code',
+        security,
+        response: { 200: TwoFactorSetupResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: twoFactorMessages.setupStarted,
+      data: await startSetup(deps, request.auth.customerId),
+    }),
+  );
+
+  app.post(
+    twoFactorPaths.enable,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['security'],
+        summary:
+          'Turns the authenticator app on: the password and a code from it; answers ten recovery codes, once',
+        security,
+        body: EnableTwoFactorRequestSchema,
+        response: { 200: EnableTwoFactorResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: twoFactorMessages.enabled,
+      data: { recoveryCodes: await enableApp(deps, request.auth.customerId, request.body) },
+    }),
+  );
+
+  app.post(
+    twoFactorPaths.disable,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['security'],
+        summary:
+          'Turns the authenticator app off: the password and a code from it or a recovery code',
+        security,
+        body: DisableTwoFactorRequestSchema,
+        response: { 200: DisableTwoFactorResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await disableApp(deps, request.auth.customerId, request.body);
+      return { success: true as const, message: twoFactorMessages.disabled };
+    },
+  );
+
+  app.post(
+    twoFactorPaths.verifyRecoveryCode,
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Sign-in step two with a recovery code instead of the app; sets the refresh cookie',
+        body: VerifyRecoveryCodeRequestSchema,
+        response: { 200: Verify2faResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const done = await verifyLogin(
+        deps,
+        tokens,
+        request.body,
+        request.ip,
+        request.headers['user-agent'],
+      );
+      setRefreshCookie(reply, done.session, deps.clock.now());
+      return {
+        success: true as const,
+        message: authMessages.loginSuccessful,
+        token: done.token,
+        user: done.user,
+      };
+    },
+  );
+}
