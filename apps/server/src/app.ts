@@ -37,6 +37,7 @@ import { invoiceRoutes } from './modules/invoices/routes';
 import { billingRoutes } from './modules/billing/routes';
 import { reminderRoutes } from './modules/reminders/routes';
 import { exportRoutes } from './modules/exports/routes';
+import { twoFactorRoutes } from './modules/two-factor/routes';
 import { sandboxGatewayRoutes } from './sandbox/gateway/routes';
 
 declare module 'fastify' {
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(billingRoutes);
   await app.register(reminderRoutes);
   await app.register(exportRoutes);
+  await app.register(twoFactorRoutes);
   if (deps.payments.settings.sandbox) await app.register(sandboxGatewayRoutes);
   if (deps.consents.sandboxBank) {
     await app.register(sandboxBankRoutes(deps.consents.sandboxBank), {
