@@ -46,6 +46,25 @@ describe('the amounts of a credit note', () => {
     });
   });
 
+  it('rounds each share half up, and lets the taxable value take what rounding leaves', () => {
+    const small = {
+      taxablePaise: 100,
+      cgstPaise: 9,
+      sgstPaise: 9,
+      igstPaise: 0,
+      untaxedPaise: 0,
+      totalPaise: 118,
+    };
+    expect(creditAmounts(small, 0, 59)).toEqual({
+      taxablePaise: 49,
+      cgstPaise: 5,
+      sgstPaise: 5,
+      igstPaise: 0,
+      untaxedPaise: 0,
+      totalPaise: 59,
+    });
+  });
+
   it('adds up to the invoice exactly, whatever the partial refunds before the last', () => {
     const points = [0, 1, 333_33, 3_000_01, invoice.totalPaise - 1, invoice.totalPaise];
     const notes = points.slice(1).map((through, i) => creditAmounts(invoice, points[i]!, through));

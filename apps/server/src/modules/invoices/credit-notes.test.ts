@@ -143,12 +143,14 @@ describe('a refund reported by the gateway (POST /api/payments/webhook)', () => 
     expect((await sendWebhook(t, 'refund.processed', event, { eventId })).json().message).toBe(
       'duplicate',
     );
-    await sendWebhook(t, 'payment.refunded', { payment: event.payment });
-    await reportRefund(t, paymentId, {
+    const again = await sendWebhook(t, 'payment.refunded', { payment: event.payment });
+    expect(again.json()).toEqual({ success: true, message: 'unchanged' });
+    const late = await reportRefund(t, paymentId, {
       id: 'rfnd_0',
       amountPaise: half - 1,
       refundedSoFarPaise: half - 1,
     });
+    expect(late.json()).toEqual({ success: true, message: 'unchanged' });
     const notes = await notesOf(invoice.id);
     expect(notes.map((n) => n.totalPaise)).toEqual([half]);
     expect((await invoiceRow(invoice.id)).creditedPaise).toBe(half);
@@ -244,6 +246,13 @@ describe('invoicesInRange', () => {
       new Date('2027-01-11T06:00:00Z'),
     );
     expect(before).toEqual([]);
+    const endingAtTheInvoice = await invoicesInRange(
+      t.deps.db,
+      customerId,
+      new Date('2027-01-09T00:00:00Z'),
+      new Date('2027-01-10T06:00:00Z'),
+    );
+    expect(endingAtTheInvoice).toEqual([]);
     const pdf = await documentPdf(t.deps.files, all[0]!);
     expect(pdf!.subarray(0, 5).toString()).toBe('%PDF-');
   });

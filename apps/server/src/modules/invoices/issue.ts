@@ -23,19 +23,14 @@ export interface InvoiceInput {
 }
 
 /**
- * Numbers, renders and stores the tax invoice of a completed order, in its settling
- * transaction; an order that has one keeps it.
+ * Numbers, renders and stores the tax invoice of an order as it completes, in its settling
+ * transaction (an order completes once; its invoice is unique to it).
  */
 export async function issueInvoice(
   tx: Transaction,
   deps: IssueDeps,
   { order, paymentId, issuedAt, plan, period }: InvoiceInput,
 ): Promise<{ invoiceNumber: string }> {
-  const [existing] = await tx
-    .select({ invoiceNumber: invoices.invoiceNumber })
-    .from(invoices)
-    .where(eq(invoices.orderId, order.id));
-  if (existing) return existing;
   const supplier = supplierOf(deps.config);
   const recipient = await recipientOf(tx, order);
   const amounts = invoiceAmounts(order, isIntraState(supplier, recipient));
@@ -83,19 +78,16 @@ export interface RefundInput {
 
 /**
  * Issues the credit note for what was refunded on an order's invoice beyond what earlier notes
- * credited, and mails it, in the refund's transaction. The invoice row is locked, so repeated or
- * concurrent refund events credit the same money once; null when there is nothing new to credit.
+ * credited, and mails it, in the refund's transaction. That transaction holds the order's row
+ * (settleInTransaction), so repeated or concurrent refund events credit the same money once;
+ * null when there is nothing new to credit.
  */
 export async function issueCreditNote(
   tx: Transaction,
   deps: IssueDeps & Pick<AppDeps, 'queue' | 'consents'>,
   { order, planName, refundId, refundedPaise, issuedAt }: RefundInput,
 ): Promise<CreditNoteRow | null> {
-  const [invoice] = await tx
-    .select()
-    .from(invoices)
-    .where(eq(invoices.orderId, order.id))
-    .for('update');
+  const [invoice] = await tx.select().from(invoices).where(eq(invoices.orderId, order.id));
   if (!invoice) return null;
   const through = Math.min(refundedPaise, invoice.totalPaise);
   if (through <= invoice.creditedPaise) return null;
