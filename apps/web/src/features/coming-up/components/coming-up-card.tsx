@@ -132,7 +132,8 @@ export function ComingUpCard() {
       />
       <CardBody className="py-2">
         {isError ? (
-          <div role="alert" className="flex flex-col gap-3 py-3 sm:flex-row sm:items-center">
+          // polite: the dashboard's own failure is the one alert the page raises
+          <div aria-live="polite" className="flex flex-col gap-3 py-3 sm:flex-row sm:items-center">
             <p className="flex-1 text-sm text-red-800">Failed to load what is coming up.</p>
             <Button
               variant="secondary"

@@ -9,9 +9,8 @@ export function ComingUpSkeleton() {
     <Card aria-busy="true">
       <CardHeader title={COMING_UP_TITLE} />
       <CardBody>
-        <span role="status" className="sr-only">
-          Loading what is coming up
-        </span>
+        {/* the dashboard's own status says it is loading: a second live region would repeat it */}
+        <span className="sr-only">Loading what is coming up</span>
         <div aria-hidden="true" className="space-y-4 py-2">
           <Skeleton className="h-10" />
           <Skeleton className="h-10" />

@@ -127,11 +127,15 @@ describe('PlansScreen with a plan on the account', () => {
       planId: plans[0]!._id,
       startDate: '2027-01-22T06:00:00.000Z',
       endDate: '2027-02-21T06:00:00.000Z',
+      change: 'renewal' as const,
+      daysKept: 60,
     },
     {
       planId: plans[1]!._id,
       startDate: '2027-01-22T06:00:00.000Z',
       endDate: '2027-07-21T06:00:00.000Z',
+      change: 'upgrade' as const,
+      daysKept: 60,
     },
   ];
 
