@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authMessages, authPaths, twoFactorMessages } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
+import { activityEvents } from '../activity/schema';
 import { CODE_MAIL_SUBJECT } from '../auth/mails';
 import { sessions } from '../auth/schema';
 import { freshIp, latestCode, refreshCookieOf, verify } from '../auth/test-support';
@@ -104,6 +105,14 @@ describe('POST /api/auth/verify-2fa with the app on', () => {
     // so is the code of the step before it, now older than the one used
     const older = await verifyCode(t, second.tempToken, codeStepsAway(t, secret, -1));
     expect(older.statusCode).toBe(400);
+    // each is a wrong code, recorded as such, as the e-mailed path records them
+    const failed = await t.deps.db
+      .select()
+      .from(activityEvents)
+      .where(
+        and(eq(activityEvents.customerId, customer.id), eq(activityEvents.type, 'signin_failed')),
+      );
+    expect(failed).toHaveLength(2);
     nextStep(t);
     expect((await verifyCode(t, second.tempToken, appCode(t, secret))).statusCode).toBe(200);
   });
