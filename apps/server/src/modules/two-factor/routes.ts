@@ -112,6 +112,8 @@ export async function twoFactorRoutes(app: App) {
         tags: ['auth'],
         summary:
           'Sign-in step two with a recovery code instead of the app; sets the refresh cookie',
+        // public, as the sign-in steps are: step one's tempToken stands for the customer
+        security: [],
         body: VerifyRecoveryCodeRequestSchema,
         response: { 200: Verify2faResponseSchema, ...errors },
       },
