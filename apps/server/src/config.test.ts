@@ -58,6 +58,11 @@ describe('loadConfig', () => {
       /DATABASE_URL must start with postgres/,
     );
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32/);
+    // the seller's GSTIN is on every invoice: a mistyped one would be printed on all of them
+    expect(() => loadConfig({ INVOICE_SUPPLIER_GSTIN: '29AAGCL1234M1Z5' })).toThrow(
+      /INVOICE_SUPPLIER_GSTIN must be a GSTIN with its check character/,
+    );
+    expect(loadConfig({}).INVOICE_SUPPLIER_GSTIN).toBe('29AAGCL1234M1ZA');
   });
 
   it('requires every secret, the address and the real services in production', () => {

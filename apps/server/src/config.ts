@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
+import { isValidGstin } from '@portal/contract';
 
 /** The repository root, so that `./data` means the same folder whichever workspace starts us. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -141,8 +142,8 @@ const ConfigSchema = z.object({
     .default('4th Floor, Prestige Tech Park, Outer Ring Road, Bengaluru, Karnataka 560103'),
   INVOICE_SUPPLIER_GSTIN: z
     .string()
-    .regex(/^\d{2}[0-9A-Z]{13}$/, 'must be a 15-character GSTIN')
-    .default('29AAGCL1234M1Z5'),
+    .refine(isValidGstin, 'must be a GSTIN with its check character')
+    .default('29AAGCL1234M1ZA'),
   /** Services Accounting Code of the subscription (997331: licensing of software). */
   INVOICE_SAC_CODE: z
     .string()
