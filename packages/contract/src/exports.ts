@@ -56,7 +56,7 @@ export function isoDateDay(value: string): number | null {
 const isoDate = () =>
   z
     .string({ error: EXPORT_DATE_MESSAGE })
-    .max(10, EXPORT_DATE_MESSAGE)
+    .regex(ISO_DATE, EXPORT_DATE_MESSAGE)
     .refine((value) => isoDateDay(value) !== null, { message: EXPORT_DATE_MESSAGE });
 
 /** A range of whole days, both ends included, in the customer's (Indian) calendar. */
@@ -100,7 +100,7 @@ export const ExportLinkRequestSchema = z.discriminatedUnion('kind', [
     kind: z.literal('invoice-pdfs'),
     financialYear: z
       .string({ error: FINANCIAL_YEAR_MESSAGE })
-      .max(7, FINANCIAL_YEAR_MESSAGE)
+      .regex(/^\d{4}-\d{2}$/, FINANCIAL_YEAR_MESSAGE)
       .refine((value) => financialYearRange(value) !== null, { message: FINANCIAL_YEAR_MESSAGE }),
   }),
 ]);
