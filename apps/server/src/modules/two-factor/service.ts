@@ -185,7 +185,8 @@ export async function enableApp(
           ),
         )
         .returning({ customerId: twoFactorApps.customerId });
-      if (!enabled) throw alreadyOn();
+      // the code was checked against a set-up that is no longer the one waiting
+      if (!enabled) throw wrongCode();
       await tx
         .delete(twoFactorRecoveryCodes)
         .where(eq(twoFactorRecoveryCodes.customerId, customerId));

@@ -6,6 +6,7 @@ import { authHeaders, createCustomer } from '../../test/customers';
 import { twoFactorApps, twoFactorRecoveryCodes } from './schema';
 import { twoFactorSubject } from './mail';
 import { recoveryCodeHasher } from './recovery-codes';
+import { enableApp } from './service';
 import {
   appCode,
   codeStepsAway,
@@ -174,6 +175,33 @@ describe('POST /api/security/two-factor/enable', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toEqual(expect.any(String));
     expect(await rowOf(customer.id)).toEqual(before);
+  });
+
+  it('turns on only the set-up the code was checked against, not one restarted meanwhile', async () => {
+    const customer = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    const { secret } = await startSetup(t, headers);
+    let restarted: Promise<unknown> | undefined;
+    // the set-up starts again between the code's check and the statement that turns it on
+    const db = new Proxy(t.deps.db, {
+      get(target, property, receiver) {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<typeof target.transaction>) => {
+          restarted ??= startSetup(t, headers);
+          await restarted;
+          return target.transaction(...args);
+        };
+      },
+    });
+    await expect(
+      enableApp({ ...t.deps, db }, customer.id, {
+        password: customer.password,
+        code: appCode(t, secret),
+      }),
+    ).rejects.toThrow(twoFactorMessages.wrongCode);
+    expect(restarted).toBeDefined();
+    expect((await status(t, headers)).secondFactor).toBe('email');
+    expect(await codesOf(customer.id)).toEqual([]);
   });
 
   it('asks for a set-up first when none waits', async () => {
