@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
-import { describeBrowser, recordSignInBrowser, registerSignInBrowsers } from './browsers';
+import type { DeviceKind } from '@portal/contract';
+import { describeDevice, recordSignInBrowser, registerSignInBrowsers } from './browsers';
 import { seenBrowsers } from './schema';
+import { startSession } from './sessions';
 import { freshIp, latestCode, loginBody, wrongCode } from './test-support';
 
 let t: TestApp;
@@ -59,7 +61,7 @@ const noticesTo = async (email: string) =>
 
 const device = (c: string) => c.repeat(43);
 
-describe('describeBrowser', () => {
+describe('describeDevice', () => {
   it('names the browser and the system a person would recognise', () => {
     const cases: [string | undefined, string][] = [
       [
@@ -114,19 +116,39 @@ describe('describeBrowser', () => {
         'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
         'Safari on iOS',
       ],
-      // "Version/" without a number, or without Safari after it, is no Safari
       [
-        'Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 Version/ Safari/605.1.15',
-        'An unknown browser on macOS',
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+        'Chrome on Linux',
       ],
-      ['Mozilla/5.0 (Macintosh) Version/18.1', 'An unknown browser on macOS'],
-      ['Mozilla/5.0 (Macintosh) Version/x18 Safari/605.1.15', 'An unknown browser on macOS'],
       ['curl/8.5.0', 'An unknown browser on an unknown system'],
       [undefined, 'An unknown browser on an unknown system'],
       ['', 'An unknown browser on an unknown system'],
     ];
     for (const [userAgent, expected] of cases) {
-      expect(describeBrowser(userAgent), userAgent).toBe(expected);
+      expect(describeDevice(userAgent).browser, userAgent).toBe(expected);
+    }
+  });
+
+  it('tells a phone, a tablet and a computer apart, and says when it cannot', () => {
+    const cases: [string | undefined, DeviceKind][] = [
+      [
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+        'phone',
+      ],
+      [
+        'Mozilla/5.0 (iPad; CPU OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1',
+        'tablet',
+      ],
+      [
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+        'desktop',
+      ],
+      ['Googlebot/2.1 (+http://www.google.com/bot.html)', 'unknown'],
+      ['curl/8.5.0', 'unknown'],
+      [undefined, 'unknown'],
+    ];
+    for (const [userAgent, expected] of cases) {
+      expect(describeDevice(userAgent).device, userAgent).toBe(expected);
     }
   });
 });
@@ -233,34 +255,38 @@ describe('the browser of a completed sign-in', () => {
 });
 
 describe('recordSignInBrowser', () => {
-  const input = (customer: Customer, deviceId: string) => ({
+  const input = async (customer: Customer, deviceId: string) => ({
     customerId: customer.id,
     email: customer.email,
     companyName: customer.companyName,
     deviceId,
     userAgent: undefined,
+    ip: '203.0.113.9',
+    sessionId: (await startSession(t.deps.db, t.clock, customer.id, false)).sessionId,
   });
 
   it('answers first, known and new, and moves the known browser’s last sighting', async () => {
     const customer = await createCustomer(t);
-    expect(await recordSignInBrowser(t.deps, input(customer, device('1')))).toBe('first');
+    expect(await recordSignInBrowser(t.deps, await input(customer, device('1')))).toBe('first');
     t.clock.advance(60_000);
-    expect(await recordSignInBrowser(t.deps, input(customer, device('1')))).toBe('known');
+    expect(await recordSignInBrowser(t.deps, await input(customer, device('1')))).toBe('known');
     const [row] = await t.deps.db
       .select()
       .from(seenBrowsers)
       .where(eq(seenBrowsers.customerId, customer.id));
     expect(row!.lastSeenAt).toEqual(t.clock.now());
     expect(row!.firstSeenAt).toEqual(new Date(t.clock.now().getTime() - 60_000));
-    expect(await recordSignInBrowser(t.deps, input(customer, device('2')))).toBe('new');
-    expect(await recordSignInBrowser(t.deps, input(customer, device('2')))).toBe('known');
+    expect(await recordSignInBrowser(t.deps, await input(customer, device('2')))).toBe('new');
+    expect(await recordSignInBrowser(t.deps, await input(customer, device('2')))).toBe('known');
   });
 
   it('answers one browser signing in several times at once as new once, and mails once', async () => {
     const customer = await createCustomer(t);
-    await recordSignInBrowser(t.deps, input(customer, device('1')));
+    await recordSignInBrowser(t.deps, await input(customer, device('1')));
     const outcomes = await Promise.all(
-      Array.from({ length: 8 }, () => recordSignInBrowser(t.deps, input(customer, device('3')))),
+      Array.from({ length: 8 }, async () =>
+        recordSignInBrowser(t.deps, await input(customer, device('3'))),
+      ),
     );
     expect(outcomes.filter((o) => o === 'new')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'known')).toHaveLength(7);
@@ -279,7 +305,8 @@ describe('a sign-in whose browser cannot be recorded', () => {
     const answer = {
       success: true,
       message: 'Login successful',
-      token: 'a.b.c',
+      // an access token naming a session, as the code step's answer carries one
+      token: `e30.${Buffer.from(JSON.stringify({ sid: crypto.randomUUID() })).toString('base64url')}.c`,
       // a customer the database does not have: the browser's row cannot refer to it
       user: {
         _id: crypto.randomUUID(),

@@ -1,8 +1,12 @@
 import { and, count, eq } from 'drizzle-orm';
-import { Verify2faResponseSchema, authPaths } from '@portal/contract';
+import Bowser from 'bowser';
+import { decodeJwt } from 'jose';
+import { Verify2faResponseSchema, authPaths, type DeviceKind } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import type { App } from '../../lib/types';
 import { enqueueMail } from '../mail/delivery';
+import { portalUrl } from '../mail/format';
+import { createSessionEndLink } from '../security/record';
 import { seenBrowsers } from './schema';
 import { randomToken, sha256 } from './secrets';
 
@@ -13,34 +17,40 @@ const DEVICE_ID = /^[A-Za-z0-9_-]{43}$/;
 
 type BrowserDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'queue' | 'consents'>;
 
-/** "Chrome on Windows": enough for a person to recognise the browser, nothing more. */
-export function describeBrowser(userAgent: string | undefined): string {
-  // Stryker disable next-line StringLiteral: any text naming no browser and no system is described the same
-  const ua = userAgent ?? '';
-  const browser =
-    [
-      ['Edge', /Edg(e|A|iOS)?\//],
-      ['Opera', /OPR\//],
-      ['Samsung Internet', /SamsungBrowser\//],
-      ['Chrome', /(Chrome|CriOS)\//],
-      ['Firefox', /(Firefox|FxiOS)\//],
-      ['Safari', /Version\/[\d.]+.*Safari\//],
-    ].find(([, pattern]) => (pattern as RegExp).test(ua))?.[0] ?? 'An unknown browser';
-  const system =
-    [
-      ['Android', /Android/],
-      ['iOS', /iPhone|iPad|iPod/],
-      ['Windows', /Windows/],
-      ['macOS', /Mac OS X|Macintosh/],
-      ['ChromeOS', /CrOS/],
-      ['Linux', /Linux/],
-    ].find(([, pattern]) => (pattern as RegExp).test(ua))?.[0] ?? 'an unknown system';
-  return `${browser as string} on ${system as string}`;
+/** The parser's names where a shorter one is what people say. */
+const SHORT_NAMES: Partial<Record<string, string>> = {
+  'Microsoft Edge': 'Edge',
+  'Samsung Internet for Android': 'Samsung Internet',
+  'Chrome OS': 'ChromeOS',
+};
+const DEVICE_KINDS: Partial<Record<string, DeviceKind>> = {
+  desktop: 'desktop',
+  mobile: 'phone',
+  tablet: 'tablet',
+};
+
+export interface DescribedDevice {
+  /** "Chrome on Windows": enough for a person to recognise the browser, nothing more. */
+  browser: string;
+  device: DeviceKind;
+}
+
+/** A User-Agent as people name it, read by a maintained parser (bowser). */
+export function describeDevice(userAgent: string | undefined): DescribedDevice {
+  // bowser refuses an empty User-Agent
+  const parsed = userAgent ? Bowser.parse(userAgent) : undefined;
+  const named = (name: string | undefined, unknown: string) =>
+    name ? (SHORT_NAMES[name] ?? name) : unknown;
+  return {
+    browser: `${named(parsed?.browser.name, 'An unknown browser')} on ${named(parsed?.os.name, 'an unknown system')}`,
+    device: DEVICE_KINDS[String(parsed?.platform.type)] ?? 'unknown',
+  };
 }
 
 /**
  * Records the browser of a completed sign-in. The first browser of an account is taken as its
- * own; a later one not seen before is mailed, queued in the transaction that records it.
+ * own; a later one not seen before is mailed, queued in the transaction that records it, with
+ * a link that ends the session it started.
  */
 export async function recordSignInBrowser(
   deps: BrowserDeps,
@@ -50,6 +60,8 @@ export async function recordSignInBrowser(
     companyName: string;
     deviceId: string;
     userAgent: string | undefined;
+    ip: string;
+    sessionId: string;
   },
 ): Promise<'known' | 'first' | 'new'> {
   const now = deps.clock.now();
@@ -75,13 +87,16 @@ export async function recordSignInBrowser(
     // another sign-in of this browser recorded it a moment ago, and told of it if it had to
     if (!added) return 'known';
     if (before!.n === 0) return 'first';
+    const endToken = await createSessionEndLink(tx, deps.clock, input.sessionId);
     await enqueueMail(tx, deps, {
       template: 'new-browser',
       to: input.email,
       data: {
         at: now.toISOString(),
-        browser: describeBrowser(input.userAgent),
+        browser: describeDevice(input.userAgent).browser,
         companyName: input.companyName,
+        ip: input.ip,
+        endLink: portalUrl(deps.config.PUBLIC_URL, `/end-session#token=${endToken}`),
       },
     });
     return 'new';
@@ -113,13 +128,16 @@ export function registerSignInBrowsers(app: App, deps: BrowserDeps) {
       return payload;
     }
     try {
-      const { user } = Verify2faResponseSchema.parse(JSON.parse(payload));
+      const { user, token } = Verify2faResponseSchema.parse(JSON.parse(payload));
       const seen = await recordSignInBrowser(deps, {
         customerId: user.id,
         email: user.email,
         companyName: user.company_name,
         deviceId: validDevice(presented) ? presented : randomToken(),
         userAgent: request.headers['user-agent'],
+        ip: request.ip,
+        // the access token this very answer carries, signed a moment ago
+        sessionId: String(decodeJwt(token).sid),
       });
       // sent now, while the customer still remembers signing in
       if (seen === 'new') deps.queue.wake('mail');

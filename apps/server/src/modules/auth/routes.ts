@@ -85,7 +85,12 @@ export async function authRoutes(app: App) {
       },
     },
     async (request) => {
-      const { tempToken, secondFactor } = await startLogin(deps, request.body, request.ip);
+      const { tempToken, secondFactor } = await startLogin(
+        deps,
+        request.body,
+        request.ip,
+        request.headers['user-agent'],
+      );
       // the e-mailed path answers exactly as before; only the app is named
       if (secondFactor === 'app') {
         const message = twoFactorMessages.appCodeAsked;
@@ -106,7 +111,13 @@ export async function authRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const done = await verifyLogin(deps, tokens, request.body, request.ip);
+      const done = await verifyLogin(
+        deps,
+        tokens,
+        request.body,
+        request.ip,
+        request.headers['user-agent'],
+      );
       setRefreshCookie(reply, done.session, deps.clock.now());
       return {
         success: true as const,

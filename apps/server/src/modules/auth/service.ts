@@ -14,6 +14,7 @@ import { AppError } from '../../lib/errors';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
 import { recordActivity } from '../activity/record';
 import { appSignInCheck, secondFactorOf, type GivenCode } from '../two-factor/service';
+import { recordSignInAttempt } from '../security/record';
 import { customers } from '../users/schema';
 import { findCustomerByEmail, getUser, normaliseEmail } from '../users/service';
 import type { AccessTokens } from './access-token';
@@ -52,7 +53,12 @@ const sameGst = (a: string, b: string) => squash(a).toUpperCase() === squash(b).
 const sameSerial = (a: string, b: string) => squash(a) === squash(b);
 
 /** Step one: every credential together; answers a handle to the challenge and mails the code. */
-export async function startLogin(deps: ServiceDeps, input: LoginInput, ip: string) {
+export async function startLogin(
+  deps: ServiceDeps,
+  input: LoginInput,
+  ip: string,
+  userAgent: string | undefined,
+) {
   const { db, clock } = deps;
   const email = normaliseEmail(input.email);
   // both limits count this attempt before the password is hashed; success gives the counts back
@@ -80,6 +86,11 @@ export async function startLogin(deps: ServiceDeps, input: LoginInput, ip: strin
         title: 'Sign-in failed',
         description: 'Someone tried to sign in to your account with incorrect details.',
         status: 'failed',
+      });
+      await recordSignInAttempt(db, clock, {
+        customerId: customer.id,
+        outcome: 'wrong_password',
+        client: { ip, userAgent },
       });
     }
     throw invalidLogin();
@@ -178,6 +189,7 @@ export async function verifyLogin(
   tokens: AccessTokens,
   input: CodeInput,
   ip: string,
+  userAgent: string | undefined,
 ): Promise<CompletedLogin> {
   const { db, clock } = deps;
   // counted before the comparison; a refused or a right code gives it back
@@ -203,6 +215,11 @@ export async function verifyLogin(
         description: 'An incorrect verification code was entered.',
         status: 'failed',
       });
+      await recordSignInAttempt(tx, clock, {
+        customerId: challenge.customerId,
+        outcome: 'wrong_code',
+        client: { ip, userAgent },
+      });
     });
     if (attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
     throw new AppError('BAD_REQUEST', authMessages.invalidCode);
@@ -227,7 +244,10 @@ export async function verifyLogin(
     if (app && !(await app.claim(tx))) {
       throw new AppError('BAD_REQUEST', authMessages.invalidCode);
     }
-    const issued = await startSession(tx, clock, challenge.customerId, challenge.rememberMe);
+    const issued = await startSession(tx, clock, challenge.customerId, challenge.rememberMe, {
+      ip,
+      userAgent,
+    });
     await clearAccountFailures(tx, email);
     await recordActivity(tx, clock, {
       customerId: challenge.customerId,

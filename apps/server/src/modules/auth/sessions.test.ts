@@ -9,6 +9,7 @@ import { REFRESH_COOKIE } from './routes';
 import { sessions } from './schema';
 import {
   createSessionCheck,
+  revokeCustomerSession,
   revokeCustomerSessions,
   revokeSession,
   startSession,
@@ -295,7 +296,9 @@ describe('revokeCustomerSessions', () => {
     await revokeSession(t.deps.db, t.clock, loggedOut, 'logout');
     const loggedOutAt = t.clock.now().getTime();
     t.clock.advance(60_000);
-    await revokeCustomerSessions(t.deps.db, t.clock, customer.id, 'password_changed', kept);
+    expect(
+      await revokeCustomerSessions(t.deps.db, t.clock, customer.id, 'password_changed', kept),
+    ).toBe(2);
     const now = t.clock.now().getTime();
     expect(await revoked([ended, kept, alsoEnded, othersOwn, loggedOut])).toEqual({
       [ended]: { at: now, reason: 'password_changed' },
@@ -307,12 +310,37 @@ describe('revokeCustomerSessions', () => {
     });
 
     t.clock.advance(60_000);
-    await revokeCustomerSessions(t.deps.db, t.clock, customer.id, 'password_reset');
+    expect(await revokeCustomerSessions(t.deps.db, t.clock, customer.id, 'password_reset')).toBe(1);
     expect((await revoked([kept]))[kept]).toEqual({
       at: t.clock.now().getTime(),
       reason: 'password_reset',
     });
     expect((await revoked([othersOwn]))[othersOwn]).toBeNull();
+  });
+});
+
+describe('revokeCustomerSession', () => {
+  it('ends the session only when it is the customer’s and unended, and says whether it did', async () => {
+    const [customer, other] = [await createCustomer(t), await createCustomer(t)];
+    const { sessionId } = await startSession(t.deps.db, t.clock, customer.id, false);
+    const reasonOf = async () =>
+      (await t.deps.db.select().from(sessions).where(eq(sessions.id, sessionId)))[0]!;
+
+    expect(await revokeCustomerSession(t.deps.db, t.clock, other.id, sessionId, 'signed_out')).toBe(
+      false,
+    );
+    expect((await reasonOf()).revokedAt).toBeNull();
+    expect(
+      await revokeCustomerSession(t.deps.db, t.clock, customer.id, sessionId, 'signed_out'),
+    ).toBe(true);
+    const endedAt = t.clock.now();
+    expect(await reasonOf()).toMatchObject({ revokedAt: endedAt, revokedReason: 'signed_out' });
+
+    t.clock.advance(60_000);
+    expect(
+      await revokeCustomerSession(t.deps.db, t.clock, customer.id, sessionId, 'notice_link'),
+    ).toBe(false);
+    expect(await reasonOf()).toMatchObject({ revokedAt: endedAt, revokedReason: 'signed_out' });
   });
 });
 

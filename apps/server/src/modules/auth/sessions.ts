@@ -1,6 +1,7 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
+import { recordSessionDevice, recordSignInAttempt, type SignInClient } from '../security/record';
 import { randomToken, sha256 } from './secrets';
 import { refreshTokens, sessions } from './schema';
 
@@ -13,7 +14,17 @@ export const ROTATION_GRACE_MS = 10_000;
 const TOUCH_INTERVAL_MS = 60_000;
 
 export type RevokeReason =
-  'logout' | 'reuse' | 'idle' | 'absolute' | 'password_changed' | 'password_reset' | 'operator';
+  | 'logout'
+  | 'reuse'
+  | 'idle'
+  | 'absolute'
+  | 'password_changed'
+  | 'password_reset'
+  | 'operator'
+  /** ended from the security page of another of the customer's sessions */
+  | 'signed_out'
+  /** ended by the link of a new-browser notice */
+  | 'notice_link';
 
 export interface IssuedSession {
   sessionId: string;
@@ -22,19 +33,29 @@ export interface IssuedSession {
   createdAt: Date;
 }
 
+/**
+ * Starts a session. With the `client` of a sign-in, notes its browser and address and adds the
+ * sign-in to the customer's history, in the caller's transaction.
+ */
 export async function startSession(
   tx: Executor,
   clock: Clock,
   customerId: string,
   rememberMe: boolean,
+  client?: SignInClient,
 ): Promise<IssuedSession> {
   const now = clock.now();
   const [session] = await tx
     .insert(sessions)
     .values({ customerId, rememberMe, createdAt: now, lastUsedAt: now })
     .returning({ id: sessions.id });
-  const refreshToken = await issueRefreshToken(tx, clock, session!.id);
-  return { sessionId: session!.id, refreshToken, rememberMe, createdAt: now };
+  const sessionId = session!.id;
+  if (client) {
+    await recordSessionDevice(tx, sessionId, client);
+    await recordSignInAttempt(tx, clock, { customerId, outcome: 'success', client, sessionId });
+  }
+  const refreshToken = await issueRefreshToken(tx, clock, sessionId);
+  return { sessionId, refreshToken, rememberMe, createdAt: now };
 }
 
 async function issueRefreshToken(tx: Executor, clock: Clock, sessionId: string) {
@@ -45,37 +66,59 @@ async function issueRefreshToken(tx: Executor, clock: Clock, sessionId: string) 
   return token;
 }
 
+/** Revokes the unrevoked sessions that `condition` selects; answers how many. */
+async function revokeWhere(
+  tx: Executor,
+  clock: Clock,
+  reason: RevokeReason,
+  condition: SQL | undefined,
+): Promise<number> {
+  const revoked = await tx
+    .update(sessions)
+    .set({ revokedAt: clock.now(), revokedReason: reason })
+    .where(and(isNull(sessions.revokedAt), condition))
+    .returning({ id: sessions.id });
+  return revoked.length;
+}
+
 export async function revokeSession(
   tx: Executor,
   clock: Clock,
   sessionId: string,
   reason: RevokeReason,
 ) {
-  await tx
-    .update(sessions)
-    .set({ revokedAt: clock.now(), revokedReason: reason })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await revokeWhere(tx, clock, reason, eq(sessions.id, sessionId));
 }
 
-/** Every live session of a customer, or every one but `exceptSessionId`. */
-export async function revokeCustomerSessions(
+/** One session, if it is `customerId`'s; answers whether it ended it. */
+export async function revokeCustomerSession(
+  tx: Executor,
+  clock: Clock,
+  customerId: string,
+  sessionId: string,
+  reason: RevokeReason,
+): Promise<boolean> {
+  const condition = and(eq(sessions.id, sessionId), eq(sessions.customerId, customerId));
+  return (await revokeWhere(tx, clock, reason, condition)) > 0;
+}
+
+/** Every live session of a customer, or every one but `exceptSessionId`; answers how many. */
+export const revokeCustomerSessions = (
   tx: Executor,
   clock: Clock,
   customerId: string,
   reason: RevokeReason,
   exceptSessionId?: string,
-) {
-  await tx
-    .update(sessions)
-    .set({ revokedAt: clock.now(), revokedReason: reason })
-    .where(
-      and(
-        eq(sessions.customerId, customerId),
-        isNull(sessions.revokedAt),
-        exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
-      ),
-    );
-}
+): Promise<number> =>
+  revokeWhere(
+    tx,
+    clock,
+    reason,
+    and(
+      eq(sessions.customerId, customerId),
+      exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
+    ),
+  );
 
 export type RefreshOutcome =
   | { ok: true; customerId: string; session: IssuedSession }

@@ -39,7 +39,8 @@ export type MailRequest =
   | {
       template: 'new-browser';
       to: string;
-      data: { at: string; browser: string; companyName: string };
+      /** `ip` and `endLink` are absent from notices queued before sessions could be ended. */
+      data: { at: string; browser: string; companyName: string; ip?: string; endLink?: string };
     }
   | {
       template: 'consent-status';
@@ -155,12 +156,13 @@ export async function passwordChangedMail(
 }
 
 export async function newBrowserMail(
-  { at, browser, companyName }: DataOf<'new-browser'>,
+  { at, browser, companyName, ip, endLink }: DataOf<'new-browser'>,
   ctx: MailContext,
 ): Promise<RenderedMail> {
   const what = 'Your portal account was signed in to from a browser it has not seen before.';
   const notYou = 'If this was not you, reset your password at once:';
   const reset = portalUrl(ctx.publicUrl, '/reset-password');
+  const endIt = 'If this was not you, end that session (the link works once, for 24 hours):';
   return {
     subject: NEW_BROWSER_SUBJECT,
     text: lines(
@@ -168,7 +170,9 @@ export async function newBrowserMail(
       '',
       `When: ${when(at)}`,
       `Browser: ${browser}`,
+      ...(ip ? [`Address: ${ip}`] : []),
       '',
+      ...(endLink ? [`${endIt} ${endLink}`] : []),
       `${notYou} ${reset}`,
       'If it was you, there is nothing to do.',
     ),
@@ -181,9 +185,17 @@ export async function newBrowserMail(
       facts: [
         ['When', when(at)],
         ['Browser', browser],
+        ...(ip ? [['Address', ip] satisfies [string, string]] : []),
       ],
-      notes: ['If it was you, there is nothing to do. If it was not, reset your password at once.'],
-      action: { label: 'Reset your password', url: reset },
+      notes: [
+        endLink
+          ? 'If it was you, there is nothing to do. If it was not, end that session with the button (the link works once, for 24 hours), then reset your password.'
+          : 'If it was you, there is nothing to do. If it was not, reset your password at once.',
+        ...(endLink ? [`Reset your password: ${reset}`] : []),
+      ],
+      action: endLink
+        ? { label: 'End that session', url: endLink }
+        : { label: 'Reset your password', url: reset },
       publicUrl: ctx.publicUrl,
     }),
   };

@@ -1,0 +1,72 @@
+import { and, eq, lte } from 'drizzle-orm';
+import { SIGN_IN_HISTORY_DAYS, type SignInOutcome } from '@portal/contract';
+import type { Executor } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { randomToken, sha256 } from '../auth/secrets';
+import { sessionDevices, sessionEndLinks, signInEvents } from './schema';
+
+/** The browser and address a sign-in step came from, as the request presented them. */
+export interface SignInClient {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/** Longer than any real browser's; a longer header is cut, not refused. */
+export const USER_AGENT_MAX_LENGTH = 512;
+export const SIGN_IN_HISTORY_MS = SIGN_IN_HISTORY_DAYS * 24 * 60 * 60_000;
+/** How long the link of a new-browser notice ends its session: longer than a session lives. */
+export const END_LINK_TTL_MS = 24 * 60 * 60_000;
+
+const userAgentOf = (client: SignInClient) =>
+  (client.userAgent ?? '').slice(0, USER_AGENT_MAX_LENGTH);
+
+/** Notes where a new session was started, for the list of signed-in sessions. */
+export async function recordSessionDevice(tx: Executor, sessionId: string, client: SignInClient) {
+  await tx
+    .insert(sessionDevices)
+    .values({ sessionId, userAgent: userAgentOf(client), ip: client.ip });
+}
+
+/**
+ * Adds a sign-in or a refused attempt to the customer's history, and drops that customer's
+ * entries older than the history keeps, so that it stays bounded without a job of its own.
+ */
+export async function recordSignInAttempt(
+  tx: Executor,
+  clock: Clock,
+  attempt: {
+    customerId: string;
+    outcome: SignInOutcome;
+    client: SignInClient;
+    sessionId?: string;
+  },
+) {
+  const now = clock.now();
+  await tx.insert(signInEvents).values({
+    customerId: attempt.customerId,
+    at: now,
+    outcome: attempt.outcome,
+    userAgent: userAgentOf(attempt.client),
+    ip: attempt.client.ip,
+    sessionId: attempt.sessionId,
+  });
+  await tx
+    .delete(signInEvents)
+    .where(
+      and(
+        eq(signInEvents.customerId, attempt.customerId),
+        lte(signInEvents.at, new Date(now.getTime() - SIGN_IN_HISTORY_MS)),
+      ),
+    );
+}
+
+/** A single-use link token that ends `sessionId`; only its hash is stored. */
+export async function createSessionEndLink(tx: Executor, clock: Clock, sessionId: string) {
+  const token = randomToken();
+  await tx.insert(sessionEndLinks).values({
+    tokenHash: sha256(token),
+    sessionId,
+    expiresAt: new Date(clock.now().getTime() + END_LINK_TTL_MS),
+  });
+  return token;
+}
