@@ -38,6 +38,7 @@ import { billingRoutes } from './modules/billing/routes';
 import { reminderRoutes } from './modules/reminders/routes';
 import { exportRoutes } from './modules/exports/routes';
 import { twoFactorRoutes } from './modules/two-factor/routes';
+import { securityRoutes } from './modules/security/routes';
 import { sandboxGatewayRoutes } from './sandbox/gateway/routes';
 
 declare module 'fastify' {
@@ -136,6 +137,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(receiptRoutes);
   await app.register(invoiceRoutes);
   await app.register(billingRoutes);
+  await app.register(securityRoutes);
   await app.register(reminderRoutes);
   await app.register(exportRoutes);
   await app.register(twoFactorRoutes);
