@@ -17,6 +17,7 @@ import {
 } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { LazyComingUpCard } from '@/features/coming-up/components/lazy-coming-up-card';
+import { LastSignIn } from '@/features/security/components/last-sign-in';
 import { formatDate, formatNumber } from '@/lib/format';
 import { ActivityRow } from '@/ui/activity-row';
 import { Card, CardBody, CardHeader } from '@/ui/card';
@@ -295,6 +296,7 @@ export function DashboardView({
   return (
     <div className="space-y-6" aria-busy={isLoading}>
       <h1 className="text-2xl font-bold text-slate-900">Welcome back, {companyName}!</h1>
+      <LastSignIn />
       {isLoading && (
         <span role="status" className="sr-only">
           Loading dashboard
