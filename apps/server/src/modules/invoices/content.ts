@@ -1,6 +1,11 @@
-import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, customerDate } from '@portal/contract';
+import {
+  GST_RATE_PERCENT,
+  HANDLING_RATE_PERCENT,
+  customerDate,
+  stateLabel,
+} from '@portal/contract';
 import { rupeesInWords } from '../receipts/amount-in-words';
-import { stateCodeOf, stateName } from '../receipts/gst';
+import { stateCodeOf } from '../receipts/gst';
 import type { DocumentAmounts } from './amounts';
 
 /** A description and its amount ('' where the line has none). */
@@ -71,15 +76,13 @@ const money = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR
 const inr = (paise: number) => money.format(paise / 100);
 const day = customerDate;
 
-const stateLine = (code: string) => `${stateName(code)} (${code})`;
-
 function supplierBlock(supplier: Supplier): Block {
   return {
     heading: supplier.name,
     lines: [
       supplier.address,
       `GSTIN: ${supplier.gstin}`,
-      `State: ${stateLine(stateCodeOf(supplier.gstin))}`,
+      `State: ${stateLabel(stateCodeOf(supplier.gstin))}`,
     ],
   };
 }
@@ -92,7 +95,7 @@ function recipientBlock(recipient: Recipient): Block {
       `GSTIN: ${recipient.gstin}`,
       `Address: ${recipient.address}`,
       `E-mail: ${recipient.email}`,
-      `Place of Supply: ${stateLine(recipient.placeOfSupply)}`,
+      `Place of Supply: ${stateLabel(recipient.placeOfSupply)}`,
     ],
   };
 }

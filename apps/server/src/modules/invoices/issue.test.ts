@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
+import { KARNATAKA, MAHARASHTRA, saveBilling } from '../billing/test-support';
+import { buyer } from '../payments/test-support';
 import { documentPdf } from './reads';
-import { paidOrder, pdfLines } from './test-support';
+import { paidOrder, payFor, pdfLines } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,6 +24,8 @@ describe('the invoice issued when a payment settles', () => {
     expect(lines).toContain(b.customer.companyName);
     expect(lines).toContain(`GSTIN: ${b.customer.gstNo}`);
     expect(lines).toContain(`E-mail: ${b.customer.email}`);
+    // an order placed before the customer gave a billing address
+    expect(lines).toContain('Address: As registered under the GSTIN above');
     expect(lines).toContain(`Place of Supply: Maharashtra (${invoice.placeOfSupply})`);
     expect(lines).toContain('Professional plan (Single, 1 Company, 365 days) ₹4,999.00');
     expect(lines).toContain('Service period: 05/10/2026 to 05/10/2027');
@@ -46,5 +50,37 @@ describe('the invoice issued when a payment settles', () => {
     expect(mail.attachments[0]!.content.equals((await documentPdf(t.deps.files, invoice))!)).toBe(
       true,
     );
+  });
+
+  it('bills the address and GSTIN the order kept, and splits the tax by its place of supply', async () => {
+    const b = await buyer(t);
+    expect((await saveBilling(t, b.headers, MAHARASHTRA)).statusCode).toBe(200);
+    const between = await payFor(t, b);
+    const inter = await pdfLines((await documentPdf(t.deps.files, between.invoice))!);
+    expect(inter).toContain('Address: Office 4, Baner Road, Pune 411045, Maharashtra');
+    expect(inter).toContain('Place of Supply: Maharashtra (27)');
+    expect(inter).toContain('IGST @ 18% ₹937.95');
+
+    // the seller is in Karnataka (29): a supply there pays CGST and SGST
+    expect((await saveBilling(t, b.headers, KARNATAKA)).statusCode).toBe(200);
+    const within = await payFor(t, b);
+    const intra = await pdfLines((await documentPdf(t.deps.files, within.invoice))!);
+    expect(intra).toContain(`GSTIN: ${KARNATAKA.gstin}`);
+    expect(intra).toContain(
+      'Address: 12, 2nd Cross, Indiranagar, HAL 2nd Stage, Bengaluru 560038, Karnataka',
+    );
+    expect(intra).toContain('Place of Supply: Karnataka (29)');
+    expect(intra).toContain('CGST @ 9% ₹468.98');
+    expect(intra).toContain('SGST @ 9% ₹468.97');
+    expect(within.invoice).toMatchObject({
+      customerGstin: KARNATAKA.gstin,
+      placeOfSupply: '29',
+      cgstPaise: 468_98,
+      sgstPaise: 468_97,
+      igstPaise: 0,
+    });
+    // the earlier invoice keeps what its order kept
+    const again = await pdfLines((await documentPdf(t.deps.files, between.invoice))!);
+    expect(again).toContain('Place of Supply: Maharashtra (27)');
   });
 });

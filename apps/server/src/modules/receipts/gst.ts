@@ -1,8 +1,4 @@
-import { GST_STATES } from '@portal/contract';
-
 export const stateCodeOf = (gstin: string) => gstin.slice(0, 2);
-
-export const stateName = (code: string) => GST_STATES[code] ?? 'Unknown state';
 
 /** The Indian financial year (April to March, in IST) of a moment: '2026-27'. */
 export function financialYearOf(date: Date): string {
