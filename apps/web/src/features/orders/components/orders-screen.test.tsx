@@ -47,13 +47,39 @@ const order = (overrides: Partial<Order>): Order => ({
 
 type Route = (init: RequestInit | undefined) => Response;
 
+/** The billing details the order form shows and asks to confirm before payment. */
+const billingRoute: Route = () =>
+  jsonResponse(200, {
+    success: true,
+    message: 'Billing details fetched',
+    billingDetails: {
+      gstin: '27AAPFU0939F1ZV',
+      addressLine1: 'Office 4, Baner Road',
+      addressLine2: null,
+      city: 'Pune',
+      stateCode: '27',
+      stateName: 'Maharashtra',
+      pin: '411045',
+      updatedAt: '2026-06-01T10:00:00.000Z',
+    },
+    registeredGstin: '27AAPFU0939F1ZV',
+    supplierStateCode: '29',
+  });
+
+/** Proceed to Payment, then Confirm and pay in the billing confirmation. */
+async function proceedToPayment() {
+  await userEvent.click(await screen.findByRole('button', { name: 'Proceed to Payment' }));
+  const confirm = await screen.findByRole('dialog', { name: 'Confirm billing details' });
+  await userEvent.click(await within(confirm).findByRole('button', { name: 'Confirm and pay' }));
+}
+
 function serve(routes: Record<string, Route>) {
   const calls: { url: string; body: unknown }[] = [];
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = String(input);
     calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
     const key = `${init?.method ?? 'GET'} ${url}`;
-    const route = routes[key];
+    const route = { 'GET /api/billing-details': billingRoute, ...routes }[key];
     if (!route) throw new Error(`unexpected call ${key}`);
     return route(init);
   });
@@ -120,7 +146,7 @@ describe('OrdersScreen, Create Order', () => {
     expect(summary).toHaveTextContent('Internet Handling Charges 5%₹249.95');
     expect(summary).toHaveTextContent('Total₹6,148.77');
 
-    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Payment' }));
+    await proceedToPayment();
     await vi.waitFor(() =>
       expect(goToPayment).toHaveBeenCalledWith(
         'http://localhost/sandbox/razorpay/checkout/plink_1',
@@ -166,7 +192,10 @@ describe('OrdersScreen, Create Order', () => {
     await userEvent.type(screen.getByLabelText('Email Address'), 'a@example.test');
     await userEvent.click(proceed);
     expect(await screen.findAllByText('Phone number is required')).not.toHaveLength(0);
-    expect(calls.filter((c) => c.url !== '/api/plans')).toEqual([]);
+    // nothing but the reads of the plans and the billing details
+    expect(calls.filter((c) => c.url !== '/api/plans' && c.url !== '/api/billing-details')).toEqual(
+      [],
+    );
   });
 
   it("shows the server's message when the order is refused", async () => {
@@ -176,7 +205,7 @@ describe('OrdersScreen, Create Order', () => {
         jsonResponse(409, { success: false, message: 'This plan is no longer offered' }),
     });
     renderWithProviders(<OrdersScreen />, { path: `/orders?planId=${plans[0]!._id}` });
-    await userEvent.click(await screen.findByRole('button', { name: 'Proceed to Payment' }));
+    await proceedToPayment();
     expect(await screen.findByText('This plan is no longer offered')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Proceed to Payment' })).toBeEnabled();
     expect(goToPayment).not.toHaveBeenCalled();
@@ -188,7 +217,7 @@ describe('OrdersScreen, Create Order', () => {
       'POST /api/orders': () => jsonResponse(200, { success: false }),
     });
     renderWithProviders(<OrdersScreen />, { path: `/orders?planId=${plans[0]!._id}` });
-    await userEvent.click(await screen.findByRole('button', { name: 'Proceed to Payment' }));
+    await proceedToPayment();
     expect(await screen.findByText('Order creation failed')).toBeInTheDocument();
   });
 
@@ -204,7 +233,7 @@ describe('OrdersScreen, Create Order', () => {
       'POST /api/create-payment': () => jsonResponse(502, {}),
     });
     renderWithProviders(<OrdersScreen />, { path: `/orders?planId=${plans[0]!._id}` });
-    await userEvent.click(await screen.findByRole('button', { name: 'Proceed to Payment' }));
+    await proceedToPayment();
     expect(await screen.findByText('Payment initiation failed')).toBeInTheDocument();
   });
 });
