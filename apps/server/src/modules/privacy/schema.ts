@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import {
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { customers } from '../users/schema';
+
+const at = () => timestamp({ withTimezone: true });
+
+/** A "Download my data" request: prepared by a job, stored, and linked for 24 hours. */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    customerId: uuid()
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    /** preparing, ready or failed */
+    status: text().notNull(),
+    requestedAt: at().notNull(),
+    readyAt: at(),
+    /** When the link stops working: 24 hours after the file was ready. */
+    expiresAt: at(),
+  },
+  (t) => [
+    index('data_exports_customer_idx').on(t.customerId, t.requestedAt),
+    // one request at a time: a second insert while one is preparing fails, on either database
+    uniqueIndex('data_exports_one_preparing_idx')
+      .on(t.customerId)
+      .where(sql`${t.status} = 'preparing'`),
+  ],
+);
+
+/** An e-mailed code for a privacy step: closing the account, or confirming a new address. */
+export const privacyCodes = pgTable(
+  'privacy_codes',
+  {
+    customerId: uuid()
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    /** close-account or email-change */
+    purpose: text().notNull(),
+    /** Keyed hash of the customer, the purpose, the new address and the code. */
+    codeHash: text().notNull(),
+    /** The address being confirmed (email-change only), lower-cased. */
+    newEmail: text(),
+    attempts: integer().notNull().default(0),
+    expiresAt: at().notNull(),
+    createdAt: at().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.purpose] })],
+);
+
+/**
+ * A closed account. The customers row stays (invoices and orders refer to it and are kept 72
+ * months under section 36 of the CGST Act) but holds a tombstone instead of personal data.
+ */
+export const accountClosures = pgTable('account_closures', {
+  customerId: uuid()
+    .primaryKey()
+    .references(() => customers.id, { onDelete: 'cascade' }),
+  closedAt: at().notNull(),
+  /** The end of the 72 months the tax records are kept for. */
+  keepTaxRecordsUntil: at().notNull(),
+});
