@@ -13,7 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { AppDeps } from './deps';
-import { registerErrorHandling } from './lib/http-errors';
+import { answerRouterRefusal, registerErrorHandling } from './lib/http-errors';
 import { registerNoStoreForApi } from './lib/http-headers';
 import { loggerOptions } from './lib/logging';
 import { openApiOptions } from './openapi';
@@ -68,15 +68,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    // the router's own refusals in the portal's error shape, like every other 4xx
-    frameworkErrors: (error, _request, reply) =>
-      reply.code(error.statusCode ?? 400).send({
-        success: false,
-        message:
-          error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-            ? 'A value in the address is too long'
-            : 'The address is not a valid URL',
-      }),
+    frameworkErrors: answerRouterRefusal,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from './database-errors';
 import { AppError } from './errors';
@@ -22,6 +22,21 @@ function describeValidation(context: string | undefined, issues: ValidationIssue
     first.instancePath?.replace(/^\//, '').replace(/\//g, '.');
   const field = fieldPath || context || 'request';
   return `${field}: ${first.message ?? 'is invalid'}`;
+}
+
+/** The router's own refusals (Fastify's frameworkErrors) in the portal's error shape. */
+export function answerRouterRefusal(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  return reply.code(error.statusCode ?? 400).send({
+    success: false,
+    message:
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A value in the address is too long'
+        : 'The address is not a valid URL',
+  });
 }
 
 /**
