@@ -22,3 +22,4 @@ export * from './coming-up';
 export * from './invoices';
 export * from './two-factor';
 export * from './exports';
+export * from './preferences';
