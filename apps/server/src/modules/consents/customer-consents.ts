@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
 import { enqueueMail } from '../mail/delivery';
 import { findCustomerById } from '../users/service';
+import { wantsNotice } from '../preferences/service';
 import { partners } from '../partners/schema';
 import { accessJoin, consentWithAccess } from './access';
 import { bankFailure, readToken, toConsent, tokenColumns } from './rows';
@@ -104,7 +105,7 @@ async function queueStatusNotice(
   at: Date,
 ) {
   const customer = await findCustomerById(tx, customerId);
-  if (!customer) return;
+  if (!customer || !(await wantsNotice(tx, customerId, 'consent-changes'))) return;
   await enqueueMail(tx, deps, {
     template: 'consent-status',
     to: customer.email,
