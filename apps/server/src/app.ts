@@ -39,6 +39,7 @@ import { reminderRoutes } from './modules/reminders/routes';
 import { exportRoutes } from './modules/exports/routes';
 import { twoFactorRoutes } from './modules/two-factor/routes';
 import { securityRoutes } from './modules/security/routes';
+import { preferencesRoutes } from './modules/preferences/routes';
 import { sandboxGatewayRoutes } from './sandbox/gateway/routes';
 
 declare module 'fastify' {
@@ -130,6 +131,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(invoiceRoutes);
   await app.register(billingRoutes);
   await app.register(securityRoutes);
+  await app.register(preferencesRoutes);
   await app.register(reminderRoutes);
   await app.register(exportRoutes);
   await app.register(twoFactorRoutes);
