@@ -1,4 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { confirmBillingAndPay, tabTo } from '../support/billing';
 import { DEMO, expect, mailCount, test, waitForCode } from '../support/fixtures';
 
 /*
@@ -6,15 +7,6 @@ import { DEMO, expect, mailCount, test, waitForCode } from '../support/fixtures'
  * Tab to a control, Enter or Escape, type. After every dialog closes, focus is back on the
  * control that opened it (or, when that is gone, on the main content), never on <body>.
  */
-
-/** Presses Tab until `target` has focus, as a keyboard user would. */
-async function tabTo(page: Page, target: Locator, maxPresses = 80) {
-  for (let presses = 0; presses < maxPresses; presses++) {
-    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`${target} was not reached with ${maxPresses} presses of Tab`);
-}
 
 const announcer = (page: Page) => page.getByTestId('route-announcer');
 
@@ -108,6 +100,7 @@ test.describe('by keyboard only', () => {
     await expect(page.getByRole('radio', { name: /Business/ })).toBeChecked();
     await tabTo(page, page.getByRole('button', { name: 'Proceed to Payment' }));
     await page.keyboard.press('Enter');
+    await confirmBillingAndPay(page, { keyboard: true });
     await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
     await expect(page.getByRole('button', { name: /^Pay / })).toBeVisible();
   });

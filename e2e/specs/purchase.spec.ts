@@ -1,4 +1,5 @@
 import type { Page, Response } from '@playwright/test';
+import { confirmBillingAndPay } from '../support/billing';
 import { expect, expectAccessible, signIn, test } from '../support/fixtures';
 
 /** Orders the plan from the Plans screen and lands on the sandbox checkout page. */
@@ -11,6 +12,7 @@ async function orderPlan(page: Page, planName: string) {
   await expect(page.getByText('Plan pre-selected from Plans page')).toBeVisible();
   await expect(page.getByRole('radio', { name: new RegExp(planName) })).toBeChecked();
   await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await confirmBillingAndPay(page);
   await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
 }
 
@@ -83,6 +85,7 @@ test.describe('buying a plan', () => {
     await expectAccessible(page);
 
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+    await confirmBillingAndPay(page);
     await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
     await expect(page.getByText('Ledgerline Software Services Pvt Ltd')).toBeVisible();
     await expect(page.getByText('₹6,148.77').first()).toBeVisible();
