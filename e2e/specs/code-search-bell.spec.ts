@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { confirmBillingAndPay } from '../support/billing';
 import { DEMO, expect, expectAccessible, signIn, test } from '../support/fixtures';
 
 /*
@@ -115,6 +116,7 @@ for (const size of WIDTHS) {
         .click();
       await page.waitForURL('**/orders?planId=*');
       await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+      await confirmBillingAndPay(page);
       await page.getByRole('button', { name: /^Pay / }).click();
       await page.waitForURL(/\/orders\?tab=history/);
 
