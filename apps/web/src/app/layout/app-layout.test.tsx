@@ -7,6 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session-store';
 import { jsonResponse, testUser } from '@/test/data';
 import { AppLayout } from './app-layout';
+import { navItems } from './nav-items';
+
+/** The sidebar's items as the spec lists them (§2 Layout), in its order. */
+const SPEC_ITEMS = ['Dashboard', 'Profile', 'Plans', 'Plugins', 'Orders', 'Consents'];
 
 const user = testUser({ created_at: '2026-01-15T10:00:00.000Z' });
 
@@ -60,18 +64,13 @@ afterEach(() => {
 });
 
 describe('AppLayout', () => {
-  it('shows the six sidebar items with the current one marked, and the signed-in company', () => {
+  it("shows the spec's six sidebar items in its order, then the added ones, with the current one marked, and the signed-in company", () => {
     renderLayout('/profile');
     const nav = screen.getByRole('navigation', { name: 'Main' });
     const links = within(nav).getAllByRole('link');
-    expect(links.map((l) => l.textContent)).toEqual([
-      'Dashboard',
-      'Profile',
-      'Plans',
-      'Plugins',
-      'Orders',
-      'Consents',
-    ]);
+    // the added items are read from the list, so that a new one needs no change here
+    const added = navItems.map((item) => item.label).filter((label) => !SPEC_ITEMS.includes(label));
+    expect(links.map((l) => l.textContent)).toEqual([...SPEC_ITEMS, ...added]);
     expect(within(nav).getByRole('link', { name: 'Profile' })).toHaveAttribute(
       'aria-current',
       'page',
