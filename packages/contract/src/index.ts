@@ -23,3 +23,4 @@ export * from './invoices';
 export * from './two-factor';
 export * from './exports';
 export * from './preferences';
+export * from './privacy';
