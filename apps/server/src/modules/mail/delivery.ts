@@ -8,6 +8,7 @@ import { creditNoteMail } from '../invoices/credit-note-mail';
 import { creditNoteFileKey } from '../invoices/schema';
 import { reminderMail } from '../reminders/mail';
 import { twoFactorMail } from '../two-factor/mail';
+import { privacyMail } from '../privacy/mail';
 import { mailDeliveries } from './schema';
 import {
   consentStatusMail,
@@ -78,6 +79,8 @@ export async function renderMail(
       return reminderMail(request.data, ctx);
     case 'two-factor-changed':
       return twoFactorMail(request.data, ctx);
+    case 'privacy':
+      return privacyMail(request.data, ctx);
     case 'receipt': {
       const pdf = await deps.files.read(receiptFileKey(request.data.orderId));
       // thrown, so the job is tried again: the file store may be briefly away

@@ -4,6 +4,7 @@ import { portalUrl, rupees } from './format';
 import { renderLayout } from './layout';
 import type { ReminderMailData } from '../reminders/mail';
 import type { TwoFactorMailData } from '../two-factor/mail';
+import type { PrivacyMailData } from '../privacy/mail';
 
 export interface MailAttachment {
   filename: string;
@@ -67,7 +68,8 @@ export type MailRequest =
       };
     }
   | { template: 'credit-note'; to: string; data: CreditNoteMailData }
-  | { template: 'two-factor-changed'; to: string; data: TwoFactorMailData };
+  | { template: 'two-factor-changed'; to: string; data: TwoFactorMailData }
+  | { template: 'privacy'; to: string; data: PrivacyMailData };
 
 export type MailTemplate = MailRequest['template'];
 type DataOf<T extends MailTemplate> = Extract<MailRequest, { template: T }>['data'];
