@@ -1,0 +1,92 @@
+import { and, eq, ne } from 'drizzle-orm';
+import {
+  privacyMessages,
+  type EmailChangeCodeRequest,
+  type EmailChangeRequest,
+} from '@portal/contract';
+import type { AppDeps } from '../../deps';
+import type { Executor } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import { verifyPassword } from '../../lib/password';
+import { enqueueMail } from '../mail/delivery';
+import { customers } from '../users/schema';
+import { findCustomerById } from '../users/service';
+import { checkCode, consumeCode, issueCode } from './codes';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'queue' | 'consents' | 'config'>;
+
+const UNIQUE_VIOLATION = '23505';
+
+/** PostgreSQL's and PGlite's unique violation, as thrown or as Drizzle's wrapped cause. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
+  }
+  return false;
+}
+
+async function takenByAnother(db: Executor, customerId: string, email: string) {
+  const [row] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.email, email), ne(customers.id, customerId)));
+  return Boolean(row);
+}
+
+/** Step one: the password again, then a code to the new address, bound to that address. */
+export async function sendEmailChangeCode(
+  deps: Deps,
+  customerId: string,
+  input: EmailChangeCodeRequest,
+) {
+  const customer = await findCustomerById(deps.db, customerId);
+  if (!customer) throw new AppError('UNAUTHORIZED', privacyMessages.wrongPassword);
+  if (!(await verifyPassword(customer.passwordHash, input.password))) {
+    throw new AppError('BAD_REQUEST', privacyMessages.wrongPassword);
+  }
+  if (input.newEmail === customer.email) {
+    throw new AppError('BAD_REQUEST', privacyMessages.sameEmail);
+  }
+  if (await takenByAnother(deps.db, customerId, input.newEmail)) {
+    throw new AppError('CONFLICT', privacyMessages.emailTaken);
+  }
+  await issueCode(deps, customerId, 'email-change', input.newEmail, input.newEmail);
+}
+
+/**
+ * Step two: the code moves the account to the new address, and the old address is told (a
+ * security notice, which no preference turns off). The unique index on the address decides a
+ * race between customers for one address: one wins, the others get a 409.
+ */
+export async function confirmEmailChange(
+  deps: Deps,
+  customerId: string,
+  input: EmailChangeRequest,
+) {
+  const { codeHash, newEmail } = await checkCode(deps, customerId, 'email-change', input.code);
+  if (!newEmail) throw new AppError('BAD_REQUEST', privacyMessages.noCode);
+  const now = deps.clock.now();
+  try {
+    await deps.db.transaction(async (tx) => {
+      await consumeCode(tx, customerId, 'email-change', codeHash);
+      const [before] = await tx
+        .select({ email: customers.email })
+        .from(customers)
+        .where(eq(customers.id, customerId))
+        .for('update');
+      if (!before) throw new AppError('UNAUTHORIZED', privacyMessages.noCode);
+      await tx
+        .update(customers)
+        .set({ email: newEmail, updatedAt: now })
+        .where(eq(customers.id, customerId));
+      await enqueueMail(tx, deps, {
+        template: 'privacy',
+        to: before.email,
+        data: { kind: 'email-changed', at: now.toISOString(), newEmail },
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', privacyMessages.emailTaken);
+    throw error;
+  }
+}

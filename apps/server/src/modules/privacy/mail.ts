@@ -1,0 +1,55 @@
+import { customerDateTime } from '@portal/contract';
+import { portalUrl } from '../mail/format';
+import { renderLayout } from '../mail/layout';
+import type { MailContext, RenderedMail } from '../mail/templates';
+
+/** What a privacy mail is made from: a code for a step, or the notice of a changed address. */
+export type PrivacyMailData =
+  | { kind: 'close-account-code'; code: string }
+  | { kind: 'email-change-code'; code: string }
+  | { kind: 'email-changed'; at: string; newEmail: string };
+
+export const PRIVACY_CODE_SUBJECT = 'Your verification code';
+export const EMAIL_CHANGED_SUBJECT = 'Your e-mail address was changed';
+
+const CODE_PURPOSE = {
+  'close-account-code': 'Enter it in the portal within 10 minutes to close your account.',
+  'email-change-code': 'Enter it in the portal within 10 minutes to confirm this new address.',
+} as const;
+
+// The text part holds exactly one 6-digit number: people and tests look for it there.
+export async function privacyMail(data: PrivacyMailData, ctx: MailContext): Promise<RenderedMail> {
+  const notYou = 'If this was not you, change your password at once.';
+  if (data.kind === 'email-changed') {
+    const when = `${customerDateTime(new Date(data.at))} (India time)`;
+    const what = `The e-mail address of your portal account was changed to ${data.newEmail}. Mail goes to the new address from now on.`;
+    return {
+      subject: EMAIL_CHANGED_SUBJECT,
+      text: [what, '', `When: ${when}`, '', notYou].join('\n'),
+      html: await renderLayout({
+        subject: EMAIL_CHANGED_SUBJECT,
+        preview: what,
+        heading: EMAIL_CHANGED_SUBJECT,
+        paragraphs: [what],
+        facts: [['When', when]],
+        notes: [notYou],
+        action: { label: 'Reset your password', url: portalUrl(ctx.publicUrl, '/reset-password') },
+        publicUrl: ctx.publicUrl,
+      }),
+    };
+  }
+  const enter = CODE_PURPOSE[data.kind];
+  return {
+    subject: PRIVACY_CODE_SUBJECT,
+    text: [`Your verification code is ${data.code}`, '', enter, notYou].join('\n'),
+    html: await renderLayout({
+      subject: PRIVACY_CODE_SUBJECT,
+      preview: `${data.code} is your verification code. ${enter}`,
+      heading: PRIVACY_CODE_SUBJECT,
+      paragraphs: ['Your verification code is'],
+      code: data.code,
+      notes: [enter, notYou],
+      publicUrl: ctx.publicUrl,
+    }),
+  };
+}
