@@ -40,6 +40,7 @@ import { exportRoutes } from './modules/exports/routes';
 import { twoFactorRoutes } from './modules/two-factor/routes';
 import { securityRoutes } from './modules/security/routes';
 import { preferencesRoutes } from './modules/preferences/routes';
+import { privacyRoutes } from './modules/privacy/routes';
 import { sandboxGatewayRoutes } from './sandbox/gateway/routes';
 
 declare module 'fastify' {
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(billingRoutes);
   await app.register(securityRoutes);
   await app.register(preferencesRoutes);
+  await app.register(privacyRoutes);
   await app.register(reminderRoutes);
   await app.register(exportRoutes);
   await app.register(twoFactorRoutes);
