@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { confirmBillingAndPay } from '../support/billing';
 import { expect, expectAccessible, signIn, test } from '../support/fixtures';
 
 const DATE = /\d{2}\/\d{2}\/\d{4}/;
@@ -12,6 +13,7 @@ async function orderPlan(page: Page, planName: string) {
   await page.getByRole('button', { name: `Purchase Plan ${planName}` }).click();
   await page.waitForURL(/\/orders\?planId=/);
   await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await confirmBillingAndPay(page);
   await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
 }
 
@@ -46,7 +48,7 @@ test.describe('the result of a payment', () => {
     const paid = await resultBanner(page, 'Payment successful');
     await expect(paid).toContainText(hadPlan ? /extended to/ : /Starter is active until/);
     await expect(paid).toContainText(
-      /Order #[0-9A-F]{6} · ₹613\.77 · Invoice INV\/\d{4}-\d\d\/\d{6}/,
+      /Order #[0-9A-F]{6} · ₹613\.77 · Invoice INV\/\d{2}-\d{2}\/\d{6}/,
     );
     await expect(paid.getByRole('button', { name: /^Receipt for order #/ })).toBeVisible();
     const marked = page.getByRole('row').filter({ hasText: 'This payment' });
