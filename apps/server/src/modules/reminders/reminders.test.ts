@@ -7,6 +7,7 @@ import { jobsOf } from '../../test/queue';
 import { activityEvents } from '../activity/schema';
 import { activatePlan } from '../plans/activation';
 import { retirePlan } from '../plans/service';
+import { savePreferences } from '../preferences/service';
 import { remindersSent } from './schema';
 import { sendDueReminders } from './service';
 import { consentExpiring, customerWithPlan, DAY } from './test-support';
@@ -161,6 +162,33 @@ describe('the reminders of a consent’s expiry', () => {
     expect((await remindersTo(customer.email)).filter((m) => /consent/.test(m.subject))).toEqual(
       [],
     );
+  });
+});
+
+describe('a customer who turned reminders off', () => {
+  it('gets no reminder mail nor bell event, and none later when turning them on again', async () => {
+    const { customer, endsAt } = await customerWithPlan(t);
+    const consent = await consentExpiring(t, customer.id, endsAt);
+    await savePreferences(t.deps.db, t.clock, customer.id, {
+      reminders: false,
+      consentChanges: true,
+    });
+    await runAt(endsAt, 3 * DAY);
+    expect(await remindersTo(customer.email)).toEqual([]);
+    expect(await bellEventsOf(customer.id)).toEqual([]);
+
+    await savePreferences(t.deps.db, t.clock, customer.id, {
+      reminders: true,
+      consentChanges: true,
+    });
+    await runAt(endsAt, 3 * DAY);
+    expect(await remindersTo(customer.email)).toEqual([]);
+    // the next threshold is theirs again
+    await runAt(endsAt, DAY);
+    expect((await remindersTo(customer.email)).map((m) => m.subject).sort()).toEqual([
+      'Your Quarterly plan ends in 1 day',
+      `Your consent for ${consent.partner.name} expires in 1 day`,
+    ]);
   });
 });
 

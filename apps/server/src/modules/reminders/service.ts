@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps';
 import { recordActivity } from '../activity/record';
 import { enqueueMail } from '../mail/delivery';
 import { daysUntil } from '../plans/current-plan';
+import { wantsNotice } from '../preferences/service';
 import { findCustomerById } from '../users/service';
 import { reminderSubject, type ReminderMailData } from './mail';
 import { remindersSent } from './schema';
@@ -121,8 +122,8 @@ interface Reminder {
 /**
  * Sends one reminder, once: its key (customer, subject, threshold) is inserted in the same
  * transaction as the bell's event and the queued mail, so of two runs that find it due at once,
- * one sends it and the other finds the key taken. A customer who turned reminders off gets the
- * key and nothing else, so the reminder is not sent later either.
+ * one sends it and the other finds the key taken. A customer who turned reminders off (read in
+ * the same transaction) gets the key and nothing else, so the reminder is not sent later either.
  */
 async function sendOnce(deps: Deps, reminder: Reminder): Promise<boolean> {
   const { db, clock } = deps;
@@ -138,6 +139,7 @@ async function sendOnce(deps: Deps, reminder: Reminder): Promise<boolean> {
       .onConflictDoNothing()
       .returning({ customerId: remindersSent.customerId });
     if (!claimed) return false;
+    if (!(await wantsNotice(tx, reminder.customerId, 'reminders'))) return false;
     const customer = await findCustomerById(tx, reminder.customerId);
     if (!customer) return false;
     const data = reminder.mail(customer.companyName);
