@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { privacyMessages, privacyPaths } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { authHeaders, createCustomer } from '../../test/customers';
+import { customers } from '../users/schema';
+import { CODE_TTL_MS, MAX_CODE_TRIES } from './codes';
+import { EMAIL_CHANGED_SUBJECT } from './mail';
+import { codeMailedTo, post } from './test-support';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const emailOf = async (id: string) =>
+  (await t.deps.db.select().from(customers).where(eq(customers.id, id)))[0]!.email;
+const freshAddress = () => `new-${randomUUID().slice(0, 8)}@example.test`;
+
+async function setUp() {
+  const customer = await createCustomer(t);
+  const headers = await authHeaders(t, customer.id);
+  return { customer, headers };
+}
+
+describe('POST /api/privacy/email/code and POST /api/privacy/email', () => {
+  it('moves the account to the new address with the code sent there, and tells the old one', async () => {
+    const { customer, headers } = await setUp();
+    const newEmail = freshAddress();
+    const asked = await post(t, privacyPaths.emailChangeCode, headers, {
+      newEmail: `  ${newEmail.toUpperCase()} `,
+      password: customer.password,
+    });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.json().message).toBe(privacyMessages.newEmailCodeSent);
+    expect(await emailOf(customer.id)).toBe(customer.email);
+
+    const code = await codeMailedTo(t, newEmail);
+    const res = await post(t, privacyPaths.emailChange, headers, { code });
+    expect(res.statusCode).toBe(200);
+    expect(await emailOf(customer.id)).toBe(newEmail);
+    const notice = (await t.outbox()).filter(
+      (m) => m.to === customer.email && m.subject === EMAIL_CHANGED_SUBJECT,
+    );
+    expect(notice).toHaveLength(1);
+    expect(notice[0]!.text).toContain(newEmail);
+
+    // the code is used up
+    expect((await post(t, privacyPaths.emailChange, headers, { code })).statusCode).toBe(400);
+  });
+
+  it('refuses a wrong password, the same address, or an address another customer has', async () => {
+    const { customer, headers } = await setUp();
+    const other = await createCustomer(t);
+    const cases = [
+      [
+        { newEmail: freshAddress(), password: 'wrong password' },
+        400,
+        privacyMessages.wrongPassword,
+      ],
+      [{ newEmail: customer.email, password: customer.password }, 400, privacyMessages.sameEmail],
+      [{ newEmail: other.email, password: customer.password }, 409, privacyMessages.emailTaken],
+      [{ newEmail: 'not an address', password: customer.password }, 400, 'Invalid email address'],
+    ] as const;
+    for (const [payload, status, message] of cases) {
+      const res = await post(t, privacyPaths.emailChangeCode, headers, payload);
+      expect(res.statusCode).toBe(status);
+      expect(res.json().message).toContain(message);
+    }
+    expect(await emailOf(customer.id)).toBe(customer.email);
+  });
+
+  it('refuses a wrong code, stops after five tries, and refuses an expired code', async () => {
+    const { customer, headers } = await setUp();
+    const newEmail = freshAddress();
+    await post(t, privacyPaths.emailChangeCode, headers, { newEmail, password: customer.password });
+    const code = await codeMailedTo(t, newEmail);
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < MAX_CODE_TRIES; i += 1) {
+      const res = await post(t, privacyPaths.emailChange, headers, { code: wrong });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(privacyMessages.wrongCode);
+    }
+    const spent = await post(t, privacyPaths.emailChange, headers, { code });
+    expect(spent.statusCode).toBe(429);
+    expect(spent.json().message).toBe(privacyMessages.tooManyTries);
+
+    t.clock.advance(61_000);
+    await post(t, privacyPaths.emailChangeCode, headers, { newEmail, password: customer.password });
+    const fresh = await codeMailedTo(t, newEmail);
+    t.clock.advance(CODE_TTL_MS + 1);
+    const late = await post(t, privacyPaths.emailChange, headers, { code: fresh });
+    expect(late.statusCode).toBe(400);
+    expect(await emailOf(customer.id)).toBe(customer.email);
+  });
+
+  it('refuses a code that was sent for another customer', async () => {
+    const a = await setUp();
+    const b = await setUp();
+    const newEmail = freshAddress();
+    await post(t, privacyPaths.emailChangeCode, a.headers, {
+      newEmail,
+      password: a.customer.password,
+    });
+    const code = await codeMailedTo(t, newEmail);
+    const res = await post(t, privacyPaths.emailChange, b.headers, { code });
+    expect(res.statusCode).toBe(400);
+    expect(await emailOf(b.customer.id)).toBe(b.customer.email);
+  });
+
+  it.each([
+    ['no code', {}],
+    ['a code of five digits', { code: '12345' }],
+    ['an unknown field', { code: '123456', email: 'x@y.z' }],
+  ])('refuses %s with a 400', async (_what, payload) => {
+    const { headers } = await setUp();
+    const res = await post(t, privacyPaths.emailChange, headers, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toEqual(expect.any(String));
+  });
+});
