@@ -30,7 +30,10 @@ interface JsonSchema {
   required?: string[];
   items?: JsonSchema;
   anyOf?: JsonSchema[];
+  /** A discriminated union is written as oneOf; for what is made here, the same as anyOf. */
+  oneOf?: JsonSchema[];
   enum?: unknown[];
+  const?: unknown;
   format?: string;
   pattern?: string;
   minLength?: number;
@@ -133,13 +136,26 @@ const operations = [...documented, ...hidden];
 // ---------------------------------------------------------------------------------------------
 // Valid values, from the schemas
 
-const VALID_STRINGS = ['fuzz@example.test', 'ReadBalances', 'fuzz', 'JVBERi0xLjcK'];
+// the last three: a PIN code, a day (YYYY-MM-DD) and a financial year (2026-27) of the exports
+const VALID_STRINGS = [
+  'fuzz@example.test',
+  'ReadBalances',
+  'fuzz',
+  'JVBERi0xLjcK',
+  '560038',
+  '2026-04-01',
+  '2026-27',
+];
+
+const optionsOf = (schema: JsonSchema) => schema.anyOf ?? schema.oneOf;
 
 /** A value the schema accepts; the request built of them must pass validation (checked). */
 function validValue(schema: JsonSchema, name = ''): unknown {
   if (schema.default !== undefined) return schema.default;
   if (schema.enum) return schema.enum[0];
-  if (schema.anyOf) return validValue(schema.anyOf[0]!, name);
+  if (schema.const !== undefined) return schema.const;
+  const options = optionsOf(schema);
+  if (options) return validValue(options[0]!, name);
   switch (schema.type) {
     case 'object':
       return Object.fromEntries(
@@ -186,6 +202,8 @@ function validString(schema: JsonSchema, name: string): string {
 const EXAMPLE_BODIES: Record<string, (body: Record<string, unknown>) => unknown> = {
   // exactly one of customerEmail and customerId names the customer
   'POST /api/partner/consents': ({ customerEmail: _, ...body }) => body,
+  // a GSTIN with its check character, of the State chosen
+  'PUT /api/billing-details': (body) => ({ ...body, gstin: '29AAACR5055K1Z3', stateCode: '29' }),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -299,7 +317,9 @@ function badStrings(
     );
   }
   if (schema.minLength) bad.push(fc.constant(''));
-  if (schema.enum) bad.push(fc.constantFrom('unknown', 'PENDING', ' Pending', 'null'));
+  if (schema.enum || schema.const !== undefined) {
+    bad.push(fc.constantFrom('unknown', 'PENDING', ' Pending', 'null'));
+  }
   if (schema.format === 'date-time') bad.push(impossibleDateTime);
   if (schema.format === 'email') bad.push(fc.constantFrom('a@b', 'not an address', '@b.co'));
   if (schema.format === 'uuid') bad.push(fc.constantFrom('not-a-uuid', '..%2F', '1234'));
@@ -307,7 +327,8 @@ function badStrings(
 }
 
 const allowsType = (schema: JsonSchema, value: unknown): boolean => {
-  if (schema.anyOf) return schema.anyOf.some((option) => allowsType(option, value));
+  const options = optionsOf(schema);
+  if (options) return options.some((option) => allowsType(option, value));
   if (!schema.type) return true;
   if (value === null) return false;
   if (Array.isArray(value)) return schema.type === 'array';
@@ -503,7 +524,8 @@ function spoilt(draft: Draft, spoils: Spoil[]): Draft {
 function bodySpoils(schema: JsonSchema, path: string[] = []): fc.Arbitrary<Spoil>[] {
   const here = badJson(schema).map((value): Spoil => ({ at: 'body', path, value }));
   // the fields of an object, or of the object that one of several shapes is
-  const object = schema.type === 'object' ? schema : schema.anyOf?.find((o) => o.type === 'object');
+  const object =
+    schema.type === 'object' ? schema : optionsOf(schema)?.find((o) => o.type === 'object');
   const inside = Object.entries(object?.properties ?? {}).flatMap(([key, child]) => [
     ...bodySpoils(child, [...path, key]),
     ...(object?.required?.includes(key)
