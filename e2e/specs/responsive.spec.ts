@@ -8,6 +8,7 @@ import {
   test,
   waitForCode,
 } from '../support/fixtures';
+import { confirmBillingAndPay } from '../support/billing';
 import { expectFitsScreen, expectToastsCoverNoControl, saveScreen } from '../support/layout';
 
 /*
@@ -157,6 +158,7 @@ test('plans, order creation, the checkout and the order history', async ({ page 
   await check('13-order-create-with-toast');
 
   await proceed.click();
+  await confirmBillingAndPay(page, { check: (name) => check(`13b-${name}`) });
   await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
   await saveScreen(page, testInfo, '14-sandbox-checkout');
   await page.getByRole('button', { name: 'Fail payment' }).click();
