@@ -38,6 +38,7 @@ describe('jobs CLI', () => {
       'payment-reconcile',
       'auth-purge',
       'consent-expiry',
+      'reminders',
       'mail',
     ]);
     expect(await statusOf('auth-purge')).toMatch(
@@ -64,7 +65,7 @@ describe('jobs CLI', () => {
   it('refuses an unknown queue, a missing one and an unknown option, changing nothing', async () => {
     await expect(run('jobs:retry', ['--queue', 'sms'])).rejects.toThrow(
       new CliError(
-        'Unknown queue "sms": one of payment-reconcile, auth-purge, consent-expiry, mail',
+        'Unknown queue "sms": one of payment-reconcile, auth-purge, consent-expiry, reminders, mail',
       ),
     );
     await expect(run('jobs:retry', [])).rejects.toThrow('--queue is required');

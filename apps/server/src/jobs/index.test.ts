@@ -12,7 +12,12 @@ import { startBackgroundJobs } from '.';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
-    env: { PAYMENT_RECONCILE_MINUTES: '5', AUTH_PURGE_MINUTES: '0', CONSENT_EXPIRY_MINUTES: '90' },
+    env: {
+      PAYMENT_RECONCILE_MINUTES: '5',
+      AUTH_PURGE_MINUTES: '0',
+      CONSENT_EXPIRY_MINUTES: '90',
+      REMINDER_MINUTES: '0',
+    },
   });
 });
 afterAll(() => t.close());
@@ -24,6 +29,7 @@ const allOff = () => ({
     PAYMENT_RECONCILE_MINUTES: 0,
     AUTH_PURGE_MINUTES: 0,
     CONSENT_EXPIRY_MINUTES: 0,
+    REMINDER_MINUTES: 0,
   },
 });
 
