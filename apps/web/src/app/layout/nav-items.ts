@@ -12,15 +12,15 @@ import {
 } from 'lucide-react';
 import { paths } from '@/config/paths';
 
-/** The sidebar's items, in the spec's order (§2 Layout). */
+/** The sidebar's items: the spec's six in its order (§2 Layout), then the screens added since. */
 export const navItems: { label: string; to: string; icon: LucideIcon }[] = [
   { label: 'Dashboard', to: paths.dashboard, icon: LayoutDashboard },
   { label: 'Profile', to: paths.profile, icon: User },
   { label: 'Plans', to: paths.plans, icon: CreditCard },
   { label: 'Plugins', to: paths.plugins, icon: Puzzle },
   { label: 'Orders', to: paths.orders, icon: ShoppingCart },
+  { label: 'Consents', to: paths.consents, icon: ShieldCheck },
   { label: 'Invoices', to: paths.invoices, icon: ReceiptText },
   { label: 'Exports', to: paths.exports, icon: FileDown },
-  { label: 'Consents', to: paths.consents, icon: ShieldCheck },
   { label: 'Security', to: paths.security, icon: LockKeyhole },
 ];
