@@ -1,8 +1,10 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Dialog } from './dialog';
+import { toast } from './toast';
+import { Toaster } from './toaster';
 
 /** A screen with a main region and a button that opens a dialog, as the app's screens are. */
 function Screen({ removeOpenerOnClose = false }: { removeOpenerOnClose?: boolean }) {
@@ -68,5 +70,27 @@ describe('Dialog', () => {
     await user.click(screen.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
     expect(document.activeElement).not.toBe(document.body);
+  });
+});
+
+describe('a dialog opening', () => {
+  it('takes the success notices of the screen behind away, and leaves its errors', async () => {
+    render(
+      <>
+        <Screen />
+        <Toaster />
+      </>,
+    );
+    act(() => {
+      toast.success('Enterprise plan selected!');
+      toast.error('Could not load the plans');
+    });
+    expect(await screen.findByText('Enterprise plan selected!')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Open details' }));
+    expect(await screen.findByRole('dialog', { name: 'Details' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByText('Enterprise plan selected!')).not.toBeInTheDocument(),
+    );
+    expect(screen.getByText('Could not load the plans')).toBeInTheDocument();
   });
 });

@@ -1,8 +1,9 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 import { useFocusReturn } from './focus-return';
+import { dismissEarlierSuccessToasts } from './toast';
 
 export interface DialogProps {
   open: boolean;
@@ -30,6 +31,11 @@ export function Dialog({
   returnFocus,
 }: DialogProps) {
   const focus = useFocusReturn(returnFocus);
+  // the success notices of the screen behind go, as on a route change: lifted above a sticky
+  // bar (the order screen's total, on a phone) they would cover the dialog's buttons
+  useEffect(() => {
+    if (open) dismissEarlierSuccessToasts(Date.now(), 0);
+  }, [open]);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
