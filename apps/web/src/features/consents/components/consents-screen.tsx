@@ -444,7 +444,7 @@ export function ConsentsScreen() {
         <div
           role="tablist"
           aria-label="Consents"
-          className="flex gap-1 border-b border-slate-100 px-3 pt-2"
+          className="flex gap-2 border-b border-slate-100 px-3 pt-2"
         >
           {(
             [
