@@ -73,7 +73,11 @@ describe('the new browser notice', () => {
     expect(notice!.text).toContain('When: ');
     expect(notice!.text).toContain('(India time)');
     expect(notice!.text).toContain('Browser: Chrome on Windows');
-    expect(linksOf(notice!.html)).toContain(`${t.config.PUBLIC_URL}/reset-password`);
+    // its button ends that session; the password reset is named after it
+    expect(linksOf(notice!.html)).toContainEqual(
+      expect.stringMatching(new RegExp(`^${t.config.PUBLIC_URL}/end-session#token=[\\w-]+$`)),
+    );
+    expect(notice!.text).toContain(`${t.config.PUBLIC_URL}/reset-password`);
     expect(notice!.html).toContain(`Dear ${customer.companyName},`);
 
     // both are known now: no more notices
