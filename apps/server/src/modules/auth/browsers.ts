@@ -1,7 +1,12 @@
 import { and, count, eq } from 'drizzle-orm';
 import Bowser from 'bowser';
 import { decodeJwt } from 'jose';
-import { Verify2faResponseSchema, authPaths, type DeviceKind } from '@portal/contract';
+import {
+  Verify2faResponseSchema,
+  authPaths,
+  twoFactorPaths,
+  type DeviceKind,
+} from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import type { App } from '../../lib/types';
 import { enqueueMail } from '../mail/delivery';
@@ -103,6 +108,9 @@ export async function recordSignInBrowser(
   });
 }
 
+/** The answers that complete a sign-in: with the e-mailed or app's code, or a recovery code. */
+const SIGN_IN_ANSWERS = new Set<string>([authPaths.verify2fa, twoFactorPaths.verifyRecoveryCode]);
+
 const validDevice = (value: string | undefined): value is string =>
   value !== undefined && DEVICE_ID.test(value);
 
@@ -124,7 +132,7 @@ export function registerSignInBrowsers(app: App, deps: BrowserDeps) {
         maxAge: DEVICE_COOKIE_MAX_AGE_S,
       });
     }
-    if (request.routeOptions.url !== authPaths.verify2fa || typeof payload !== 'string') {
+    if (!SIGN_IN_ANSWERS.has(request.routeOptions.url ?? '') || typeof payload !== 'string') {
       return payload;
     }
     try {

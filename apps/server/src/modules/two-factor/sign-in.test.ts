@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
 import { CODE_MAIL_SUBJECT } from '../auth/mails';
+import { NEW_BROWSER_SUBJECT } from '../mail/templates';
 import { sessions } from '../auth/schema';
 import { freshIp, latestCode, refreshCookieOf, verify } from '../auth/test-support';
 import {
@@ -194,6 +195,21 @@ describe('POST /api/auth/verify-recovery-code', () => {
       expect(again.statusCode).toBe(400);
       expect(again.json().message).toBe(authMessages.invalidCode);
     }
+  });
+
+  it('tells of a browser not seen before, as the e-mailed code does', async () => {
+    const customer = await createCustomer(t);
+    const { recoveryCodes } = await withAppOn(t, customer);
+    const notices = async () =>
+      (await t.outbox()).filter(
+        (m) => m.to === customer.email && m.subject === NEW_BROWSER_SUBJECT,
+      );
+    // the account's first browser is simply remembered; a second one, without its cookie, is new
+    for (const code of recoveryCodes.slice(0, 2)) {
+      const { tempToken } = await startSignIn(t, customer);
+      expect((await verifyWithRecovery(t, tempToken, code)).statusCode).toBe(200);
+    }
+    expect(await notices()).toHaveLength(1);
   });
 
   it('takes a recovery code in capitals, with spaces for the hyphen', async () => {
