@@ -71,7 +71,12 @@ function preloadEntrySteps(): Plugin {
         [chunk.fileName, ...chunk.imports].forEach((file) => files.delete(file));
         return [...files].map((file) => ({
           tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, fetchpriority: 'low', href: `/${file}` },
+          attrs: {
+            rel: 'modulepreload',
+            crossorigin: true,
+            fetchpriority: 'low',
+            href: `/${file}`,
+          },
           injectTo: 'head' as const,
         }));
       },
