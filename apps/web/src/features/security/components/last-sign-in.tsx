@@ -8,12 +8,16 @@ import { useLastSignIn } from '../api/get-last-sign-in';
  * one, so that a customer notices one that was not theirs. Says nothing while loading or when
  * it cannot be read: the dashboard carries on without it.
  */
+// two lines kept on a phone, where the line wraps, one from the sm width: the cards below
+// must not move when it arrives
+const LINE_BOX = 'min-h-10 sm:min-h-5';
+
 export function LastSignIn() {
   const { data } = useLastSignIn();
-  if (!data) return <p className="h-5" aria-hidden="true" />;
+  if (!data) return <p className={LINE_BOX} aria-hidden="true" />;
   const last = data.data;
   return (
-    <p className="text-sm text-slate-600">
+    <p className={`${LINE_BOX} text-sm text-slate-600`}>
       Last sign-in: {last ? `${formatDateTime(last.at)}, ${last.browser}` : 'none before this one'}.{' '}
       <Link
         to={paths.security}
