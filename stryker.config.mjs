@@ -6,13 +6,14 @@ export default {
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.mutation.json',
   mutate: [
-    'apps/server/src/modules/{auth,users,payments,orders,receipts}/**/*.ts',
+    'apps/server/src/modules/{auth,users,payments,orders,receipts,invoices,two-factor,security}/**/*.ts',
     'apps/server/src/modules/consents/customer-consents.ts',
     'apps/server/src/lib/password.ts',
     'packages/contract/src/money.ts',
-    // where the invoice's words are drawn (fonts, sizes, points): no assertion tells a line a few
-    // points off from a right one; every word and amount it draws comes from invoiceContent
-    '!apps/server/src/modules/receipts/invoice-layout.ts',
+    'packages/contract/src/gst.ts',
+    // where the documents' words are drawn (fonts, sizes, points): no assertion tells a line a
+    // few points off from a right one; every word and amount it draws comes from content.ts
+    '!apps/server/src/modules/invoices/document-pdf.ts',
     '!**/*.test.ts',
     '!**/test-support.ts',
   ],
