@@ -19,7 +19,14 @@ import type { App } from '../../lib/types';
 import { createAccessTokens } from './access-token';
 import { sessionExpired, verifiedClaims } from './authenticate';
 import { createProfileRead } from './profile';
-import { logout, refreshSession, resendCode, startLogin, verifyLogin } from './service';
+import {
+  logout,
+  refreshSession,
+  resendCode,
+  startLogin,
+  verifyLogin,
+  type CompletedLogin,
+} from './service';
 import { ABSOLUTE_LIMIT_MS, type IssuedSession } from './sessions';
 
 /** `__Host-`: Secure, Path=/ and no Domain, so no sibling host can set or read it. */
@@ -35,6 +42,17 @@ export function setRefreshCookie(reply: FastifyReply, session: IssuedSession, no
     ...cookieBase,
     ...(session.rememberMe ? { maxAge: Math.max(remaining, 0) } : {}),
   });
+}
+
+/** Sign-in step two's answer, whatever proved the customer: the refresh cookie, token and user. */
+export function signedIn(reply: FastifyReply, done: CompletedLogin, now: Date) {
+  setRefreshCookie(reply, done.session, now);
+  return {
+    success: true as const,
+    message: authMessages.loginSuccessful,
+    token: done.token,
+    user: done.user,
+  };
 }
 
 function clearRefreshCookie(reply: FastifyReply) {
@@ -110,22 +128,12 @@ export async function authRoutes(app: App) {
         response: { 200: Verify2faResponseSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      const done = await verifyLogin(
-        deps,
-        tokens,
-        request.body,
-        request.ip,
-        request.headers['user-agent'],
-      );
-      setRefreshCookie(reply, done.session, deps.clock.now());
-      return {
-        success: true as const,
-        message: authMessages.loginSuccessful,
-        token: done.token,
-        user: done.user,
-      };
-    },
+    async (request, reply) =>
+      signedIn(
+        reply,
+        await verifyLogin(deps, tokens, request.body, request.ip, request.headers['user-agent']),
+        deps.clock.now(),
+      ),
   );
 
   app.post(

@@ -8,13 +8,12 @@ import {
   TwoFactorStatusResponseSchema,
   Verify2faResponseSchema,
   VerifyRecoveryCodeRequestSchema,
-  authMessages,
   twoFactorMessages,
   twoFactorPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
 import { createAccessTokens } from '../auth/access-token';
-import { setRefreshCookie } from '../auth/routes';
+import { signedIn } from '../auth/routes';
 import { verifyLogin } from '../auth/service';
 import { disableApp, enableApp, startSetup, twoFactorStatus } from './service';
 
@@ -118,21 +117,11 @@ export async function twoFactorRoutes(app: App) {
         response: { 200: Verify2faResponseSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      const done = await verifyLogin(
-        deps,
-        tokens,
-        request.body,
-        request.ip,
-        request.headers['user-agent'],
-      );
-      setRefreshCookie(reply, done.session, deps.clock.now());
-      return {
-        success: true as const,
-        message: authMessages.loginSuccessful,
-        token: done.token,
-        user: done.user,
-      };
-    },
+    async (request, reply) =>
+      signedIn(
+        reply,
+        await verifyLogin(deps, tokens, request.body, request.ip, request.headers['user-agent']),
+        deps.clock.now(),
+      ),
   );
 }

@@ -5,16 +5,22 @@ import { useSessionStore } from '@/lib/session-store';
 
 export type VerifyResult = { success: true } | { success: false; message: string };
 
-/** The second sign-in step; without a pending verification nothing is sent (spec §5). */
-export async function verify2fa(verificationCode: string): Promise<VerifyResult> {
+/**
+ * The second sign-in step, with whatever proves the customer (the e-mailed or app's code, or a
+ * recovery code); without a pending verification nothing is sent (spec §5).
+ */
+export async function completeSignIn(
+  path: string,
+  proof: { verificationCode: string } | { recoveryCode: string },
+): Promise<VerifyResult> {
   const session = useSessionStore.getState();
   const { tempToken } = session;
   if (!tempToken) return { success: false, message: 'Verification failed' };
   session.setLoading(true);
   try {
     const { token, user } = await api.post(
-      authPaths.verify2fa,
-      { tempToken, verificationCode },
+      path,
+      { tempToken, ...proof },
       { schema: responseSchema('Verify2faResponseSchema') },
     );
     useSessionStore.getState().completeVerification(token, user);
@@ -25,3 +31,6 @@ export async function verify2fa(verificationCode: string): Promise<VerifyResult>
     useSessionStore.getState().setLoading(false);
   }
 }
+
+export const verify2fa = (verificationCode: string) =>
+  completeSignIn(authPaths.verify2fa, { verificationCode });

@@ -5,8 +5,8 @@ import {
   type EnableTwoFactorRequest,
 } from '@portal/contract';
 import { responseSchema } from '@/lib/response-schema';
-import { api, errorMessage } from '@/lib/http';
-import { useSessionStore } from '@/lib/session-store';
+import { completeSignIn } from '@/features/auth/api/verify-2fa';
+import { api } from '@/lib/http';
 
 export const getTwoFactorStatusQueryOptions = () =>
   queryOptions({
@@ -48,25 +48,8 @@ export const useDisableApp = () =>
     }),
   );
 
-export type VerifyResult = { success: true } | { success: false; message: string };
+export type { VerifyResult } from '@/features/auth/api/verify-2fa';
 
 /** Sign-in step two with a recovery code; as the e-mailed code's step, it needs the tempToken. */
-export async function verifyRecoveryCode(recoveryCode: string): Promise<VerifyResult> {
-  const session = useSessionStore.getState();
-  const { tempToken } = session;
-  if (!tempToken) return { success: false, message: 'Verification failed' };
-  session.setLoading(true);
-  try {
-    const { token, user } = await api.post(
-      twoFactorPaths.verifyRecoveryCode,
-      { tempToken, recoveryCode },
-      { schema: responseSchema('Verify2faResponseSchema') },
-    );
-    useSessionStore.getState().completeVerification(token, user);
-    return { success: true };
-  } catch (error) {
-    return { success: false, message: errorMessage(error, 'Verification failed') };
-  } finally {
-    useSessionStore.getState().setLoading(false);
-  }
-}
+export const verifyRecoveryCode = (recoveryCode: string) =>
+  completeSignIn(twoFactorPaths.verifyRecoveryCode, { recoveryCode });
