@@ -113,11 +113,11 @@ export async function restore(dir) {
   console.log(`restore: database and ${manifest.length} objects from ${dir}`);
 }
 
-/** The newest receipt, with its order and customer: what the drill expects back. */
+/** The newest invoice (the receipt), with its order and customer: what the drill expects back. */
 function newestReceipt(databaseUrl) {
   const row = psql(
     databaseUrl,
-    `SELECT c.email, o.id, r.file_key FROM receipts r JOIN orders o ON o.id = r.order_id
+    `SELECT c.email, o.id, r.file_key FROM invoices r JOIN orders o ON o.id = r.order_id
      JOIN customers c ON c.id = o.customer_id ORDER BY r.issued_at DESC LIMIT 1`,
   );
   if (!row) return null;
