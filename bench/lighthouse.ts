@@ -59,8 +59,20 @@ async function putSession(page: Page, origin: string, session: Session) {
   });
 }
 
-/** Scores `url`; with a session, signed in as that customer. */
+/** Lighthouse's own advice for a trace it failed to record: "Please run Lighthouse again". */
+class TraceNotRecorded extends Error {}
+
+/** Scores `url`; with a session, signed in as that customer. A lost trace is measured again once. */
 export async function lighthouseScores(url: string, session?: Session): Promise<PageScores> {
+  try {
+    return await scoreOnce(url, session);
+  } catch (error) {
+    if (!(error instanceof TraceNotRecorded)) throw error;
+    return scoreOnce(url, session);
+  }
+}
+
+async function scoreOnce(url: string, session?: Session): Promise<PageScores> {
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -92,6 +104,9 @@ export async function lighthouseScores(url: string, session?: Session): Promise<
       await writeFile(`${reportFile}.trace`, JSON.stringify(result.artifacts.Trace));
     }
     const { categories, audits, runtimeError } = result.lhr;
+    if (runtimeError?.code === 'NO_NAVSTART') {
+      throw new TraceNotRecorded(`Lighthouse on ${url}: ${runtimeError.message}`);
+    }
     if (runtimeError) throw new Error(`Lighthouse on ${url}: ${runtimeError.message}`);
     // a session the app did not take would have measured the sign-in screen instead
     const ended = new URL(result.lhr.finalDisplayedUrl).pathname;

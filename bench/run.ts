@@ -139,6 +139,25 @@ function throughputRows(label: string, t: Throughput, budgeted: Budgeted) {
   );
 }
 
+/** A consent's fields in the spec (§ data model), in the order the peer writes them. */
+const SPEC_CONSENT_FIELDS = [
+  '_id',
+  'consentId',
+  'consentStatus',
+  'partnerName',
+  'partnerId',
+  'documentUploaded',
+  'apiList',
+  'netBankingUserId',
+  'accessToken',
+  'accessTokenExpiresAt',
+  'refreshToken',
+  'refreshTokenExpiresAt',
+  'createdAt',
+  'consentCreationDate',
+  'lastUpdated',
+];
+
 const consentsPage = (userId: string) => `${consentPaths.list}?page=1&limit=10&userId=${userId}`;
 
 async function apiRows(portal: Portal, peer: ServerProcess, bare: ServerProcess) {
@@ -153,9 +172,19 @@ async function apiRows(portal: Portal, peer: ServerProcess, bare: ServerProcess)
   const [ours, theirs] = await Promise.all(
     [portal, peer].map(async (server) => (await fetch(server.url + page, { headers })).text()),
   );
-  // the spec's answer, field for field; the portal's Next/Previous cursors are its own addition,
-  // which the peer (the spec's page written plainly) has no reason to make
-  const { cursors: _cursors, ...spec } = JSON.parse(ours!) as Record<string, unknown>;
+  // the spec's answer, field for field; the portal's Next/Previous cursors and each consent's
+  // terms (purpose, accounts, last access...) are its own additions, which the peer (the spec's
+  // page written plainly) has no reason to make
+  const answer = JSON.parse(ours!) as Record<string, unknown> & {
+    data: Record<string, unknown>[];
+  };
+  const { cursors: _cursors, ...rest } = answer;
+  const spec = {
+    ...rest,
+    data: answer.data.map((consent) =>
+      Object.fromEntries(SPEC_CONSENT_FIELDS.map((field) => [field, consent[field]])),
+    ),
+  };
   if (JSON.stringify(spec) !== theirs) {
     throw new Error(`the peer answers otherwise than the portal: ${theirs}`);
   }
