@@ -1,7 +1,7 @@
 import { toast } from '@/ui/toast';
 import type { z } from 'zod';
 import { JWT_EXPIRED, authPaths } from '@portal/contract';
-import { loadResponseSchemas } from './response-schema';
+import { responseSchema } from './response-schema';
 import { useSessionStore } from './session-store';
 
 /** A failed call: the HTTP status and the server's message (or a fallback). */
@@ -104,9 +104,7 @@ export function refreshAccessToken(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
       const { response, body } = await send('POST', authPaths.refreshToken, undefined);
-      // the request that met the expired token has already asked for the schemas' chunk
-      const { RefreshTokenResponseSchema } = await loadResponseSchemas();
-      const parsed = RefreshTokenResponseSchema.safeParse(body);
+      const parsed = (await responseSchema('RefreshTokenResponseSchema')()).safeParse(body);
       if (!response.ok || !parsed.success) {
         if (response.status === 401) endSession(messageOf(body) ?? REFRESH_REFUSED_MESSAGE);
         return false;

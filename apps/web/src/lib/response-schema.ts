@@ -1,9 +1,4 @@
-import type * as ResponseSchemas from './response-schemas';
-
-type SchemaName = keyof typeof ResponseSchemas;
-
-/** The response schemas' chunk: fetched once, on the first request that checks an answer. */
-export const loadResponseSchemas = () => import('./response-schemas');
+import { loadResponseSchema, type ResponseSchemaOf, type SchemaName } from './response-schemas';
 
 /**
  * A loader of one of the contract's response schemas, for `api.get(path, { schema })`: the
@@ -11,5 +6,5 @@ export const loadResponseSchemas = () => import('./response-schemas');
  */
 export const responseSchema =
   <K extends SchemaName>(name: K) =>
-  async (): Promise<(typeof ResponseSchemas)[K]> =>
-    (await loadResponseSchemas())[name];
+  (): Promise<ResponseSchemaOf<K>> =>
+    loadResponseSchema(name);

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { authPaths, type User } from '@portal/contract';
 import { ApiError, SessionEndedError, api } from '@/lib/http';
-import { loadResponseSchemas } from '@/lib/response-schema';
+import { responseSchema } from '@/lib/response-schema';
 
 /** The answer arrived but carried no user (spec §8 Profile). */
 export class MissingUserError extends Error {
@@ -30,13 +30,13 @@ async function fetchProfileBody(): Promise<unknown> {
 /** GET /api/auth/profile; a 'Not authorized' answer is asked again once (spec §7). */
 export async function getProfile(): Promise<User> {
   // asked for beside the request (see lib/http); a failed load surfaces only if it is awaited
-  const schemas = loadResponseSchemas();
-  schemas.catch(() => undefined);
+  const userSchema = responseSchema('UserSchema')();
+  userSchema.catch(() => undefined);
   let body = await fetchProfileBody();
   if (messageOf(body) === NOT_AUTHORIZED) body = await api.get<unknown>(authPaths.profile);
   const user = (body as { data?: { user?: unknown } } | null)?.data?.user;
   if (!user) throw new MissingUserError();
-  const parsed = (await schemas).UserSchema.safeParse(user);
+  const parsed = (await userSchema).safeParse(user);
   if (!parsed.success) throw new ApiError(200, 'Unexpected response', body);
   return parsed.data;
 }
