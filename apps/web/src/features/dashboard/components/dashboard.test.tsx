@@ -350,6 +350,11 @@ describe("the dashboard route's requests", () => {
     useSessionStore.setState({ user: { ...user }, token: 'token', isAuthenticated: true });
     loader();
     expect(requested().some((url) => url.includes('/dashboard/counters?userId=u1'))).toBe(true);
+    // the cards that ask for their own data are asked a task later, still before they mount
+    expect(requested()).not.toContain(comingUpPath);
+    await waitFor(() =>
+      expect(requested()).toEqual(expect.arrayContaining([comingUpPath, securityPaths.lastSignIn])),
+    );
     await waitFor(() => expect(appQueryClient.isFetching()).toBe(0));
     appQueryClient.clear();
   });
