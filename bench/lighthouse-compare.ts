@@ -16,6 +16,7 @@ import { freshPostgresDatabase, prepareDatabase } from './database';
 import { lighthouseScores, type PageScores } from './lighthouse';
 import { signIn, startPortal, type Portal, type Session } from './portal';
 import { accountOf } from './seed';
+import { median } from './stats';
 
 const { values: flags, positionals: builds } = parseArgs({
   options: { runs: { type: 'string', default: '3' } },
@@ -29,11 +30,6 @@ const serverUrl =
   process.env.BENCH_DATABASE_URL ?? 'postgres://portal:portal@localhost:5432/postgres';
 
 const load = () => os.loadavg()[0]!.toFixed(1);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 const work = await mkdtemp(path.join(os.tmpdir(), 'portal-lighthouse-'));
 const database = await freshPostgresDatabase(serverUrl);

@@ -7,6 +7,7 @@ import lighthouse from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { AUTH_STORAGE_KEY } from '@portal/contract';
 import type { Session } from './portal';
+import { median } from './stats';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
@@ -61,6 +62,32 @@ async function putSession(page: Page, origin: string, session: Session) {
 
 /** Lighthouse's own advice for a trace it failed to record: "Please run Lighthouse again". */
 class TraceNotRecorded extends Error {}
+
+/**
+ * Each figure's median over `runs` runs of `url`, one after another, with every run's figures:
+ * Lighthouse's own advice for simulated throttling, whose single runs of one build swing widely
+ * with what else the machine is doing.
+ */
+export async function medianLighthouseScores(
+  url: string,
+  runs: number,
+  session?: Session,
+): Promise<{ median: PageScores; runs: PageScores[] }> {
+  const all: PageScores[] = [];
+  for (let run = 0; run < runs; run++) all.push(await lighthouseScores(url, session));
+  const of = (pick: (scores: PageScores) => number) => median(all.map(pick));
+  return {
+    median: {
+      performance: of((s) => s.performance),
+      bestPractices: of((s) => s.bestPractices),
+      accessibility: of((s) => s.accessibility),
+      lcpSeconds: of((s) => s.lcpSeconds),
+      tbtMs: of((s) => s.tbtMs),
+      cls: of((s) => s.cls),
+    },
+    runs: all,
+  };
+}
 
 /** Scores `url`; with a session, signed in as that customer. A lost trace is measured again once. */
 export async function lighthouseScores(url: string, session?: Session): Promise<PageScores> {

@@ -11,6 +11,7 @@ import {
   type ConsentListResponse,
 } from '@portal/contract';
 import type { Session } from './portal';
+import { median } from './stats';
 
 export interface ScaleSettings {
   /** Requests in a series. */
@@ -26,12 +27,6 @@ export type ServerTime =
   /** The route answers 404: it does not exist yet. */
   | { kind: 'absent' }
   | { kind: 'failed'; reason: string };
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 async function serverTime(
   url: string,
