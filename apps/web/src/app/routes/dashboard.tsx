@@ -17,7 +17,8 @@ export function loader() {
   prefetchDashboardData(queryClient, user.id);
   void nextTask().then(() => {
     void queryClient.prefetchQuery(getLastSignInQueryOptions());
-    void queryClient.prefetchQuery(getComingUpQueryOptions());
+    // asked afresh on every visit, and not again when the card mounts
+    void queryClient.prefetchQuery({ ...getComingUpQueryOptions(), staleTime: 0 });
   });
   return null;
 }

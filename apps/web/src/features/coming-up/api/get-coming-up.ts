@@ -8,6 +8,6 @@ export const getComingUp = async () =>
   (await api.get(comingUpPath, { schema: responseSchema('ComingUpResponseSchema') })).data;
 
 export const getComingUpQueryOptions = () =>
-  queryOptions({ queryKey: ['coming-up'], queryFn: getComingUp, staleTime: 0 });
+  queryOptions({ queryKey: ['coming-up'], queryFn: getComingUp });
 
 export const useComingUp = () => useQuery(getComingUpQueryOptions());

@@ -118,6 +118,13 @@ function answer(answers: Answers) {
     }
     if (url.includes('/orders/history'))
       return jsonResponse(200, { success: true, orders, nextCursor: null });
+    if (url.includes(comingUpPath))
+      return jsonResponse(200, {
+        success: true,
+        data: { plan: null, consents: { windowDays: 30, count: 0, more: false, soonest: [] } },
+      });
+    if (url.includes(securityPaths.lastSignIn))
+      return jsonResponse(200, { success: true, data: null });
     if (url.includes('/plans'))
       return jsonResponse(200, {
         success: true,
@@ -339,6 +346,27 @@ describe("the dashboard route's requests", () => {
       expect(requested().filter((sent) => sent === url)).toHaveLength(1);
     const others = requested().filter((url) => !prefetched.includes(url));
     for (const url of others) expect([comingUpPath, securityPaths.lastSignIn]).toContain(url);
+  });
+
+  it('are each sent once when the route asks first and the screen mounts after, the cards included', async () => {
+    answer({});
+    useSessionStore.setState({ user: { ...user }, token: 'token', isAuthenticated: true });
+    loader();
+    await waitFor(() => expect(requested()).toContain(comingUpPath));
+    await waitFor(() => expect(appQueryClient.isFetching()).toBe(0));
+    const router = createMemoryRouter([{ path: '*', element: <Dashboard /> }], {
+      initialEntries: ['/dashboard'],
+    });
+    render(
+      <QueryClientProvider client={appQueryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Coming up' })).toBeInTheDocument();
+    await waitFor(() => expect(appQueryClient.isFetching()).toBe(0));
+    const sent = requested();
+    expect(new Set(sent).size).toBe(sent.length);
+    appQueryClient.clear();
   });
 
   it('are sent by the route only for a signed-in customer', async () => {
