@@ -60,6 +60,8 @@ async function putSession(page: Page, origin: string, session: Session) {
   });
 }
 
+let reportsWritten = 0;
+
 /** Lighthouse's own advice for a trace it failed to record: "Please run Lighthouse again". */
 class TraceNotRecorded extends Error {}
 
@@ -124,9 +126,10 @@ async function scoreOnce(url: string, session?: Session): Promise<PageScores> {
       page,
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-    // the whole report, for reading which tasks block the main thread
-    const reportFile = process.env.LIGHTHOUSE_REPORT_FILE;
-    if (reportFile) {
+    // the whole report, for reading which tasks block the main thread; each run its own file
+    const reportPrefix = process.env.LIGHTHOUSE_REPORT_FILE;
+    if (reportPrefix) {
+      const reportFile = `${reportPrefix}-${++reportsWritten}.json`;
       await writeFile(reportFile, JSON.stringify(result.lhr));
       await writeFile(`${reportFile}.trace`, JSON.stringify(result.artifacts.Trace));
     }
