@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { z } from 'zod';
 import { ApiError, SessionEndedError, api, errorMessage } from './http';
+import { nextTask } from './next-task';
 import { useSessionStore } from './session-store';
 import { jsonResponse, testUser } from '@/test/data';
 
@@ -248,15 +249,21 @@ describe('api client', () => {
     expect(errorMessage(error, 'Failed to load')).toBe('Failed to load');
   });
 
-  it('asks for the schema as it sends the request, so that both load side by side', async () => {
-    let askedBeforeSending = false;
+  it('sends the request first, then asks for the schema a task later, while the answer is on its way', async () => {
+    let schemaAskedWhenSent: number | undefined;
+    let answer!: (response: Response) => void;
     const schema = vi.fn(async () => z.object({ value: z.number() }));
     serve(() => {
-      askedBeforeSending = schema.mock.calls.length === 1;
-      return jsonResponse(200, { value: 42 });
+      schemaAskedWhenSent = schema.mock.calls.length;
+      return new Promise<Response>((resolve) => (answer = resolve));
     });
-    await expect(api.get('/api/things', { schema })).resolves.toEqual({ value: 42 });
-    expect(askedBeforeSending).toBe(true);
+    const call = api.get('/api/things', { schema });
+    expect(schemaAskedWhenSent).toBe(0);
+    expect(schema).not.toHaveBeenCalled();
+    await nextTask();
+    expect(schema).toHaveBeenCalledTimes(1);
+    answer(jsonResponse(200, { value: 42 }));
+    await expect(call).resolves.toEqual({ value: 42 });
     expect(schema).toHaveBeenCalledTimes(1);
   });
 

@@ -1,6 +1,7 @@
 import { toast } from '@/ui/toast';
 import type { z } from 'zod';
 import { JWT_EXPIRED, authPaths } from '@portal/contract';
+import { nextTask } from './next-task';
 import { responseSchema } from './response-schema';
 import { useSessionStore } from './session-store';
 
@@ -133,10 +134,13 @@ async function request<T>(
   path: string,
   options: RequestOptions<T> = {},
 ): Promise<T> {
-  const schema = options.schema?.();
+  const sent = send(method, path, options.body, options.signal);
+  // the schema is asked for a task after the request is on its way: starting its chunk (and the
+  // preload of what it imports) in the same task would lengthen the task that sends the requests
+  const schema = options.schema && nextTask().then(options.schema);
   // a request that fails needs no schema: its loading must not end as an unhandled rejection
   schema?.catch(() => undefined);
-  let attempt = await send(method, path, options.body, options.signal);
+  let attempt = await sent;
 
   if (attempt.response.status === 401 && isJwtExpired(attempt.body) && attempt.sentToken) {
     if (!(await renewAfterExpiry(attempt.sentToken))) {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { authPaths, type User } from '@portal/contract';
 import { ApiError, SessionEndedError, api } from '@/lib/http';
+import { nextTask } from '@/lib/next-task';
 import { responseSchema } from '@/lib/response-schema';
 
 /** The answer arrived but carried no user (spec §8 Profile). */
@@ -29,10 +30,11 @@ async function fetchProfileBody(): Promise<unknown> {
 
 /** GET /api/auth/profile; a 'Not authorized' answer is asked again once (spec §7). */
 export async function getProfile(): Promise<User> {
-  // asked for beside the request (see lib/http); a failed load surfaces only if it is awaited
-  const userSchema = responseSchema('UserSchema')();
+  const firstAnswer = fetchProfileBody();
+  // asked for a task after the request (see lib/http); a failed load surfaces only if awaited
+  const userSchema = nextTask().then(responseSchema('UserSchema'));
   userSchema.catch(() => undefined);
-  let body = await fetchProfileBody();
+  let body = await firstAnswer;
   if (messageOf(body) === NOT_AUTHORIZED) body = await api.get<unknown>(authPaths.profile);
   const user = (body as { data?: { user?: unknown } } | null)?.data?.user;
   if (!user) throw new MissingUserError();
