@@ -18,6 +18,7 @@ export const ActivityEventTypeSchema = z.enum([
   'consent_approved',
   'consent_rejected',
   'consent_expired',
+  'consent_expiring',
   'consent_refreshed',
   'consent_deleted',
 ]);
@@ -46,6 +47,7 @@ const KIND_BY_TYPE: Record<ActivityEventType, ActivityKind> = {
   consent_approved: 'consent',
   consent_rejected: 'consent',
   consent_expired: 'consent',
+  consent_expiring: 'consent',
   consent_refreshed: 'consent',
   consent_deleted: 'consent',
 };

@@ -4,7 +4,9 @@ import { dateTime } from './primitives';
 
 /**
  * The events the bell tells about: payments settling, a plan activated or extended or about to
- * end, and every change of a consent's state (approved, rejected, expired, revoked and deleted).
+ * end, a consent about to expire, and every change of a consent's state (approved, rejected,
+ * expired, revoked and deleted). A plan's end and a consent's expiry are told by the reminders
+ * job, 30, 7 and 1 days before (modules/reminders).
  */
 export const NOTIFICATION_EVENT_TYPES = [
   'payment_completed',
@@ -15,11 +17,10 @@ export const NOTIFICATION_EVENT_TYPES = [
   'consent_approved',
   'consent_rejected',
   'consent_expired',
+  'consent_expiring',
   'consent_deleted',
 ] as const satisfies readonly ActivityEventType[];
 
-/** Days before a plan's end when the bell starts telling about it. */
-export const PLAN_ENDING_NOTICE_DAYS = 7;
 export const NOTIFICATIONS_SHOWN = 10;
 
 /** What a notification is about, so that it can link there; the bank's id for a consent. */

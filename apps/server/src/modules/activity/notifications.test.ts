@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
 import { buyer } from '../payments/test-support';
+import { sendDueReminders } from '../reminders/service';
 import { recordActivity } from './record';
 
 let t: TestApp;
@@ -19,7 +20,7 @@ afterAll(() => t.close());
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('the bell after a purchase', () => {
-  it('tells of the settled payment, then of the plan ending within 7 days, once each', async () => {
+  it('tells of the settled payment, then of the plan ending at each reminder, once each', async () => {
     const b = await buyer(t, { durationDays: 30 });
     // days pass in this test: each look signs in afresh, as the customer would
     const bell = async () => {
@@ -48,13 +49,33 @@ describe('the bell after a purchase', () => {
     });
     expect(seen.json()).toEqual({ success: true, unseen: 0 });
 
+    // a look at the bell tells nothing new by itself; the reminders job does, once a threshold
     t.clock.advance(20 * DAY);
     expect((await bell()).unseen).toBe(0);
+    await sendDueReminders(t.deps);
+    const first = await bell();
+    expect(first.unseen).toBe(1);
+    expect(first.notifications[0]).toMatchObject({
+      type: 'plan_ending',
+      title: 'Your Professional plan ends in 10 days',
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/notifications/seen',
+      headers: await authHeaders(t, b.customer.id),
+      payload: { upTo: first.notifications[0]!.createdAt },
+    });
 
     t.clock.advance(4 * DAY);
+    await sendDueReminders(t.deps);
+    await sendDueReminders(t.deps);
     const ending = await bell();
     expect(ending.unseen).toBe(1);
-    expect(ending.notifications[0]).toMatchObject({ type: 'plan_ending', seen: false });
+    expect(ending.notifications[0]).toMatchObject({
+      type: 'plan_ending',
+      title: 'Your Professional plan ends in 6 days',
+      seen: false,
+    });
     expect((await bell()).unseen).toBe(1);
 
     // the purchase is in the account's feed too, with the order and the payment

@@ -10,7 +10,8 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { recordActivity } from './record';
 import { activityEvents } from './schema';
-import { notePlanEnding } from './service';
+import { sendDueReminders } from '../reminders/service';
+import { consentExpiring, customerWithPlan, DAY } from '../reminders/test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -216,23 +217,39 @@ describe('notifications', () => {
     expect(res.json()).toMatchObject({ success: false, message: expect.stringContaining('upTo') });
   });
 
-  it('tells once that a plan ends within 7 days, and not earlier', async () => {
-    const customer = await createCustomer(t);
-    const day = 24 * 60 * 60 * 1000;
-    const plan = {
-      ref: 'sub-1',
-      planName: 'Gold',
-      endDate: new Date(t.clock.now().getTime() + 8 * day),
-    };
+  it('tells of a plan ending and a consent expiring once per reminder, and writes nothing when looked at', async () => {
+    const { customer, endsAt } = await customerWithPlan(t);
+    const consent = await consentExpiring(t, customer.id, endsAt, {
+      partnerName: 'Ledger Sync Ltd',
+    });
+    const eventsOf = () =>
+      t.deps.db.select().from(activityEvents).where(eq(activityEvents.customerId, customer.id));
+    const before = (await eventsOf()).length;
+    // looking at the bell changes nothing, whatever is coming
+    t.clock.set(new Date(endsAt.getTime() - 3 * DAY));
+    await bell(customer.id);
+    await bell(customer.id);
+    expect(await eventsOf()).toHaveLength(before);
 
-    await notePlanEnding(t.deps.db, t.clock, customer.id, plan);
-    expect((await bell(customer.id)).unseen).toBe(0);
-
-    t.clock.advance(2 * day);
-    await notePlanEnding(t.deps.db, t.clock, customer.id, plan);
-    await notePlanEnding(t.deps.db, t.clock, customer.id, plan);
+    await sendDueReminders(t.deps);
+    await sendDueReminders(t.deps);
     const { unseen, notifications } = await bell(customer.id);
-    expect(unseen).toBe(1);
-    expect(notifications[0]).toMatchObject({ type: 'plan_ending', title: 'Plan ending soon' });
+    expect(unseen).toBe(2);
+    expect(notifications.slice(0, 2)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'plan_ending',
+          title: 'Your Quarterly plan ends in 3 days',
+          target: null,
+        }),
+        expect.objectContaining({
+          type: 'consent_expiring',
+          kind: 'consent',
+          title: 'Your consent for Ledger Sync Ltd expires in 3 days',
+          description: expect.stringContaining('Reconnect to keep Ledger Sync Ltd reading'),
+          target: { kind: 'consent', id: consent.consentId },
+        }),
+      ]),
+    );
   });
 });

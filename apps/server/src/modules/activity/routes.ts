@@ -9,8 +9,7 @@ import {
   notificationPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { currentPlanOf } from '../plans/current-plan';
-import { listActivity, listNotifications, markNotificationsSeen, notePlanEnding } from './service';
+import { listActivity, listNotifications, markNotificationsSeen } from './service';
 
 export async function activityRoutes(app: App) {
   const { db, clock } = app.deps;
@@ -49,16 +48,8 @@ export async function activityRoutes(app: App) {
       },
     },
     async (request) => {
-      const { customerId } = request.auth;
-      // the plan's end is a matter of time, not of a change: it is noted when the bell looks
-      const plan = await currentPlanOf(db, customerId, clock.now());
-      await notePlanEnding(
-        db,
-        clock,
-        customerId,
-        plan && { ref: plan.endDate, planName: plan.planName, endDate: new Date(plan.endDate) },
-      );
-      return { success: true as const, ...(await listNotifications(db, customerId)) };
+      // a plan's end and a consent's expiry are told by the reminders job, not on a look
+      return { success: true as const, ...(await listNotifications(db, request.auth.customerId)) };
     },
   );
 

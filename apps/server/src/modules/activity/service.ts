@@ -3,10 +3,8 @@ import {
   ActivityEventTypeSchema,
   NOTIFICATION_EVENT_TYPES,
   NOTIFICATIONS_SHOWN,
-  PLAN_ENDING_NOTICE_DAYS,
   activityKindOf,
   activityTypesOfKind,
-  customerDate,
   isRealDateTime,
   type ActivityEvent,
   type ActivityKind,
@@ -99,42 +97,6 @@ export async function listActivity(
     nextCursor:
       rows.length > query.limit && last ? encodeCursor({ at: last.at, id: last.id }) : null,
   };
-}
-
-/** What the customer's current plan is, as far as the bell needs to know. */
-export interface PlanForNotice {
-  /** Identifies this subscription, so that its notice is written once. */
-  ref: string;
-  planName: string;
-  endDate: Date;
-}
-
-/**
- * Writes the 'plan ending' event once per subscription when its end is within the notice
- * window. Safe to call on every look at the bell: a second call finds the event there.
- */
-export async function notePlanEnding(
-  db: Executor,
-  clock: Clock,
-  customerId: string,
-  plan: PlanForNotice | null,
-) {
-  if (!plan) return;
-  const now = clock.now().getTime();
-  const end = plan.endDate.getTime();
-  if (end <= now || end - now > PLAN_ENDING_NOTICE_DAYS * 24 * 60 * 60 * 1000) return;
-  await db
-    .insert(activityEvents)
-    .values({
-      customerId,
-      type: 'plan_ending',
-      title: 'Plan ending soon',
-      description: `Your ${plan.planName} plan ends on ${customerDate(plan.endDate)}.`,
-      status: 'pending',
-      details: { once: `plan_ending:${plan.ref}` },
-      createdAt: clock.now(),
-    })
-    .onConflictDoNothing();
 }
 
 async function lastSeenAt(db: Executor, customerId: string): Promise<Date | null> {

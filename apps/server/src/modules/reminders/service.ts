@@ -2,6 +2,7 @@
 // (docs/decisions/040-the-plan-over-time.md).
 import { sql, type SQL } from 'drizzle-orm';
 import { REMINDER_DAYS, customerDate } from '@portal/contract';
+import type { ActivityEventType } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { recordActivity } from '../activity/record';
@@ -108,14 +109,14 @@ interface Reminder {
   customerId: string;
   subject: string;
   threshold: number;
-  /** The bell's event, when the bell tells of this kind of reminder. */
-  bell:
-    | ((data: ReminderMailData) => {
-        title: string;
-        description: string;
-        details: Record<string, string>;
-      })
-    | null;
+  /** The bell's event, written with the mail. */
+  bell(data: ReminderMailData): {
+    type: ActivityEventType;
+    title: string;
+    description: string;
+    /** The ids the bell's link is made of (modules/activity targetOf). */
+    details: Record<string, string>;
+  };
   mail(companyName: string): ReminderMailData;
 }
 
@@ -143,15 +144,11 @@ async function sendOnce(deps: Deps, reminder: Reminder): Promise<boolean> {
     const customer = await findCustomerById(tx, reminder.customerId);
     if (!customer) return false;
     const data = reminder.mail(customer.companyName);
-    const bell = reminder.bell?.(data);
-    if (bell) {
-      await recordActivity(tx, clock, {
-        customerId: reminder.customerId,
-        type: 'plan_ending',
-        status: 'pending',
-        ...bell,
-      });
-    }
+    await recordActivity(tx, clock, {
+      customerId: reminder.customerId,
+      status: 'pending',
+      ...reminder.bell(data),
+    });
     await enqueueMail(tx, deps, { template: 'reminder', to: customer.email, data });
     return true;
   });
@@ -172,6 +169,7 @@ function planReminder(row: PlanDue, now: Date): Reminder {
       renewPath: renewPathOf(row.offered ? row.planId : null),
     }),
     bell: (data) => ({
+      type: 'plan_ending',
       title: reminderSubject(data),
       description: `Your ${row.planName} plan ends on ${customerDate(endsAt)}. Renew to continue without a break.`,
       details: { planId: row.planId },
@@ -194,8 +192,12 @@ function consentReminder(row: ConsentDue, now: Date): Reminder {
       expiresAt: expiresAt.toISOString(),
       daysLeft: daysUntil(expiresAt, now),
     }),
-    // the bell has no event type for an expiring consent yet: mail only
-    bell: null,
+    bell: (data) => ({
+      type: 'consent_expiring',
+      title: reminderSubject(data),
+      description: `Your consent for ${row.partnerName} expires on ${customerDate(expiresAt)}. Reconnect to keep ${row.partnerName} reading your bank data.`,
+      details: { consentId: row.consentId },
+    }),
   };
 }
 
