@@ -84,6 +84,11 @@ export const routes: RouteObject[] = [
                     ...titled('Exports'),
                     lazy: () => import('./routes/exports'),
                   },
+                  {
+                    path: paths.privacy,
+                    ...titled('Privacy'),
+                    lazy: () => import('./routes/privacy'),
+                  },
                 ],
               },
             ],

@@ -14,6 +14,7 @@ export const paths = {
   security: '/security',
   invoices: '/invoices',
   exports: '/exports',
+  privacy: '/privacy',
   /** Where the new-browser notice's link lands, signed in or not. */
   endSession: '/end-session',
 } as const;

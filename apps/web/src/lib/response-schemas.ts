@@ -18,6 +18,8 @@ const contractModules = {
   payments: () => import('@portal/contract/payments'),
   plans: () => import('@portal/contract/plans'),
   plugins: () => import('@portal/contract/plugins'),
+  preferences: () => import('@portal/contract/preferences'),
+  privacy: () => import('@portal/contract/privacy'),
   security: () => import('@portal/contract/security'),
   'two-factor': () => import('@portal/contract/two-factor'),
 };
@@ -62,6 +64,8 @@ export const schemaHomes = {
   EnableTwoFactorResponseSchema: 'two-factor',
   TwoFactorSetupResponseSchema: 'two-factor',
   TwoFactorStatusResponseSchema: 'two-factor',
+  NotificationPreferencesResponseSchema: 'preferences',
+  PrivacyMessageResponseSchema: 'privacy',
 } as const satisfies Record<string, keyof typeof contractModules>;
 
 export type SchemaName = keyof typeof schemaHomes;

@@ -1,6 +1,7 @@
 import {
   CreditCard,
   FileDown,
+  Fingerprint,
   LayoutDashboard,
   LockKeyhole,
   Puzzle,
@@ -23,4 +24,5 @@ export const navItems: { label: string; to: string; icon: LucideIcon }[] = [
   { label: 'Invoices', to: paths.invoices, icon: ReceiptText },
   { label: 'Exports', to: paths.exports, icon: FileDown },
   { label: 'Security', to: paths.security, icon: LockKeyhole },
+  { label: 'Privacy', to: paths.privacy, icon: Fingerprint },
 ];

@@ -1,0 +1,5 @@
+import { PrivacyScreen } from '@/features/privacy/components/privacy-screen';
+
+export function Component() {
+  return <PrivacyScreen />;
+}

@@ -1,0 +1,72 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  preferencesPaths,
+  privacyPaths,
+  type CloseAccountRequest,
+  type EmailChangeCodeRequest,
+  type EmailChangeRequest,
+  type NotificationPreferences,
+} from '@portal/contract';
+import { getProfile, getProfileQueryOptions } from '@/features/profile/api/get-profile';
+import { api } from '@/lib/http';
+import { responseSchema } from '@/lib/response-schema';
+import { useSessionStore } from '@/lib/session-store';
+
+const messageSchema = responseSchema('PrivacyMessageResponseSchema');
+
+export const getPreferencesQueryOptions = () =>
+  queryOptions({
+    queryKey: ['preferences', 'notifications'],
+    queryFn: async () =>
+      (
+        await api.get(preferencesPaths.notifications, {
+          schema: responseSchema('NotificationPreferencesResponseSchema'),
+        })
+      ).data,
+  });
+
+export const usePreferences = () => useQuery(getPreferencesQueryOptions());
+
+/** Saves both switches; the screen shows the saved answer, not what was asked. */
+export function useSavePreferences() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NotificationPreferences) =>
+      api.put(preferencesPaths.notifications, body, {
+        schema: responseSchema('NotificationPreferencesResponseSchema'),
+      }),
+    onSuccess: (answer) =>
+      queryClient.setQueryData(getPreferencesQueryOptions().queryKey, answer.data),
+  });
+}
+
+export const useSendEmailChangeCode = () =>
+  useMutation({
+    mutationFn: (body: EmailChangeCodeRequest) =>
+      api.post(privacyPaths.emailChangeCode, body, { schema: messageSchema }),
+  });
+
+/** Confirms the new address, then reads the profile again so that every screen shows it. */
+export function useConfirmEmailChange() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: EmailChangeRequest) =>
+      api.post(privacyPaths.emailChange, body, { schema: messageSchema }),
+    onSuccess: async () => {
+      const user = await getProfile();
+      useSessionStore.getState().setUser(user);
+      queryClient.setQueryData(getProfileQueryOptions().queryKey, user);
+    },
+  });
+}
+
+export const useSendCloseAccountCode = () =>
+  useMutation({
+    mutationFn: () => api.post(privacyPaths.closeAccountCode, undefined, { schema: messageSchema }),
+  });
+
+export const useCloseAccount = () =>
+  useMutation({
+    mutationFn: (body: CloseAccountRequest) =>
+      api.post(privacyPaths.closeAccount, body, { schema: messageSchema }),
+  });

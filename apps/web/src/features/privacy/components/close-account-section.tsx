@@ -1,0 +1,144 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { paths } from '@/config/paths';
+import { errorMessage } from '@/lib/http';
+import { useSessionStore } from '@/lib/session-store';
+import { Button } from '@/ui/button';
+import { Card, CardBody, CardHeader } from '@/ui/card';
+import { Dialog } from '@/ui/dialog';
+import { DialogActions, FormError } from '@/ui/dialog-actions';
+import { Field } from '@/ui/field';
+import { PasswordField } from '@/ui/password-field';
+import { toast } from '@/ui/toast';
+import { useCloseAccount, useSendCloseAccountCode } from '../api/privacy';
+
+/** Closing needs the password and a code mailed for it; then the customer is signed out. */
+function CloseAccountDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  const sendCode = useSendCloseAccountCode();
+  const closeAccount = useCloseAccount();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [codeSent, setCodeSent] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const close = (next: boolean) => {
+    if (!next) {
+      setPassword('');
+      setCode('');
+      setCodeSent(false);
+      setError(null);
+    }
+    onOpenChange(next);
+  };
+
+  const askForCode = () => {
+    setError(null);
+    sendCode.mutate(undefined, {
+      onSuccess: (answer) => {
+        setCodeSent(true);
+        toast.success(answer.message);
+      },
+      onError: (failure) => setError(errorMessage(failure, 'Could not send the code')),
+    });
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    closeAccount.mutate(
+      { password, code },
+      {
+        onSuccess: (answer) => {
+          useSessionStore.getState().clearSession();
+          queryClient.clear();
+          navigate(paths.login, { replace: true });
+          toast.success(answer.message);
+        },
+        onError: (failure) => setError(errorMessage(failure, 'Could not close the account')),
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Close your account"
+      description="This cannot be undone. Enter your password and the code we e-mail you."
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <div className="space-y-2">
+          <Field
+            label="Code from the e-mail"
+            name="code"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            className="font-mono"
+          />
+          <Button
+            variant="secondary"
+            className="max-md:h-11 max-md:w-full"
+            disabled={sendCode.isPending}
+            onClick={askForCode}
+          >
+            {codeSent ? 'Send a new code' : 'Send code'}
+          </Button>
+        </div>
+        <FormError message={error} />
+        <DialogActions
+          action="Close account"
+          danger
+          disabled={closeAccount.isPending || !password || !code.trim()}
+          onCancel={() => close(false)}
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+/** What closing the account does, and the way to do it. */
+export function CloseAccountSection() {
+  const [open, setOpen] = useState(false);
+  return (
+    <Card aria-labelledby="close-account-heading" className="border-red-200">
+      <CardHeader title={<span id="close-account-heading">Close account</span>} />
+      <CardBody className="space-y-4 text-sm text-slate-700">
+        <ul className="list-disc space-y-1 pl-5">
+          <li>Every consent you gave is revoked at the bank, and every session ends.</li>
+          <li>
+            Your profile, billing address, activity, sign-in history and preferences are erased.
+          </li>
+          <li>
+            Your invoices and orders are kept for 72 months, as GST law requires, and then deleted.
+          </li>
+        </ul>
+        <Button
+          variant="danger"
+          className="max-md:h-11 max-md:w-full"
+          onClick={() => setOpen(true)}
+        >
+          Close account
+        </Button>
+      </CardBody>
+      <CloseAccountDialog open={open} onOpenChange={setOpen} />
+    </Card>
+  );
+}
