@@ -3,7 +3,6 @@ import { privacyMessages, type CloseAccountRequest } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { verifyPassword } from '../../lib/password';
 import { activityEvents, activitySeen } from '../activity/schema';
 import { loginChallenges, passwordResetTokens, seenBrowsers, sessions } from '../auth/schema';
 import { revokeCustomerSessions } from '../auth/sessions';
@@ -15,7 +14,7 @@ import { sessionDevices, signInEvents } from '../security/schema';
 import { twoFactorApps, twoFactorRecoveryCodes } from '../two-factor/schema';
 import { customers } from '../users/schema';
 import { findCustomerById } from '../users/service';
-import { checkCode, consumeCode, issueCode } from './codes';
+import { checkCode, checkPassword, consumeCode, issueCode } from './codes';
 import { accountClosures, privacyCodes } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
@@ -72,9 +71,7 @@ const PERSONAL_TABLES = [
 export async function closeAccount(deps: Deps, customerId: string, input: CloseAccountRequest) {
   const { db, clock } = deps;
   const customer = await openAccount(db, customerId);
-  if (!(await verifyPassword(customer.passwordHash, input.password))) {
-    throw new AppError('BAD_REQUEST', privacyMessages.wrongPassword);
-  }
+  await checkPassword(deps, customerId, customer.passwordHash, input.password);
   const { codeHash } = await checkCode(deps, customerId, 'close-account', input.code);
 
   const live = await db

@@ -3,7 +3,9 @@ import { privacyMessages } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
+import { verifyPassword } from '../../lib/password';
 import { randomCode, sameHash, sha256 } from '../auth/secrets';
+import { reserveRateLimitHit } from '../auth/throttle';
 import { enqueueMail } from '../mail/delivery';
 import { privacyCodes } from './schema';
 
@@ -14,6 +16,24 @@ export const CODE_RESEND_MS = 60_000;
 export const MAX_CODE_TRIES = 5;
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'queue' | 'consents' | 'config'>;
+
+/**
+ * The password asked again by a privacy step, counted before it is hashed against the customer's
+ * limit of wrong entries (20 in 15 minutes, the authenticator app's limit): a stolen session
+ * cannot guess the password through these steps. A right password gives its count back.
+ */
+export async function checkPassword(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  customerId: string,
+  passwordHash: string,
+  password: string,
+) {
+  const attempt = await reserveRateLimitHit(deps.db, deps.clock, 'code', `privacy:${customerId}`);
+  if (!(await verifyPassword(passwordHash, password))) {
+    throw new AppError('BAD_REQUEST', privacyMessages.wrongPassword);
+  }
+  await attempt.giveBack();
+}
 
 /** Binds a code to its customer, its step and the address it confirms: it fits nothing else. */
 const hashOf = (customerId: string, purpose: CodePurpose, newEmail: string | null, code: string) =>

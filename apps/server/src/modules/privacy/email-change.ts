@@ -7,11 +7,10 @@ import {
 import type { AppDeps } from '../../deps';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { verifyPassword } from '../../lib/password';
 import { enqueueMail } from '../mail/delivery';
 import { customers } from '../users/schema';
 import { findCustomerById } from '../users/service';
-import { checkCode, consumeCode, issueCode } from './codes';
+import { checkCode, checkPassword, consumeCode, issueCode } from './codes';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'queue' | 'consents' | 'config'>;
 
@@ -41,9 +40,7 @@ export async function sendEmailChangeCode(
 ) {
   const customer = await findCustomerById(deps.db, customerId);
   if (!customer) throw new AppError('UNAUTHORIZED', privacyMessages.wrongPassword);
-  if (!(await verifyPassword(customer.passwordHash, input.password))) {
-    throw new AppError('BAD_REQUEST', privacyMessages.wrongPassword);
-  }
+  await checkPassword(deps, customerId, customer.passwordHash, input.password);
   if (input.newEmail === customer.email) {
     throw new AppError('BAD_REQUEST', privacyMessages.sameEmail);
   }
