@@ -21,7 +21,13 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'consents' | 'queue' | 'config'>;
 
 /** A status of the list, the list's 'all' (every consent but the revoked), or the History view. */
 type Filter = ConsentStatus | 'all' | 'history';
-type Mode = 'after' | 'before' | 'fromTop' | 'fromBottom';
+/**
+ * How a page is found: the first page (no bound), after or before a cursor, or at an offset
+ * counted from the newest or the oldest row. The first page has a statement of its own: sharing
+ * the offset's, whose plan PostgreSQL settles for any offset once it has run with large ones
+ * (a bare page number in the middle of a million rows), it took 100 ms instead of 1.
+ */
+type Mode = 'first' | 'after' | 'before' | 'fromTop' | 'fromBottom';
 type Param = 'customer' | 'now' | 'limit' | 'offset' | 'micros' | 'id' | 'search';
 
 const PARAM_TYPES: Record<Param, string> = {
@@ -135,11 +141,13 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean): Built {
     const cursorKey = () =>
       `('epoch'::timestamptz + ${p('micros')} * interval '1 microsecond', ${p('id')})`;
     const bound =
-      mode === 'after'
-        ? `(c.created_at, c.id) < ${cursorKey()}`
-        : mode === 'before'
-          ? `(c.created_at, c.id) > ${cursorKey()}`
-          : `(c.created_at, c.id) ${dir === 'DESC' ? '<=' : '>='} ${keyAt()}`;
+      mode === 'first'
+        ? 'TRUE'
+        : mode === 'after'
+          ? `(c.created_at, c.id) < ${cursorKey()}`
+          : mode === 'before'
+            ? `(c.created_at, c.id) > ${cursorKey()}`
+            : `(c.created_at, c.id) ${dir === 'DESC' ? '<=' : '>='} ${keyAt()}`;
     return `SELECT t.total::int AS total, r.* FROM (SELECT ${totalSql(filter, p, searching)} AS total) t
       LEFT JOIN LATERAL (
         SELECT ${columnsSql(p)}
@@ -153,7 +161,7 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean): Built {
 }
 
 const FILTERS: Filter[] = ['all', 'Pending', 'Approved', 'Rejected', 'Expired', 'history'];
-const MODES: Mode[] = ['after', 'before', 'fromTop', 'fromBottom'];
+const MODES: Mode[] = ['first', 'after', 'before', 'fromTop', 'fromBottom'];
 /** Every text made once, at start. */
 const PAGE_STATEMENTS = new Map(
   FILTERS.flatMap((filter) =>
@@ -266,7 +274,7 @@ async function readPage(
   const given = query.after ?? query.before;
   let cursor: Cursor | null = null;
   let page = query.page;
-  let mode: Mode = 'fromTop';
+  let mode: Mode = 'first';
   if (given) {
     cursor = decodeCursor(given, query.after ? 'after' : 'before');
     if (cursor.status !== listName || cursor.search !== search) {
@@ -294,10 +302,10 @@ async function readPage(
       values.offset = total - endIndex;
       values.limit = endIndex - firstIndex;
     } else {
+      mode = 'fromTop';
       values.offset = firstIndex;
     }
   }
-  if (mode === 'fromTop' && values.offset === undefined) values.offset = 0;
 
   const rows = await run<PageRow>(
     deps,
@@ -369,9 +377,8 @@ export async function* allConsentBatches(
     customer: customerId,
     now: deps.clock.now(),
     limit: batchSize,
-    offset: 0,
   };
-  let statement = pick(PAGE_STATEMENTS, 'consents_all_fromTop');
+  let statement = pick(PAGE_STATEMENTS, 'consents_all_first');
   for (;;) {
     const rows = (await run<PageRow>(deps, statement, values)).filter((row) => row.id !== null);
     if (rows.length > 0) yield toConsents(deps, rows);
