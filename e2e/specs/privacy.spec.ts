@@ -1,0 +1,166 @@
+// The Privacy page (issue 14, part 6): notification switches, a new e-mail address confirmed by
+// a code sent to it, and closing the account, at a desktop's width and at a phone's. The demo
+// account is shared with the other specs: its address is changed and changed back, and closing
+// it is driven up to the server's refusal of a wrong code (the closing itself is tested in the
+// API's and the screen's own tests).
+import type { Page } from '@playwright/test';
+import {
+  DEMO,
+  expect,
+  expectAccessible,
+  mailCount,
+  signIn,
+  test,
+  waitForCode,
+} from '../support/fixtures';
+
+const WIDTHS = [
+  ['desktop', { viewport: { width: 1280, height: 900 } }],
+  ['phone', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
+] as const;
+
+async function openPrivacy(page: Page) {
+  await page.goto('/privacy');
+  await expect(page.getByRole('heading', { name: 'Privacy', level: 1 })).toBeVisible();
+  await expect(page).toHaveTitle('Privacy · Customer Portal');
+  await expect(page.getByRole('switch', { name: /Reminders/ })).toBeVisible();
+}
+
+/** Changes the signed-in customer's address to `to`, by the code mailed to `to`. */
+async function changeEmail(page: Page, to: string, checkAccessible = false) {
+  await page.getByRole('button', { name: 'Change e-mail' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change e-mail address' });
+  await expect(dialog).toBeVisible();
+  if (checkAccessible) await expectAccessible(page, 'change e-mail dialog');
+  await dialog.getByLabel('New e-mail address').fill(to);
+  await dialog.getByLabel('Password', { exact: true }).fill(DEMO.password);
+  const before = mailCount();
+  await dialog.getByRole('button', { name: 'Send code' }).click();
+  await expect(dialog.getByText(`Enter the 6-digit code we sent to ${to}.`)).toBeVisible();
+  if (checkAccessible) await expectAccessible(page, 'change e-mail dialog, code step');
+  await dialog.getByLabel('Code').fill(await waitForCode(before));
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('Your e-mail address was changed.')).toBeVisible();
+}
+
+/**
+ * Puts the demo account back on its own address through the API, whatever state a failed step
+ * left the screen in: the specs that follow sign in with it.
+ */
+async function restoreDemoEmail(page: Page) {
+  const token = await page.evaluate(
+    () =>
+      (JSON.parse(localStorage.getItem('auth-storage') ?? 'null') as { state?: { token?: string } })
+        ?.state?.token,
+  );
+  if (!token) return;
+  const headers = { authorization: `Bearer ${token}` };
+  const before = mailCount();
+  const asked = await page.request.post('/api/privacy/email/code', {
+    headers,
+    data: { newEmail: DEMO.email, password: DEMO.password },
+  });
+  // 400: it is the demo's address already
+  if (asked.status() !== 200) return;
+  await page.request.post('/api/privacy/email', {
+    headers,
+    data: { code: await waitForCode(before) },
+  });
+}
+
+for (const [width, use] of WIDTHS) {
+  test.describe(`the Privacy page at a ${width}'s width`, () => {
+    test.use(use);
+
+    test('is reached from the menu, and keeps a notification switch across a reload', async ({
+      page,
+    }) => {
+      await signIn(page);
+      if (width === 'phone') await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('link', { name: 'Privacy' }).click();
+      await openPrivacy(page);
+      await expectAccessible(page, 'privacy page');
+
+      const reminders = page.getByRole('switch', { name: /Reminders/ });
+      const wasOn = await reminders.isChecked();
+      await reminders.click();
+      await expect(page.getByText('Notification preferences saved')).toBeVisible();
+      await page.reload();
+      await expect(page.getByRole('switch', { name: /Reminders/ })).toBeChecked({
+        checked: !wasOn,
+      });
+      // back as it was, for the specs that follow
+      await page.getByRole('switch', { name: /Reminders/ }).click();
+      await expect(page.getByRole('switch', { name: /Reminders/ })).toBeChecked({
+        checked: wasOn,
+      });
+    });
+  });
+}
+
+test.describe('the e-mail address', () => {
+  test('changes by a code sent to the new address, shows it at once everywhere, and refuses the same address again', async ({
+    page,
+  }) => {
+    const newAddress = `accounts-${Date.now()}@acme.example`;
+    await signIn(page);
+    await openPrivacy(page);
+    try {
+      await changeEmail(page, newAddress, true);
+      await expect(page.getByRole('main').getByText(newAddress)).toBeVisible();
+      await expect(page.getByRole('complementary').getByText(newAddress)).toBeVisible();
+      await page.goto('/profile');
+      await expect(page.getByRole('main').getByText(newAddress).first()).toBeVisible();
+
+      // an address already in use by this account is refused in the dialog, nothing changes
+      await openPrivacy(page);
+      await page.getByRole('button', { name: 'Change e-mail' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Change e-mail address' });
+      await dialog.getByLabel('New e-mail address').fill(newAddress);
+      await dialog.getByLabel('Password', { exact: true }).fill(DEMO.password);
+      await dialog.getByRole('button', { name: 'Send code' }).click();
+      await expect(dialog.getByText('This is already your e-mail address.')).toBeVisible();
+      await expect(dialog.getByLabel('New e-mail address')).toHaveValue(newAddress);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+      // and back, so that the other specs sign in as before
+      await changeEmail(page, DEMO.email);
+      await expect(page.getByRole('main').getByText(DEMO.email)).toBeVisible();
+    } finally {
+      await restoreDemoEmail(page);
+    }
+  });
+});
+
+test.describe('closing the account', () => {
+  test.use(WIDTHS[1][1]);
+
+  test('asks the password and a mailed code, and a wrong code closes nothing', async ({ page }) => {
+    await signIn(page);
+    await openPrivacy(page);
+    await page.getByRole('button', { name: 'Close account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Close your account' });
+    await expect(dialog).toBeVisible();
+    await expectAccessible(page, 'close account dialog');
+    await expect(dialog.getByRole('button', { name: 'Close account' })).toBeDisabled();
+
+    const before = mailCount();
+    await dialog.getByRole('button', { name: 'Send code' }).click();
+    const code = await waitForCode(before);
+    await dialog.getByLabel('Password', { exact: true }).fill(DEMO.password);
+    const wrong = code === '000000' ? '111111' : '000000';
+    await dialog.getByLabel('Code from the e-mail').fill(wrong);
+    await dialog.getByRole('button', { name: 'Close account' }).click();
+    await expect(
+      dialog.getByText('The code is not correct, or it has expired. Ask for a new code.'),
+    ).toBeVisible();
+    await expectAccessible(page, 'close account dialog with an error');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
+
+    // still signed in, with every screen there
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { name: /Welcome back/ })).toBeVisible();
+  });
+});
