@@ -53,6 +53,7 @@ export async function startPortal(options: {
       PAYMENT_RECONCILE_MINUTES: '0',
       AUTH_PURGE_MINUTES: '0',
       CONSENT_EXPIRY_MINUTES: '0',
+      REMINDER_MINUTES: '0',
       ...SECRETS,
       ...UNUSED_SERVICES,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
