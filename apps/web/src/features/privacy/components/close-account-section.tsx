@@ -13,14 +13,11 @@ import { PasswordField } from '@/ui/password-field';
 import { toast } from '@/ui/toast';
 import { useCloseAccount, useSendCloseAccountCode } from '../api/privacy';
 
-/** Closing needs the password and a code mailed for it; then the customer is signed out. */
-function CloseAccountDialog({
-  open,
-  onOpenChange,
-}: {
-  open: boolean;
-  onOpenChange(open: boolean): void;
-}) {
+/**
+ * Closing needs the password and a code mailed for it; then the customer is signed out. Mounted
+ * only while the dialog is open, so that it starts empty each time.
+ */
+function CloseAccountForm({ onDone }: { onDone(): void }) {
   const sendCode = useSendCloseAccountCode();
   const closeAccount = useCloseAccount();
   const queryClient = useQueryClient();
@@ -29,16 +26,6 @@ function CloseAccountDialog({
   const [code, setCode] = useState('');
   const [codeSent, setCodeSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  const close = (next: boolean) => {
-    if (!next) {
-      setPassword('');
-      setCode('');
-      setCodeSent(false);
-      setError(null);
-    }
-    onOpenChange(next);
-  };
 
   const askForCode = () => {
     setError(null);
@@ -69,48 +56,41 @@ function CloseAccountDialog({
   };
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={close}
-      title="Close your account"
-      description="This cannot be undone. Enter your password and the code we e-mail you."
-    >
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <PasswordField
-          label="Password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <div className="space-y-2">
+        <Field
+          label="Code from the e-mail"
+          name="code"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          className="font-mono"
         />
-        <div className="space-y-2">
-          <Field
-            label="Code from the e-mail"
-            name="code"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            className="font-mono"
-          />
-          <Button
-            variant="secondary"
-            className="max-md:h-11 max-md:w-full"
-            disabled={sendCode.isPending}
-            onClick={askForCode}
-          >
-            {codeSent ? 'Send a new code' : 'Send code'}
-          </Button>
-        </div>
-        <FormError message={error} />
-        <DialogActions
-          action="Close account"
-          danger
-          disabled={closeAccount.isPending || !password || !code.trim()}
-          onCancel={() => close(false)}
-        />
-      </form>
-    </Dialog>
+        <Button
+          variant="secondary"
+          className="max-md:h-11 max-md:w-full"
+          disabled={sendCode.isPending}
+          onClick={askForCode}
+        >
+          {codeSent ? 'Send a new code' : 'Send code'}
+        </Button>
+      </div>
+      <FormError message={error} />
+      <DialogActions
+        action="Close account"
+        danger
+        disabled={closeAccount.isPending || !password || !code.trim()}
+        onCancel={onDone}
+      />
+    </form>
   );
 }
 
@@ -138,7 +118,14 @@ export function CloseAccountSection() {
           Close account
         </Button>
       </CardBody>
-      <CloseAccountDialog open={open} onOpenChange={setOpen} />
+      <Dialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Close your account"
+        description="This cannot be undone. Enter your password and the code we e-mail you."
+      >
+        <CloseAccountForm onDone={() => setOpen(false)} />
+      </Dialog>
     </Card>
   );
 }

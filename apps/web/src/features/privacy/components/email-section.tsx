@@ -13,15 +13,10 @@ import { useConfirmEmailChange, useSendEmailChangeCode } from '../api/privacy';
 
 /**
  * Changing the e-mail address in two steps: the new address and the password, then the code
- * sent to the new address. The old address is told of the change by the server.
+ * sent to the new address. The old address is told of the change by the server. Mounted only
+ * while the dialog is open, so that it starts empty each time.
  */
-function EmailChangeDialog({
-  open,
-  onOpenChange,
-}: {
-  open: boolean;
-  onOpenChange(open: boolean): void;
-}) {
+function EmailChangeForm({ onDone }: { onDone(): void }) {
   const sendCode = useSendEmailChangeCode();
   const confirm = useConfirmEmailChange();
   const [newEmail, setNewEmail] = useState('');
@@ -29,17 +24,6 @@ function EmailChangeDialog({
   const [code, setCode] = useState('');
   const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-
-  const close = (next: boolean) => {
-    if (!next) {
-      setNewEmail('');
-      setPassword('');
-      setCode('');
-      setCodeSentTo(null);
-      setError(null);
-    }
-    onOpenChange(next);
-  };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -62,7 +46,7 @@ function EmailChangeDialog({
       {
         onSuccess: (answer) => {
           toast.success(answer.message);
-          close(false);
+          onDone();
         },
         onError: (failure) => setError(errorMessage(failure, 'Could not change the address')),
       },
@@ -71,18 +55,10 @@ function EmailChangeDialog({
 
   const busy = sendCode.isPending || confirm.isPending;
   return (
-    <Dialog
-      open={open}
-      onOpenChange={close}
-      title="Change e-mail address"
-      description={
-        codeSentTo
-          ? `Enter the 6-digit code we sent to ${codeSentTo}.`
-          : 'We will send a code to the new address. Your current address is told of the change.'
-      }
-    >
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        {codeSentTo ? (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {codeSentTo ? (
+        <>
+          <p className="text-sm text-slate-700">Enter the 6-digit code we sent to {codeSentTo}.</p>
           <Field
             label="Code"
             name="code"
@@ -92,33 +68,33 @@ function EmailChangeDialog({
             autoComplete="one-time-code"
             className="font-mono"
           />
-        ) : (
-          <>
-            <Field
-              label="New e-mail address"
-              name="newEmail"
-              type="email"
-              autoComplete="email"
-              value={newEmail}
-              onChange={(e) => setNewEmail(e.target.value)}
-            />
-            <PasswordField
-              label="Password"
-              name="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </>
-        )}
-        <FormError message={error} />
-        <DialogActions
-          action={codeSentTo ? 'Confirm' : 'Send code'}
-          disabled={busy || (codeSentTo ? !code.trim() : !newEmail.trim() || !password)}
-          onCancel={() => close(false)}
-        />
-      </form>
-    </Dialog>
+        </>
+      ) : (
+        <>
+          <Field
+            label="New e-mail address"
+            name="newEmail"
+            type="email"
+            autoComplete="email"
+            value={newEmail}
+            onChange={(e) => setNewEmail(e.target.value)}
+          />
+          <PasswordField
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </>
+      )}
+      <FormError message={error} />
+      <DialogActions
+        action={codeSentTo ? 'Confirm' : 'Send code'}
+        disabled={busy || (codeSentTo ? !code.trim() : !newEmail.trim() || !password)}
+        onCancel={onDone}
+      />
+    </form>
   );
 }
 
@@ -145,7 +121,14 @@ export function EmailSection() {
           Change e-mail
         </Button>
       </CardBody>
-      <EmailChangeDialog open={open} onOpenChange={setOpen} />
+      <Dialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Change e-mail address"
+        description="We send a code to the new address. Your current address is told of the change."
+      >
+        <EmailChangeForm onDone={() => setOpen(false)} />
+      </Dialog>
     </Card>
   );
 }

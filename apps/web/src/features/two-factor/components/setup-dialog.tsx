@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/lib/http';
 import { Button } from '@/ui/button';
 import { Dialog } from '@/ui/dialog';
+import { DialogActions, FormError } from '@/ui/dialog-actions';
 import { Field } from '@/ui/field';
 import { PasswordField } from '@/ui/password-field';
 import { toast } from '@/ui/toast';
@@ -127,27 +128,12 @@ export function SetupDialog({
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
-          <div aria-live="polite">
-            {error && (
-              <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">{error}</p>
-            )}
-          </div>
-          <div className="flex flex-col gap-2 sm:flex-row-reverse">
-            <Button
-              type="submit"
-              className="max-md:h-11 sm:flex-1"
-              disabled={enable.isPending || !password || code.replace(' ', '').length !== 6}
-            >
-              Turn on
-            </Button>
-            <Button
-              variant="secondary"
-              className="max-md:h-11 sm:flex-1"
-              onClick={() => close(false)}
-            >
-              Cancel
-            </Button>
-          </div>
+          <FormError message={error} />
+          <DialogActions
+            action="Turn on"
+            disabled={enable.isPending || !password || code.replace(' ', '').length !== 6}
+            onCancel={() => close(false)}
+          />
         </form>
       )}
     </Dialog>
