@@ -96,7 +96,7 @@ test.describe('the result of a payment', () => {
     await expect(current.getByText(`Extended to ${newEnd}`, { exact: false })).toBeVisible();
   });
 
-  test('a failed payment says so and offers Retry, which goes back to the gateway', async ({
+  test('a failed payment says so and offers Retry, which confirms the billing details and goes back to the gateway', async ({
     page,
   }) => {
     await signIn(page);
@@ -107,6 +107,8 @@ test.describe('the result of a payment', () => {
     await expect(page.getByRole('row').filter({ hasText: 'This payment' })).toContainText('Failed');
     await expectAccessible(page, 'payment failed');
     await failed.getByRole('button', { name: /^Retry payment for order #/ }).click();
+    // the new order keeps the billing details: they are confirmed again, as for a first order
+    await confirmBillingAndPay(page);
     await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
     await page.getByRole('button', { name: /^Pay / }).click();
     await resultBanner(page, 'Payment successful');

@@ -390,6 +390,10 @@ describe('OrdersScreen, back from the gateway', () => {
     await userEvent.click(
       within(banner).getByRole('button', { name: 'Retry payment for order #C4FA65' }),
     );
+    // as a first purchase does, it asks to confirm the billing details the new order keeps
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm billing details' });
+    expect(calls.some((c) => c.url === '/api/orders')).toBe(false);
+    await userEvent.click(await within(confirm).findByRole('button', { name: 'Confirm and pay' }));
     await vi.waitFor(() =>
       expect(goToPayment).toHaveBeenCalledWith('http://localhost/checkout/plink_2'),
     );
