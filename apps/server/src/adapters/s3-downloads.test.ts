@@ -9,7 +9,7 @@ import { PLUGIN_LINK_TTL_SECONDS, pluginDownloadPath } from '@portal/contract';
 import { plugins } from '../modules/plugins/schema';
 import { sha256Hex as sha, uploadPlugin } from '../modules/plugins/service';
 import { buyer } from '../modules/payments/test-support';
-import { receipts } from '../modules/receipts/schema';
+import { invoices } from '../modules/invoices/schema';
 import { createTestApp, type TestApp } from '../test/app';
 import { startTestS3, type TestS3 } from '../test/s3';
 import { FILE_STORE_UNAVAILABLE_MESSAGE } from './file-store';
@@ -151,7 +151,7 @@ describe('GET /api/orders/:id/receipt from an S3 bucket', () => {
     const orderId = await b.order();
     const { checkoutPath } = await b.pay(orderId);
     await b.checkout(checkoutPath, 'pay');
-    const [receipt] = await t.deps.db.select().from(receipts).where(eq(receipts.orderId, orderId));
+    const [receipt] = await t.deps.db.select().from(invoices).where(eq(invoices.orderId, orderId));
     const stored = await createS3FileStore(s3.options).read(receipt!.fileKey);
     expect(stored?.subarray(0, 5).toString()).toBe('%PDF-');
 

@@ -13,7 +13,7 @@ import {
   sendWebhook,
   totalRupees,
 } from '../payments/test-support';
-import { receipts } from '../receipts/schema';
+import { invoices } from '../invoices/schema';
 import { orders } from './schema';
 
 let t: TestApp;
@@ -298,7 +298,7 @@ describe('GET /api/orders/:id/receipt', () => {
       });
     }
     // the invoice is kept: its credit note will refer to it
-    const kept = await t.deps.db.select().from(receipts).where(eq(receipts.orderId, orderId));
+    const kept = await t.deps.db.select().from(invoices).where(eq(invoices.orderId, orderId));
     expect(kept).toHaveLength(1);
   });
 });

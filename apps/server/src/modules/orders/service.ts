@@ -17,7 +17,7 @@ import { billingSnapshotFor } from '../billing/service';
 import { customerPlans, plans } from '../plans/schema';
 import { isUuid, offeredPlan } from '../plans/service';
 import { receiptLink, receiptOffered } from '../receipts/service';
-import { receipts } from '../receipts/schema';
+import { invoices } from '../invoices/schema';
 import { encodeCursor, decodeCursor } from './cursor';
 import { orders, type OrderRow } from './schema';
 
@@ -67,13 +67,13 @@ function orderViews(db: Executor) {
     .select({
       order: orders,
       planName: plans.planName,
-      invoiceNumber: receipts.invoiceNumber,
+      invoiceNumber: invoices.invoiceNumber,
       periodStartsAt: customerPlans.startsAt,
       periodEndsAt: customerPlans.endsAt,
     })
     .from(orders)
     .innerJoin(plans, eq(plans.id, orders.planId))
-    .leftJoin(receipts, eq(receipts.orderId, orders.id))
+    .leftJoin(invoices, eq(invoices.orderId, orders.id))
     .leftJoin(customerPlans, eq(customerPlans.orderId, orders.id));
 }
 
@@ -128,13 +128,13 @@ function prepareHistoryPage(db: Database, name: string, after?: SQL) {
       },
       position: page.position,
       planName: plans.planName,
-      invoiceNumber: receipts.invoiceNumber,
+      invoiceNumber: invoices.invoiceNumber,
       periodStartsAt: customerPlans.startsAt,
       periodEndsAt: customerPlans.endsAt,
     })
     .from(page)
     .innerJoin(plans, eq(plans.id, page.planId))
-    .leftJoin(receipts, eq(receipts.orderId, page.id))
+    .leftJoin(invoices, eq(invoices.orderId, page.id))
     .leftJoin(customerPlans, eq(customerPlans.orderId, page.id))
     .orderBy(desc(page.createdAt), desc(page.id))
     .prepare(name);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackSignature, hmacHex } from '../../adapters/payment-gateway';
 import { createTestApp, type TestApp } from '../../test/app';
 import { customerPlans } from '../plans/schema';
-import { invoiceCounters, receipts } from '../receipts/schema';
+import { documentCounters, invoices } from '../invoices/schema';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { paymentEvents } from './schema';
 import {
@@ -356,7 +356,7 @@ describe('two orders of one customer completing at once', () => {
 
 describe('invoice numbers', () => {
   it('stay gap-free when many orders complete at once', async () => {
-    const before = await t.deps.db.select().from(invoiceCounters);
+    const before = await t.deps.db.select().from(documentCounters);
     const paid = [];
     for (let i = 0; i < 5; i++) paid.push(await paidSilently());
     await Promise.all(
@@ -364,7 +364,7 @@ describe('invoice numbers', () => {
         t.app.inject({ method: 'GET', url: callback.pathname + callback.search }),
       ),
     );
-    const numbers = (await t.deps.db.select({ n: receipts.invoiceNumber }).from(receipts))
+    const numbers = (await t.deps.db.select({ n: invoices.invoiceNumber }).from(invoices))
       .map((r) => Number(r.n.split('/').at(-1)))
       .sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1));

@@ -8,7 +8,7 @@ import { activityEvents } from '../activity/schema';
 import { orders } from '../orders/schema';
 import { customerPlans } from '../plans/schema';
 import { createPlan, type NewPlan } from '../plans/service';
-import { receipts } from '../receipts/schema';
+import { invoices } from '../invoices/schema';
 
 export const TEST_PLAN: NewPlan = {
   planName: 'Professional',
@@ -197,7 +197,7 @@ export const refundEvent = (
 export async function settledEffects(t: TestApp, orderId: string, customerId: string) {
   const { db } = t.deps;
   const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-  const [r] = await db.select({ n: count() }).from(receipts).where(eq(receipts.orderId, orderId));
+  const [r] = await db.select({ n: count() }).from(invoices).where(eq(invoices.orderId, orderId));
   const periods = await db
     .select({ startsAt: customerPlans.startsAt, endsAt: customerPlans.endsAt })
     .from(customerPlans)
