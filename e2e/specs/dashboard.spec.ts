@@ -173,4 +173,43 @@ test.describe('dashboard', () => {
     await expect(main.getByRole('link', { name: /^Total Orders/ })).toContainText(/\d/);
     await expect(page.getByTestId('notification-dot')).toHaveCount(0);
   });
+
+  test('on a narrow phone nothing moves when the last sign-in arrives, even naming an unknown browser', async ({
+    page,
+  }) => {
+    await signIn(page);
+    // the longest name the server gives a browser, at the narrowest phone width
+    await page.route('**/api/security/last-sign-in', (route) =>
+      route.fulfill({
+        json: {
+          success: true,
+          data: {
+            at: new Date().toISOString(),
+            browser: 'An unknown browser on an unknown system',
+          },
+        },
+      }),
+    );
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto('/dashboard');
+    await expect(page.getByText(/^Last sign-in: .*unknown system\./)).toBeVisible();
+    await expect(page.getByRole('main').getByRole('link', { name: /^Total Orders/ })).toContainText(
+      /\d/,
+    );
+    const shifted = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          new PerformanceObserver((list) =>
+            resolve(
+              list
+                .getEntries()
+                .reduce((sum, entry) => sum + (entry as unknown as { value: number }).value, 0),
+            ),
+          ).observe({ type: 'layout-shift', buffered: true });
+          // no entry at all is no shift: the observer is then never called
+          setTimeout(() => resolve(0), 500);
+        }),
+    );
+    expect(shifted).toBe(0);
+  });
 });

@@ -8,9 +8,10 @@ import { useLastSignIn } from '../api/get-last-sign-in';
  * one, so that a customer notices one that was not theirs. Says nothing while loading or when
  * it cannot be read: the dashboard carries on without it.
  */
-// two lines kept on a phone, where the line wraps, one from the sm width: the cards below
-// must not move when it arrives
-const LINE_BOX = 'min-h-10 sm:min-h-5';
+// the cards below must not move when it arrives: on a phone the line wraps, to three lines
+// at 360 px when the browser has no name ("An unknown browser on an unknown system"); one line
+// from the sm width
+const LINE_BOX = 'min-h-15 sm:min-h-5';
 
 export function LastSignIn() {
   const { data } = useLastSignIn();
