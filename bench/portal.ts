@@ -54,6 +54,7 @@ export async function startPortal(options: {
       AUTH_PURGE_MINUTES: '0',
       CONSENT_EXPIRY_MINUTES: '0',
       REMINDER_MINUTES: '0',
+      DATA_EXPORT_PURGE_MINUTES: '0',
       ...SECRETS,
       ...UNUSED_SERVICES,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),

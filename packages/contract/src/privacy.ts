@@ -8,7 +8,13 @@ export const privacyPaths = {
   closeAccount: '/api/privacy/close-account',
   emailChangeCode: '/api/privacy/email/code',
   emailChange: '/api/privacy/email',
+  dataExport: '/api/privacy/data-export',
+  dataExportDownload: '/api/privacy/data-export/:exportId/download',
 } as const;
+
+/** The signed link's path of one prepared export. */
+export const dataExportDownloadPath = (exportId: string) =>
+  privacyPaths.dataExportDownload.replace(':exportId', encodeURIComponent(exportId));
 
 export const privacyMessages = {
   codeSent: 'We sent a 6-digit code to your e-mail address.',
@@ -24,6 +30,13 @@ export const privacyMessages = {
   emailTaken: 'This e-mail address is already used by another account.',
   sameEmail: 'This is already your e-mail address.',
   alreadyClosed: 'This account is already closed.',
+  exportRequested:
+    'We are preparing your data. We will e-mail you a link to download it, valid for 24 hours.',
+  exportPreparing: 'Your data is already being prepared. We will e-mail you when it is ready.',
+  exportTooSoon:
+    'Your data was prepared less than an hour ago. Use the link in that e-mail, or ask again later.',
+  exportGone: 'This download has expired. Ask for your data again on the Privacy page.',
+  exportMissing: 'This download does not exist.',
 } as const;
 
 const PasswordSchema = text({ error: 'Password is required' })
@@ -69,3 +82,37 @@ export const PrivacyMessageResponseSchema = z.object({
   message: z.string(),
 });
 export type PrivacyMessageResponse = z.infer<typeof PrivacyMessageResponseSchema>;
+
+/** A "Download my data" request; `expired` once its 24 hours are over (the file is gone then). */
+export const DATA_EXPORT_STATUSES = ['preparing', 'ready', 'failed', 'expired'] as const;
+export type DataExportStatus = (typeof DATA_EXPORT_STATUSES)[number];
+
+export const DataExportSchema = z.object({
+  id: z.string(),
+  status: z.enum(DATA_EXPORT_STATUSES),
+  requestedAt: z.string(),
+  readyAt: z.string().nullable(),
+  /** When the e-mailed link stops working. */
+  expiresAt: z.string().nullable(),
+});
+export type DataExport = z.infer<typeof DataExportSchema>;
+
+/** `GET /api/privacy/data-export`: the latest request, or null when there was none. */
+export const DataExportResponseSchema = z.object({
+  success: z.literal(true),
+  data: DataExportSchema.nullable(),
+});
+export type DataExportResponse = z.infer<typeof DataExportResponseSchema>;
+
+/** `POST /api/privacy/data-export` (202): the request now preparing. */
+export const DataExportRequestedResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: DataExportSchema,
+});
+export type DataExportRequestedResponse = z.infer<typeof DataExportRequestedResponseSchema>;
+
+/** `GET /api/privacy/data-export/:exportId/download`, with the signed link's query. */
+export const DataExportDownloadParamsSchema = z.object({
+  exportId: z.uuid({ error: 'This download does not exist.' }),
+});

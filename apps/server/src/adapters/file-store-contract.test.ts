@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,16 @@ describe.each(stores)('%s', (_name, open) => {
     const chunks: Buffer[] = [];
     for await (const chunk of stored!.body) chunks.push(chunk as Buffer);
     expect(sha256Hex(Buffer.concat(chunks))).toBe(sha256Hex(data));
+  });
+
+  it('stores a local file streamed, and gives it back whole', async () => {
+    const files = open();
+    const local = path.join(folder, 'local-upload.bin');
+    const data = randomBytes(300_000);
+    await writeFile(local, data);
+    await files.putFile('data-exports/c/e.zip', local);
+    expect(sha256Hex((await files.read('data-exports/c/e.zip'))!)).toBe(sha256Hex(data));
+    expect((await files.stream('data-exports/c/e.zip'))?.size).toBe(data.length);
   });
 
   it('replaces a file put again under the same key, and removes it', async () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ConfigError, type Config } from '../config';
 import { AppError } from '../lib/errors';
 import { createS3FileStore } from './s3-file-store';
@@ -17,6 +18,8 @@ export interface StoredFile {
 export interface FileStore {
   /** Stores the whole file or nothing: no reader ever sees it half-written. */
   put(key: string, data: Buffer): Promise<void>;
+  /** Stores a local file by streaming it, whole or not at all: for files too big to hold. */
+  putFile(key: string, localPath: string): Promise<void>;
   /** The file's bytes, or null when there is no such file. */
   read(key: string): Promise<Buffer | null>;
   /** The file opened for streaming, or null when there is no such file. */
@@ -53,21 +56,26 @@ export function createFolderFileStore(root: string): FileStore {
   const resolve = (key: string) => path.join(root, checkKey(key));
   // a key never starts with a dot, so nothing written here can be mistaken for a stored file
   const partialDir = path.join(root, '.partial');
+  async function writeWhole(key: string, write: (partial: string) => Promise<void>) {
+    const file = resolve(key);
+    const partial = path.join(partialDir, randomUUID());
+    await mkdir(partialDir, { recursive: true });
+    try {
+      await write(partial);
+      await mkdir(path.dirname(file), { recursive: true });
+      // a rename within one file system is atomic: readers see the old file or the whole new one
+      await rename(partial, file);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
   return {
-    async put(key, data) {
-      const file = resolve(key);
-      const partial = path.join(partialDir, randomUUID());
-      await mkdir(partialDir, { recursive: true });
-      try {
-        await writeFile(partial, data);
-        await mkdir(path.dirname(file), { recursive: true });
-        // a rename within one file system is atomic: readers see the old file or the whole new one
-        await rename(partial, file);
-      } catch (error) {
-        await rm(partial, { force: true });
-        throw error;
-      }
-    },
+    put: (key, data) => writeWhole(key, (partial) => writeFile(partial, data)),
+    putFile: (key, localPath) =>
+      writeWhole(key, (partial) =>
+        pipeline(createReadStream(localPath), createWriteStream(partial)),
+      ),
     async read(key) {
       try {
         return await readFile(resolve(key));

@@ -6,13 +6,15 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { sqlRunner, type Database, type Executor, type SqlRunner } from '../db/client';
 
-/** Every queue of the portal. `mail` is kept for mail delivery. */
+/** Every queue of the portal. `mail` and `data-export` run on every instance, unscheduled. */
 export const JOB_NAMES = [
   'payment-reconcile',
   'auth-purge',
   'consent-expiry',
   'reminders',
   'mail',
+  'data-export',
+  'data-export-purge',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -43,6 +45,14 @@ const QUEUE_SETTINGS: Record<JobName, QueueSettings> = {
   reminders: { policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
   // about four hours of tries (30 s, 1 min, 2 min … 64 min, each up to twice as long)
   mail: { policy: 'standard', retryLimit: 8, retryDelay: 30, expireInSeconds: 120 },
+  // a customer's archive: a few tries over some minutes, then the request is marked failed
+  'data-export': { policy: 'standard', retryLimit: 3, retryDelay: 30, expireInSeconds: 1800 },
+  'data-export-purge': {
+    policy: 'stately',
+    retryLimit: 3,
+    retryDelay: 60,
+    expireInSeconds: 600,
+  },
 };
 
 /** Without running anything: pg-boss only reads and writes its tables. */

@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -71,6 +73,16 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
         ContentLength: data.length,
       });
       // one PutObject: S3 shows an object only once all of it has arrived
+      await attempt(() => client.send(command));
+    },
+    async putFile(key, localPath) {
+      const { size } = await stat(localPath);
+      const command = new PutObjectCommand({
+        Bucket,
+        Key: checkKey(key),
+        Body: createReadStream(localPath),
+        ContentLength: size,
+      });
       await attempt(() => client.send(command));
     },
     async read(key) {

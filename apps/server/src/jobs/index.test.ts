@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authPaths } from '@portal/contract';
+import { authPaths, privacyPaths } from '@portal/contract';
 import { QUEUE_SCHEMA } from '../adapters/queue';
 import { createTestApp, type TestApp } from '../test/app';
-import { createCustomer } from '../test/customers';
+import { authHeaders, createCustomer } from '../test/customers';
 import { drainQueue, jobsOf } from '../test/queue';
 import { orders } from '../modules/orders/schema';
 import { buyer, dropWebhooks } from '../modules/payments/test-support';
@@ -17,6 +17,7 @@ beforeAll(async () => {
       AUTH_PURGE_MINUTES: '0',
       CONSENT_EXPIRY_MINUTES: '90',
       REMINDER_MINUTES: '0',
+      DATA_EXPORT_PURGE_MINUTES: '30',
     },
   });
 });
@@ -30,6 +31,7 @@ const allOff = () => ({
     AUTH_PURGE_MINUTES: 0,
     CONSENT_EXPIRY_MINUTES: 0,
     REMINDER_MINUTES: 0,
+    DATA_EXPORT_PURGE_MINUTES: 0,
   },
 });
 
@@ -53,14 +55,17 @@ describe('startBackgroundJobs', () => {
     try {
       await expect.poll(schedules).toEqual([
         { name: 'consent-expiry', cron: '0 */1 * * *', timezone: 'UTC' },
+        { name: 'data-export-purge', cron: '*/30 * * * *', timezone: 'UTC' },
         { name: 'payment-reconcile', cron: '*/5 * * * *', timezone: 'UTC' },
       ]);
       await drainQueue(t, 'payment-reconcile');
       await drainQueue(t, 'consent-expiry');
+      await drainQueue(t, 'data-export-purge');
       const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
       expect(order!.status).toBe('Completed');
       expect((await jobsOf(t, 'payment-reconcile')).map((job) => job.state)).toContain('completed');
       expect((await jobsOf(t, 'consent-expiry')).map((job) => job.state)).toContain('completed');
+      expect((await jobsOf(t, 'data-export-purge')).map((job) => job.state)).toContain('completed');
       expect(await jobsOf(t, 'auth-purge')).toEqual([]);
     } finally {
       await jobs.stop();
@@ -88,6 +93,21 @@ describe('startBackgroundJobs', () => {
     try {
       await drainQueue(t, 'mail');
       expect((await linkMail()).map((job) => job.state)).toEqual(['completed']);
+    } finally {
+      await jobs.stop();
+    }
+  });
+
+  it('prepares asked-for data on every instance, whatever the schedules', async () => {
+    const customer = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    const asked = await t.app.inject({ method: 'POST', url: privacyPaths.dataExport, headers });
+    expect(asked.statusCode).toBe(202);
+    const jobs = startBackgroundJobs(allOff(), t.app.log);
+    try {
+      await drainQueue(t, 'data-export');
+      const latest = await t.app.inject({ method: 'GET', url: privacyPaths.dataExport, headers });
+      expect(latest.json().data.status).toBe('ready');
     } finally {
       await jobs.stop();
     }

@@ -4,6 +4,11 @@ import type { Config } from '../config';
 import type { AppDeps } from '../deps';
 import { runConsentExpirySweep } from '../modules/consents/expiry';
 import { startMailDelivery } from '../modules/mail/delivery';
+import {
+  purgeExpiredDataExports,
+  runDataExportJob,
+  type DataExportJob,
+} from '../modules/privacy/data-export';
 import { runAuthPurge } from './purge-expired-auth';
 import { runPaymentReconciliation } from './reconcile-payments';
 import { runReminders } from './send-reminders';
@@ -23,6 +28,7 @@ interface ScheduledJob {
     | 'AUTH_PURGE_MINUTES'
     | 'CONSENT_EXPIRY_MINUTES'
     | 'REMINDER_MINUTES'
+    | 'DATA_EXPORT_PURGE_MINUTES'
   >;
   run(deps: AppDeps, log: FastifyBaseLogger): Promise<void>;
 }
@@ -33,6 +39,13 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'auth-purge', every: 'AUTH_PURGE_MINUTES', run: runAuthPurge },
   { name: 'consent-expiry', every: 'CONSENT_EXPIRY_MINUTES', run: runConsentExpirySweep },
   { name: 'reminders', every: 'REMINDER_MINUTES', run: runReminders },
+  {
+    name: 'data-export-purge',
+    every: 'DATA_EXPORT_PURGE_MINUTES',
+    run: async (deps) => {
+      await purgeExpiredDataExports(deps);
+    },
+  },
 ];
 
 /**
@@ -42,8 +55,9 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
  * for every instance, so the setting must be the same on all of them.
  */
 async function scheduleJobs(deps: AppDeps, log: FastifyBaseLogger) {
-  // every instance delivers queued mail, whatever the schedules
+  // every instance delivers queued mail and prepares asked-for data, whatever the schedules
   await startMailDelivery(deps);
+  await deps.queue.work<DataExportJob>('data-export', (job) => runDataExportJob(deps, job));
   for (const job of SCHEDULED_JOBS) {
     const minutes = deps.config[job.every];
     if (minutes <= 0) {

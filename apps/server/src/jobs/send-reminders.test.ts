@@ -14,6 +14,7 @@ beforeAll(async () => {
       AUTH_PURGE_MINUTES: '0',
       CONSENT_EXPIRY_MINUTES: '0',
       REMINDER_MINUTES: '60',
+      DATA_EXPORT_PURGE_MINUTES: '0',
     },
   });
 });

@@ -26,7 +26,7 @@ interface Position {
   id: string;
 }
 
-const microseconds = (column: PgColumn) =>
+export const microseconds = (column: PgColumn) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
@@ -34,7 +34,7 @@ const microseconds = (column: PgColumn) =>
  * query starts after the last row of the one before, on the customer's index, so that the
  * millionth row costs what the first did (OFFSET would read all those before it again).
  */
-async function* batches<Row extends Position>(
+export async function* keysetBatches<Row extends Position>(
   window: ExportWindow,
   table: { customerId: PgColumn; createdAt: PgColumn; id: PgColumn },
   read: (where: SQL | undefined, orderBy: SQL[], limit: number) => Promise<Row[]>,
@@ -58,7 +58,7 @@ async function* batches<Row extends Position>(
 }
 
 export const orderBatches = (db: Database, window: ExportWindow) =>
-  batches(window, orders, (where, orderBy, limit) =>
+  keysetBatches(window, orders, (where, orderBy, limit) =>
     db
       .select({
         at: microseconds(orders.createdAt),
@@ -80,7 +80,7 @@ export const orderBatches = (db: Database, window: ExportWindow) =>
   );
 
 export const activityBatches = (db: Database, window: ExportWindow) =>
-  batches(window, activityEvents, (where, orderBy, limit) =>
+  keysetBatches(window, activityEvents, (where, orderBy, limit) =>
     db
       .select({
         at: microseconds(activityEvents.createdAt),
@@ -98,7 +98,7 @@ export const activityBatches = (db: Database, window: ExportWindow) =>
   );
 
 export const consentBatches = (db: Database, window: ExportWindow) =>
-  batches(window, consents, (where, orderBy, limit) =>
+  keysetBatches(window, consents, (where, orderBy, limit) =>
     db
       .select({
         at: microseconds(consents.createdAt),

@@ -1,9 +1,8 @@
-import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { exportPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
+import { unzip } from '../../test/zip';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
 import { consents } from '../consents/schema';
@@ -328,25 +327,3 @@ describe('invoice exports', () => {
     for (const pdf of entries.values()) expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
   });
 });
-
-/** Every entry of a ZIP, read back by a real unzip library. */
-function unzip(archive: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(archive, { lazyEntries: true }, (error, zipFile) => {
-      if (error) return reject(error);
-      const entries = new Map<string, Buffer>();
-      zipFile.on('entry', (entry: yauzl.Entry) => {
-        zipFile.openReadStream(entry, async (streamError, stream) => {
-          if (streamError) return reject(streamError);
-          const chunks: Buffer[] = [];
-          for await (const chunk of stream as Readable) chunks.push(chunk as Buffer);
-          entries.set(entry.fileName, Buffer.concat(chunks));
-          zipFile.readEntry();
-        });
-      });
-      zipFile.on('end', () => resolve(entries));
-      zipFile.on('error', reject);
-      zipFile.readEntry();
-    });
-  });
-}

@@ -201,12 +201,14 @@ export const pdfEntryName = (document: Pick<TaxDocument, 'kind' | 'number'>) =>
   `${document.kind === 'invoice' ? 'invoices' : 'credit-notes'}/${document.number.replaceAll('/', '-')}.pdf`;
 
 /**
- * The year's invoices and credit notes as a ZIP that streams: each PDF is read from the store
- * only when the archive reaches it, so memory holds one document at a time.
+ * Adds each document's PDF to an archive, read from the store only when the archive reaches it,
+ * so that memory holds one document at a time.
  */
-async function pdfArchive(deps: AppDeps, window: ExportWindow): Promise<Readable> {
-  const documents = await invoicesInRange(deps.db, window.customerId, window.from, window.to);
-  const zip = new yazl.ZipFile();
+export function addDocumentPdfs(
+  zip: yazl.ZipFile,
+  files: AppDeps['files'],
+  documents: readonly TaxDocument[],
+) {
   for (const document of documents) {
     // PDFs are compressed already: stored as they are
     zip.addReadStreamLazy(
@@ -214,7 +216,7 @@ async function pdfArchive(deps: AppDeps, window: ExportWindow): Promise<Readable
       { mtime: document.issuedAt, compress: false },
       (done) => {
         const open = async () => {
-          const pdf = await documentPdf(deps.files, document);
+          const pdf = await documentPdf(files, document);
           if (!pdf) throw new Error(`the PDF of ${document.number} is missing from the store`);
           return Readable.from([pdf]);
         };
@@ -225,6 +227,13 @@ async function pdfArchive(deps: AppDeps, window: ExportWindow): Promise<Readable
       },
     );
   }
+}
+
+/** The year's invoices and credit notes as a ZIP that streams. */
+async function pdfArchive(deps: AppDeps, window: ExportWindow): Promise<Readable> {
+  const documents = await invoicesInRange(deps.db, window.customerId, window.from, window.to);
+  const zip = new yazl.ZipFile();
+  addDocumentPdfs(zip, deps.files, documents);
   zip.end();
   return zip.outputStream as Readable;
 }

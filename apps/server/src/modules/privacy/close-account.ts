@@ -15,6 +15,7 @@ import { twoFactorApps, twoFactorRecoveryCodes } from '../two-factor/schema';
 import { customers } from '../users/schema';
 import { findCustomerById } from '../users/service';
 import { checkCode, checkPassword, consumeCode, issueCode } from './codes';
+import { deleteCustomerDataExports } from './data-export';
 import { accountClosures, privacyCodes } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
@@ -117,4 +118,6 @@ export async function closeAccount(deps: Deps, customerId: string, input: CloseA
       await tx.delete(table).where(eq(table.customerId, customerId));
     }
   });
+  // after the commit: a file of the store cannot roll back with the rows
+  await deleteCustomerDataExports(deps, customerId);
 }

@@ -17,7 +17,7 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'queue' | 'consents' | 'config'>;
 const UNIQUE_VIOLATION = '23505';
 
 /** PostgreSQL's and PGlite's unique violation, as thrown or as Drizzle's wrapped cause. */
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
     if ((e as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
   }

@@ -7,10 +7,12 @@ import type { MailContext, RenderedMail } from '../mail/templates';
 export type PrivacyMailData =
   | { kind: 'close-account-code'; code: string }
   | { kind: 'email-change-code'; code: string }
-  | { kind: 'email-changed'; at: string; newEmail: string };
+  | { kind: 'email-changed'; at: string; newEmail: string }
+  | { kind: 'data-export-ready'; link: string; expiresAt: string };
 
 export const PRIVACY_CODE_SUBJECT = 'Your verification code';
 export const EMAIL_CHANGED_SUBJECT = 'Your e-mail address was changed';
+export const DATA_EXPORT_SUBJECT = 'Your data is ready to download';
 
 const CODE_PURPOSE = {
   'close-account-code': 'Enter it in the portal within 10 minutes to close your account.',
@@ -34,6 +36,33 @@ export async function privacyMail(data: PrivacyMailData, ctx: MailContext): Prom
         facts: [['When', when]],
         notes: [notYou],
         action: { label: 'Reset your password', url: portalUrl(ctx.publicUrl, '/reset-password') },
+        publicUrl: ctx.publicUrl,
+      }),
+    };
+  }
+  if (data.kind === 'data-export-ready') {
+    const until = `${customerDateTime(new Date(data.expiresAt))} (India time)`;
+    const what =
+      'The copy of your data you asked for is ready: a ZIP file with everything the portal holds about you, and your invoice PDFs.';
+    const notAsked = 'If you did not ask for it, do not open the link, and change your password.';
+    return {
+      subject: DATA_EXPORT_SUBJECT,
+      text: [
+        what,
+        '',
+        `Download it: ${data.link}`,
+        '',
+        `The link works until ${until}.`,
+        notYou,
+      ].join('\n'),
+      html: await renderLayout({
+        subject: DATA_EXPORT_SUBJECT,
+        preview: what,
+        heading: DATA_EXPORT_SUBJECT,
+        paragraphs: [what],
+        facts: [['Link works until', until]],
+        notes: [notAsked],
+        action: { label: 'Download your data', url: data.link },
         publicUrl: ctx.publicUrl,
       }),
     };

@@ -1,5 +1,11 @@
+import { z } from 'zod';
 import {
   CloseAccountRequestSchema,
+  DataExportDownloadParamsSchema,
+  DataExportRequestedResponseSchema,
+  DataExportResponseSchema,
+  SignedLinkQuerySchema,
+  dataExportDownloadPath,
   EmailChangeCodeRequestSchema,
   EmailChangeRequestSchema,
   ErrorResponseSchema,
@@ -9,6 +15,7 @@ import {
 } from '@portal/contract';
 import type { App } from '../../lib/types';
 import { closeAccount, sendCloseAccountCode } from './close-account';
+import { dataExportFile, latestDataExport, requestDataExport } from './data-export';
 import { confirmEmailChange, sendEmailChangeCode } from './email-change';
 
 const refusals = {
@@ -92,6 +99,77 @@ export async function privacyRoutes(app: App) {
     async (request) => {
       await confirmEmailChange(app.deps, request.auth.customerId, request.body);
       return { success: true as const, message: privacyMessages.emailChanged };
+    },
+  );
+
+  app.get(
+    privacyPaths.dataExport,
+    {
+      ...signedIn,
+      schema: {
+        ...doc('The latest "Download my data" request: preparing, ready, failed or expired'),
+        response: { 200: DataExportResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await latestDataExport(app.deps, request.auth.customerId),
+    }),
+  );
+
+  app.post(
+    privacyPaths.dataExport,
+    {
+      ...signedIn,
+      schema: {
+        ...doc(
+          'Asks for a ZIP of everything the portal holds about the customer (JSON and the invoice PDFs), prepared in the background; a link valid 24 hours is e-mailed when it is ready',
+        ),
+        response: { 202: DataExportRequestedResponseSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const data = await requestDataExport(app.deps, request.auth.customerId);
+      return reply
+        .code(202)
+        .send({ success: true as const, message: privacyMessages.exportRequested, data });
+    },
+  );
+
+  app.get(
+    privacyPaths.dataExportDownload,
+    {
+      schema: {
+        tags: ['privacy'],
+        summary: 'Downloads a prepared data export by the signed link of its e-mail',
+        description:
+          'No bearer token: the link, bound to the customer and the export, works for 24 hours after the export was ready (410 after).',
+        security: [],
+        params: DataExportDownloadParamsSchema,
+        querystring: SignedLinkQuerySchema,
+        response: {
+          200: z.any(),
+          400: ErrorResponseSchema,
+          403: ErrorResponseSchema,
+          404: ErrorResponseSchema,
+          410: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { exportId } = request.params;
+      const customerId = app.deps.signedLinks.verify(
+        dataExportDownloadPath(exportId),
+        request.query,
+      );
+      const file = await dataExportFile(app.deps, customerId, exportId);
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-length', file.size)
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(file.body);
     },
   );
 }

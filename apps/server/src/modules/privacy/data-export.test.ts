@@ -1,0 +1,290 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  dataExportDownloadPath,
+  privacyMessages,
+  privacyPaths,
+  type DataExport,
+} from '@portal/contract';
+import type { FileStore } from '../../adapters/file-store';
+import { createTestApp, type TestApp } from '../../test/app';
+import { authHeaders, createCustomer, TEST_PASSWORD } from '../../test/customers';
+import { linksOf } from '../../test/mail';
+import { drainQueue } from '../../test/queue';
+import { unzip } from '../../test/zip';
+import { refreshTokens, sessions } from '../auth/schema';
+import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
+import { consents } from '../consents/schema';
+import { paidOrder } from '../invoices/test-support';
+import { withAppOn } from '../two-factor/test-support';
+import { customers } from '../users/schema';
+import { DATA_EXPORT_SUBJECT } from './mail';
+import {
+  DATA_EXPORT_COOLDOWN_MS,
+  DATA_EXPORT_TTL_MS,
+  dataExportFileKey,
+  purgeExpiredDataExports,
+  runDataExportJob,
+  type DataExportJob,
+} from './data-export';
+import { dataExports } from './schema';
+import { codeMailedTo, post } from './test-support';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.deps.queue.work<DataExportJob>('data-export', (job) => runDataExportJob(t.deps, job));
+});
+afterAll(() => t.close());
+
+type Headers = Record<string, string>;
+
+const latest = async (headers: Headers) => {
+  const res = await t.app.inject({ method: 'GET', url: privacyPaths.dataExport, headers });
+  expect(res.statusCode).toBe(200);
+  return res.json().data as DataExport | null;
+};
+const ask = (headers: Headers) => post(t, privacyPaths.dataExport, headers);
+const rowsOf = (customerId: string) =>
+  t.deps.db.select().from(dataExports).where(eq(dataExports.customerId, customerId));
+
+/** The link of the newest "data is ready" mail to `email`, as a path with its query. */
+async function mailedLink(email: string) {
+  const mail = (await t.outbox())
+    .filter((m) => m.to === email && m.subject === DATA_EXPORT_SUBJECT)
+    .at(-1);
+  if (!mail) throw new Error(`no data export mail to ${email}`);
+  const link = linksOf(mail.html).find((href) => href.includes('/api/privacy/data-export/'));
+  expect(mail.text).toContain(link);
+  const url = new URL(link!);
+  expect(url.origin).toBe(new URL(t.config.PUBLIC_URL).origin);
+  return url.pathname + url.search;
+}
+
+const download = (pathAndQuery: string) => t.app.inject({ method: 'GET', url: pathAndQuery });
+
+/** Asks, runs the job, and answers the mailed link. */
+async function prepared(customer: { id: string; email: string }, headers: Headers) {
+  expect((await ask(headers)).statusCode).toBe(202);
+  await drainQueue(t, 'data-export');
+  return mailedLink(customer.email);
+}
+
+describe('POST /api/privacy/data-export', () => {
+  it('prepares the ZIP of everything held in the background, mails a 24-hour link, and leaves out every secret', async () => {
+    const { b, invoice, order } = await paidOrder(t);
+    const customer = b.customer;
+    const partner = await createTestPartner(t);
+    const consent = await requestTestConsent(t, partner.apiKey, customer.id);
+    await decideAtBank(t, consent.consentId, 'authorise');
+    const { secret, recoveryCodes } = await withAppOn(t, customer);
+    const headers = await authHeaders(t, customer.id);
+    // the bank's tokens are stored when the portal asks it again
+    const refreshed = await post(t, '/api/consent/getstatus', headers, {
+      consentId: consent.consentId,
+    });
+    const tokens = refreshed.json().data as { accessToken: string; refreshToken: string };
+    expect(tokens.accessToken).toMatch(/^sbk_at_/);
+
+    const asked = await ask(headers);
+    expect(asked.statusCode).toBe(202);
+    expect(asked.json()).toMatchObject({
+      message: privacyMessages.exportRequested,
+      data: { status: 'preparing', readyAt: null, expiresAt: null },
+    });
+    expect(await latest(headers)).toMatchObject({ status: 'preparing' });
+
+    await drainQueue(t, 'data-export');
+    const ready = await latest(headers);
+    expect(ready?.status).toBe('ready');
+    expect(new Date(ready!.expiresAt!).getTime() - new Date(ready!.readyAt!).getTime()).toBe(
+      DATA_EXPORT_TTL_MS,
+    );
+
+    const res = await download(await mailedLink(customer.email));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="portal-data-\d{2}-\d{2}-\d{4}\.zip"$/,
+    );
+    const entries = await unzip(res.rawPayload);
+    const json = (name: string) => JSON.parse(entries.get(name)!.toString('utf8'));
+    expect([...entries.keys()].sort()).toEqual(
+      [
+        'README.txt',
+        'account.json',
+        'activity.json',
+        'consents.json',
+        'invoices.json',
+        'orders.json',
+        'sessions.json',
+        'sign-ins.json',
+        `invoices/${invoice.invoiceNumber.replaceAll('/', '-')}.pdf`,
+      ].sort(),
+    );
+    expect(json('account.json')).toMatchObject({
+      customer: { id: customer.id, email: customer.email, companyName: customer.companyName },
+      secondFactor: { authenticatorApp: { unusedRecoveryCodes: recoveryCodes.length } },
+      notificationPreferences: { reminders: true, consentChanges: true },
+    });
+    expect(json('orders.json')).toEqual([
+      expect.objectContaining({ id: order.id, status: 'Completed', totalPaise: order.totalPaise }),
+    ]);
+    expect(json('invoices.json')).toEqual([
+      expect.objectContaining({ number: invoice.invoiceNumber, kind: 'invoice' }),
+    ]);
+    expect(json('consents.json')).toEqual([
+      expect.objectContaining({ consentId: consent.consentId, partner: partner.partner.name }),
+    ]);
+    expect(json('sessions.json').length).toBeGreaterThan(0);
+    expect(Array.isArray(json('sign-ins.json'))).toBe(true);
+    expect(Array.isArray(json('activity.json'))).toBe(true);
+    const pdf = entries.get(`invoices/${invoice.invoiceNumber.replaceAll('/', '-')}.pdf`)!;
+    expect(pdf).toEqual(await t.deps.files.read(invoice.fileKey));
+
+    // no byte of any file holds a secret the portal keeps
+    const [row] = await t.deps.db.select().from(customers).where(eq(customers.id, customer.id));
+    const [stored] = await t.deps.db
+      .select()
+      .from(consents)
+      .where(eq(consents.consentId, consent.consentId));
+    const tokenHashes = await t.deps.db
+      .select({ hash: refreshTokens.tokenHash })
+      .from(refreshTokens)
+      .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+      .where(eq(sessions.customerId, customer.id));
+    const secrets = [
+      TEST_PASSWORD,
+      row!.passwordHash,
+      secret,
+      ...recoveryCodes,
+      tokens.accessToken,
+      tokens.refreshToken,
+      stored!.accessTokenEnc,
+      stored!.refreshTokenEnc,
+      ...tokenHashes.map((t) => t.hash),
+    ].filter((value): value is string => Boolean(value));
+    // the password, its hash, the app's secret and codes, the bank's tokens, a session's
+    expect(stored!.accessTokenEnc).not.toBeNull();
+    expect(secrets.length).toBeGreaterThanOrEqual(8 + recoveryCodes.length);
+    for (const [name, bytes] of entries) {
+      const text = bytes.toString('latin1');
+      for (const value of secrets) expect(text, `${name} holds a secret`).not.toContain(value);
+    }
+  });
+
+  it('allows one request preparing at a time, and none within an hour of the last one ready', async () => {
+    const customer = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    expect((await ask(headers)).statusCode).toBe(202);
+    const again = await ask(headers);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(privacyMessages.exportPreparing);
+    expect(await rowsOf(customer.id)).toHaveLength(1);
+
+    await drainQueue(t, 'data-export');
+    const soon = await ask(headers);
+    expect(soon.statusCode).toBe(429);
+    expect(soon.json().message).toBe(privacyMessages.exportTooSoon);
+    expect(await rowsOf(customer.id)).toHaveLength(1);
+
+    t.clock.advance(DATA_EXPORT_COOLDOWN_MS);
+    // an hour on, the access token has expired: a fresh one
+    expect((await ask(await authHeaders(t, customer.id))).statusCode).toBe(202);
+    await drainQueue(t, 'data-export');
+    expect(await rowsOf(customer.id)).toHaveLength(2);
+  });
+
+  it('refuses a caller without a session', async () => {
+    expect((await post(t, privacyPaths.dataExport, {})).statusCode).toBe(401);
+    const res = await t.app.inject({ method: 'GET', url: privacyPaths.dataExport });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/privacy/data-export/:exportId/download', () => {
+  it("refuses a tampered link, another customer's export and a bad id, and says 410 after 24 hours", async () => {
+    const customer = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    const link = await prepared(customer, headers);
+    const [row] = await rowsOf(customer.id);
+
+    const tampered = link.replace(/sig=([^&])/, (_, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
+    expect((await download(tampered)).statusCode).toBe(403);
+    // a link signed for another customer does not open this customer's export
+    const other = await createCustomer(t);
+    const foreign = t.deps.signedLinks.sign(dataExportDownloadPath(row!.id), other.id, 60);
+    expect((await download(foreign)).statusCode).toBe(404);
+    const badId = t.deps.signedLinks.sign(dataExportDownloadPath('not-an-id'), customer.id, 60);
+    expect((await download(badId)).statusCode).toBe(400);
+
+    expect((await download(link)).statusCode).toBe(200);
+    t.clock.advance(DATA_EXPORT_TTL_MS + 1000);
+    const late = await download(link);
+    expect(late.statusCode).toBe(410);
+    expect(late.json().message).toMatch(/expired/);
+    expect((await latest(await authHeaders(t, customer.id)))?.status).toBe('expired');
+  });
+
+  it('is gone once the purge has run: the file deleted, the request kept as expired', async () => {
+    const customer = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    const link = await prepared(customer, headers);
+    const [row] = await rowsOf(customer.id);
+    const key = dataExportFileKey(customer.id, row!.id);
+    expect(await t.deps.files.read(key)).not.toBeNull();
+
+    // not yet due: nothing goes
+    await purgeExpiredDataExports(t.deps);
+    expect(await t.deps.files.read(key)).not.toBeNull();
+
+    t.clock.advance(DATA_EXPORT_TTL_MS);
+    expect(await purgeExpiredDataExports(t.deps)).toBeGreaterThanOrEqual(1);
+    expect(await t.deps.files.read(key)).toBeNull();
+    expect((await rowsOf(customer.id))[0]?.status).toBe('expired');
+    // a second run finds nothing of it
+    await purgeExpiredDataExports(t.deps);
+    expect((await download(link)).statusCode).toBe(410);
+  });
+
+  it('goes with the account when it is closed, file and request', async () => {
+    const customer = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    await prepared(customer, headers);
+    const [row] = await rowsOf(customer.id);
+    const key = dataExportFileKey(customer.id, row!.id);
+
+    expect((await post(t, privacyPaths.closeAccountCode, headers)).statusCode).toBe(200);
+    const code = await codeMailedTo(t, customer.email);
+    const closed = await post(t, privacyPaths.closeAccount, headers, {
+      password: customer.password,
+      code,
+    });
+    expect(closed.statusCode).toBe(200);
+    expect(await rowsOf(customer.id)).toHaveLength(0);
+    expect(await t.deps.files.read(key)).toBeNull();
+  });
+});
+
+describe('a data export that cannot be stored', () => {
+  it('is tried again, then marked failed, and may be asked for again', async () => {
+    const failing: FileStore = {
+      ...t.deps.files,
+      putFile: () => Promise.reject(new Error('store unavailable')),
+    };
+    const f = await createTestApp({ deps: { files: failing } });
+    try {
+      await f.deps.queue.work<DataExportJob>('data-export', (job) => runDataExportJob(f.deps, job));
+      const customer = await createCustomer(f);
+      const headers = await authHeaders(f, customer.id);
+      expect((await post(f, privacyPaths.dataExport, headers)).statusCode).toBe(202);
+      await drainQueue(f, 'data-export', { retriesNow: true });
+      const res = await f.app.inject({ method: 'GET', url: privacyPaths.dataExport, headers });
+      expect(res.json().data.status).toBe('failed');
+      expect((await f.outbox()).filter((m) => m.subject === DATA_EXPORT_SUBJECT)).toHaveLength(0);
+      expect((await post(f, privacyPaths.dataExport, headers)).statusCode).toBe(202);
+    } finally {
+      await f.close();
+    }
+  });
+});

@@ -1,0 +1,230 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { and, desc, eq, gt, lte } from 'drizzle-orm';
+import {
+  customerDate,
+  dataExportDownloadPath,
+  privacyMessages,
+  type DataExport,
+} from '@portal/contract';
+import type { Job } from '../../adapters/queue';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../lib/errors';
+import { enqueueMail } from '../mail/delivery';
+import { portalUrl } from '../mail/format';
+import { customers } from '../users/schema';
+import { customerDataArchive } from './data-archive';
+import { isUniqueViolation } from './email-change';
+import { dataExports } from './schema';
+
+type Deps = Pick<
+  AppDeps,
+  'db' | 'clock' | 'files' | 'queue' | 'consents' | 'config' | 'signedLinks'
+>;
+
+/** How long the mailed link works, and the file is kept. */
+export const DATA_EXPORT_TTL_MS = 24 * 60 * 60 * 1000;
+/** A new export is refused this long after the last one was ready: its link still works. */
+export const DATA_EXPORT_COOLDOWN_MS = 60 * 60 * 1000;
+
+export interface DataExportJob {
+  exportId: string;
+}
+
+export const dataExportFileKey = (customerId: string, exportId: string) =>
+  `data-exports/${customerId}/${exportId}.zip`;
+
+type Row = typeof dataExports.$inferSelect;
+
+function toDataExport(row: Row, now: Date): DataExport {
+  const over = row.status === 'ready' && row.expiresAt !== null && row.expiresAt <= now;
+  return {
+    id: row.id,
+    status: over ? 'expired' : (row.status as DataExport['status']),
+    requestedAt: row.requestedAt.toISOString(),
+    readyAt: row.readyAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+  };
+}
+
+/** The customer's latest request, or null. */
+export async function latestDataExport(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  customerId: string,
+): Promise<DataExport | null> {
+  const [row] = await deps.db
+    .select()
+    .from(dataExports)
+    .where(eq(dataExports.customerId, customerId))
+    .orderBy(desc(dataExports.requestedAt))
+    .limit(1);
+  return row ? toDataExport(row, deps.clock.now()) : null;
+}
+
+/**
+ * Asks for a new export: the row and its job in one transaction. One may be preparing at a
+ * time (the partial unique index decides a race, on either database), and none within an hour
+ * of the last one being ready.
+ */
+export async function requestDataExport(deps: Deps, customerId: string): Promise<DataExport> {
+  const now = deps.clock.now();
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const [recent] = await tx
+        .select({ id: dataExports.id })
+        .from(dataExports)
+        .where(
+          and(
+            eq(dataExports.customerId, customerId),
+            eq(dataExports.status, 'ready'),
+            gt(dataExports.readyAt, new Date(now.getTime() - DATA_EXPORT_COOLDOWN_MS)),
+          ),
+        )
+        .limit(1);
+      if (recent) throw new AppError('TOO_MANY_REQUESTS', privacyMessages.exportTooSoon);
+      const [row] = await tx
+        .insert(dataExports)
+        .values({ customerId, status: 'preparing', requestedAt: now })
+        .returning();
+      await deps.queue.send<DataExportJob>(tx, 'data-export', { exportId: row!.id });
+      return toDataExport(row!, now);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', privacyMessages.exportPreparing);
+    throw error;
+  }
+}
+
+/** Writes the archive to a local file first: the store takes it streamed, with its size. */
+async function storeArchive(deps: Deps, customerId: string, key: string) {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'portal-data-export-'));
+  try {
+    const file = path.join(folder, 'export.zip');
+    await pipeline(await customerDataArchive(deps, customerId), createWriteStream(file));
+    await deps.files.putFile(key, file);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The job: builds and stores the ZIP, then marks the request ready and queues the mail with
+ * its 24-hour link in one transaction. A request no longer preparing (done by an earlier try,
+ * or the account closed meanwhile) is left as it is.
+ */
+export async function prepareDataExport(deps: Deps, exportId: string): Promise<void> {
+  const [row] = await deps.db
+    .select()
+    .from(dataExports)
+    .where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'preparing')));
+  if (!row) return;
+  const key = dataExportFileKey(row.customerId, row.id);
+  await storeArchive(deps, row.customerId, key);
+
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + DATA_EXPORT_TTL_MS);
+  const stillWanted = await deps.db.transaction(async (tx) => {
+    const [ready] = await tx
+      .update(dataExports)
+      .set({ status: 'ready', readyAt: now, expiresAt })
+      .where(and(eq(dataExports.id, row.id), eq(dataExports.status, 'preparing')))
+      .returning({ id: dataExports.id });
+    const [customer] = await tx
+      .select({ email: customers.email })
+      .from(customers)
+      .where(eq(customers.id, row.customerId));
+    if (!ready || !customer) return false;
+    const link = deps.signedLinks.sign(
+      dataExportDownloadPath(row.id),
+      row.customerId,
+      DATA_EXPORT_TTL_MS / 1000,
+    );
+    await enqueueMail(tx, deps, {
+      template: 'privacy',
+      to: customer.email,
+      data: {
+        kind: 'data-export-ready',
+        link: portalUrl(deps.config.PUBLIC_URL, link),
+        expiresAt: expiresAt.toISOString(),
+      },
+    });
+    return true;
+  });
+  if (!stillWanted) await deps.files.remove(key);
+}
+
+/** The queue's worker: after its last try, a request that keeps failing is marked failed. */
+export async function runDataExportJob(deps: Deps, job: Job<DataExportJob>) {
+  try {
+    await prepareDataExport(deps, job.data.exportId);
+  } catch (error) {
+    if (job.retryCount >= job.retryLimit) {
+      await deps.db
+        .update(dataExports)
+        .set({ status: 'failed' })
+        .where(and(eq(dataExports.id, job.data.exportId), eq(dataExports.status, 'preparing')));
+    }
+    throw error;
+  }
+}
+
+/** `portal-data-24-11-2026.zip`: the day it was prepared, in India. */
+export const dataExportFileName = (readyAt: Date) =>
+  `portal-data-${customerDate(readyAt).replaceAll('/', '-')}.zip`;
+
+/**
+ * The file of a signed link: the link's signature and expiry are checked by the route; the
+ * request must be the link's customer's, ready, and not past its 24 hours.
+ */
+export async function dataExportFile(deps: Deps, customerId: string, exportId: string) {
+  const [row] = await deps.db
+    .select()
+    .from(dataExports)
+    .where(and(eq(dataExports.id, exportId), eq(dataExports.customerId, customerId)));
+  if (!row || row.status === 'preparing' || row.status === 'failed') {
+    throw new AppError('NOT_FOUND', privacyMessages.exportMissing);
+  }
+  if (row.status === 'expired' || !row.expiresAt || row.expiresAt <= deps.clock.now()) {
+    throw new AppError('GONE', privacyMessages.exportGone);
+  }
+  const file = await deps.files.stream(dataExportFileKey(customerId, exportId));
+  if (!file) throw new AppError('GONE', privacyMessages.exportGone);
+  return { ...file, fileName: dataExportFileName(row.readyAt ?? row.expiresAt) };
+}
+
+/**
+ * The scheduled purge: files past their 24 hours are deleted and their requests marked
+ * expired (kept, so the page can say so). Safe to run on several instances at once: removing
+ * a file twice is not an error, and the update is idempotent.
+ */
+export async function purgeExpiredDataExports(
+  deps: Pick<Deps, 'db' | 'clock' | 'files'>,
+): Promise<number> {
+  const due = await deps.db
+    .select()
+    .from(dataExports)
+    .where(and(eq(dataExports.status, 'ready'), lte(dataExports.expiresAt, deps.clock.now())));
+  for (const row of due) {
+    await deps.files.remove(dataExportFileKey(row.customerId, row.id));
+    await deps.db
+      .update(dataExports)
+      .set({ status: 'expired' })
+      .where(and(eq(dataExports.id, row.id), eq(dataExports.status, 'ready')));
+  }
+  return due.length;
+}
+
+/** Closing the account: every export of the customer goes, files and rows. */
+export async function deleteCustomerDataExports(
+  deps: Pick<Deps, 'db' | 'files'>,
+  customerId: string,
+) {
+  const rows = await deps.db
+    .delete(dataExports)
+    .where(eq(dataExports.customerId, customerId))
+    .returning({ id: dataExports.id });
+  for (const row of rows) await deps.files.remove(dataExportFileKey(customerId, row.id));
+}
