@@ -8,6 +8,8 @@ export const partnerPaths = {
   consent: '/api/partner/consents/:consentId',
   /** The partner reads the accounts a consent covers; each read is recorded (last accessed). */
   accounts: '/api/partner/consents/:consentId/accounts',
+  /** The partner reads transactions within the consent's period; the bank records each read. */
+  transactions: '/api/partner/consents/:consentId/transactions',
   /** Consents whose customers asked this partner to reconnect (decision 041). */
   reconnectRequests: '/api/partner/reconnect-requests',
 } as const;
@@ -128,6 +130,35 @@ export const PartnerAccountsResponseSchema = z.object({
   }),
 });
 export type PartnerAccountsResponse = z.infer<typeof PartnerAccountsResponseSchema>;
+
+/** The period of transactions a partner reads; the consent's whole period when omitted. */
+export const PartnerTransactionsQuerySchema = z.object({
+  fromBookingDateTime: dateTime().optional(),
+  toBookingDateTime: dateTime().optional(),
+});
+export type PartnerTransactionsQuery = z.infer<typeof PartnerTransactionsQuerySchema>;
+
+/** One transaction as the bank reports it; amounts are decimal strings in the currency. */
+export const PartnerTransactionSchema = z.object({
+  transactionId: z.string(),
+  bookingDateTime: z.string(),
+  creditDebitIndicator: z.enum(['Credit', 'Debit']),
+  amount: z.string(),
+  currency: z.string(),
+  information: z.string(),
+});
+
+/** What one read of a consent's transactions gives the partner. */
+export const PartnerTransactionsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    consentId: z.string(),
+    transactions: z.array(PartnerTransactionSchema),
+    fetchesLeftToday: z.number().int(),
+    accessedAt: z.string(),
+  }),
+});
+export type PartnerTransactionsResponse = z.infer<typeof PartnerTransactionsResponseSchema>;
 
 export const PartnerReconnectRequestsResponseSchema = z.object({
   success: z.literal(true),
