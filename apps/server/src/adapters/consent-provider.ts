@@ -10,9 +10,16 @@ import {
   type SandboxBankOptions,
 } from '../sandbox/bank/routes';
 import {
+  BankErrorSchema,
   CONSENT_ACCESS_TOKEN_HEADER,
   ConsentResponseSchema,
+  READ_REFUSALS,
+  ReadResponseSchema,
+  type BankResource,
+  type BankTransaction,
   type ConsentResponse,
+  type CreateConsentBody,
+  type ReadRefusal,
 } from '../sandbox/bank/wire';
 
 export type ProviderStatus = ConsentResponse['Data']['Status'];
@@ -24,6 +31,16 @@ export interface ProviderTokens {
   refreshTokenExpiresAt: Date;
 }
 
+/** What a consent allows, as the client asks for it and the bank answers it. */
+export interface ConsentTerms {
+  permissions: string[];
+  expiresAt?: Date;
+  transactionFrom?: Date | null;
+  transactionTo?: Date | null;
+  purpose?: string | null;
+  fetchesPerDay?: number | null;
+}
+
 /** A consent as the bank describes it, in the portal's types. */
 export interface ProviderConsent {
   consentId: string;
@@ -32,7 +49,22 @@ export interface ProviderConsent {
   createdAt: Date;
   permissions: string[];
   expiresAt: Date | null;
+  /** The terms the bank holds; null where it named none. */
+  transactionFrom: Date | null;
+  transactionTo: Date | null;
+  purpose: string | null;
+  fetchesPerDay: number | null;
   tokens: ProviderTokens | null;
+}
+
+/** One allowed read, as the bank recorded it. */
+export interface ProviderRead {
+  accessId: string;
+  accessedAt: Date;
+  resource: BankResource;
+  fetchesLeftToday: number;
+  /** The transactions read; null for accounts. */
+  transactions: BankTransaction[] | null;
 }
 
 /**
@@ -45,6 +77,8 @@ export class ConsentProviderError extends Error {
   constructor(
     readonly kind: ConsentProviderErrorKind,
     message: string,
+    /** For a refused read: which of the consent's terms refused it. */
+    readonly refusal?: ReadRefusal,
   ) {
     super(message);
   }
@@ -52,11 +86,33 @@ export class ConsentProviderError extends Error {
 
 /** One bank-consent contract: Open Banking's account-access-consents. */
 export interface ConsentProvider {
-  createConsent(input: { permissions: string[]; expiresAt?: Date }): Promise<ProviderConsent>;
+  createConsent(input: ConsentTerms): Promise<ProviderConsent>;
   /** Sends the access token held for the consent along, when there is one. */
   getConsent(consentId: string, held?: { accessToken?: string | null }): Promise<ProviderConsent>;
   /** Revokes at the bank; a consent the bank no longer knows counts as revoked. */
   revokeConsent(consentId: string): Promise<void>;
+  /** Reads data under the consent; the bank applies its terms and records the read. */
+  readData(
+    consentId: string,
+    read: { resource: BankResource; from?: Date; to?: Date },
+    held?: { accessToken?: string | null },
+  ): Promise<ProviderRead>;
+}
+
+/** The create body, one wire shape for the sandbox and a real bank alike (decision 044). */
+export function consentRequestBody(terms: ConsentTerms): CreateConsentBody {
+  // absent terms are left out (JSON drops undefined), so the bank applies its defaults
+  return {
+    Data: {
+      Permissions: terms.permissions,
+      ExpirationDateTime: terms.expiresAt?.toISOString(),
+      TransactionFromDateTime: terms.transactionFrom?.toISOString(),
+      TransactionToDateTime: terms.transactionTo?.toISOString(),
+      Purpose: terms.purpose ?? undefined,
+      Frequency: terms.fetchesPerDay ? { Unit: 'DAY', Value: terms.fetchesPerDay } : undefined,
+    },
+    Risk: {},
+  };
 }
 
 /** The portal's status for what the bank says (docs/decisions/010-consent-status-mapping.md). */
@@ -86,6 +142,8 @@ export interface HttpConsentProviderOptions {
   fetch?: typeof fetch;
 }
 
+const dateOrNull = (value: string | null | undefined) => (value ? new Date(value) : null);
+
 function fromWire(body: ConsentResponse): ProviderConsent {
   const data = body.Data;
   return {
@@ -94,7 +152,11 @@ function fromWire(body: ConsentResponse): ProviderConsent {
     statusUpdatedAt: new Date(data.StatusUpdateDateTime),
     createdAt: new Date(data.CreationDateTime),
     permissions: data.Permissions,
-    expiresAt: data.ExpirationDateTime ? new Date(data.ExpirationDateTime) : null,
+    expiresAt: dateOrNull(data.ExpirationDateTime),
+    transactionFrom: dateOrNull(data.TransactionFromDateTime),
+    transactionTo: dateOrNull(data.TransactionToDateTime),
+    purpose: data.Purpose ?? null,
+    fetchesPerDay: data.Frequency?.Value ?? null,
     tokens: data.Tokens
       ? {
           accessToken: data.Tokens.AccessToken,
@@ -157,30 +219,37 @@ export function createHttpConsentProvider(options: HttpConsentProviderOptions): 
     return new ConsentProviderError('refused', `The bank refused the request (HTTP ${status})`);
   }
 
+  const unreadable = () =>
+    new ConsentProviderError('invalid_response', 'The bank sent an answer that could not be read');
+
   function parseConsent(body: unknown): ProviderConsent {
     const parsed = ConsentResponseSchema.safeParse(body);
-    if (!parsed.success) {
-      throw new ConsentProviderError(
-        'invalid_response',
-        'The bank sent an answer that could not be read',
-      );
-    }
+    if (!parsed.success) throw unreadable();
     return fromWire(parsed.data);
+  }
+
+  /** A read the consent's terms refused says which one, in its ErrorCode; else as any failure. */
+  function readFailure(status: number, body: unknown): ConsentProviderError {
+    const parsed = BankErrorSchema.safeParse(body);
+    const code = parsed.success ? parsed.data.Errors[0]!.ErrorCode : '';
+    if (
+      parsed.success &&
+      (status === 403 || status === 429) &&
+      Object.hasOwn(READ_REFUSALS, code)
+    ) {
+      const refusal = READ_REFUSALS[code as keyof typeof READ_REFUSALS];
+      return new ConsentProviderError('refused', parsed.data.Message, refusal);
+    }
+    return failure(status);
   }
 
   const consentPath = (consentId: string) =>
     `/account-access-consents/${encodeURIComponent(consentId)}`;
 
   return {
-    async createConsent({ permissions, expiresAt }) {
+    async createConsent(terms) {
       const { status, body } = await call('POST', '/account-access-consents', {
-        body: {
-          Data: {
-            Permissions: permissions,
-            ...(expiresAt ? { ExpirationDateTime: expiresAt.toISOString() } : {}),
-          },
-          Risk: {},
-        },
+        body: consentRequestBody(terms),
       });
       if (status !== 201 && status !== 200) throw failure(status);
       const consent = parseConsent(body);
@@ -210,6 +279,39 @@ export function createHttpConsentProvider(options: HttpConsentProviderOptions): 
       const { status } = await call('DELETE', consentPath(consentId));
       if (status === 204 || status === 200 || status === 404) return;
       throw failure(status);
+    },
+    async readData(consentId, read, held) {
+      const query = new URLSearchParams();
+      if (read.from) query.set('fromBookingDateTime', read.from.toISOString());
+      if (read.to) query.set('toBookingDateTime', read.to.toISOString());
+      const search = query.size > 0 ? `?${query}` : '';
+      const { status, body } = await call(
+        'GET',
+        `${consentPath(consentId)}/${read.resource}${search}`,
+        { headers: held?.accessToken ? { [CONSENT_ACCESS_TOKEN_HEADER]: held.accessToken } : {} },
+      );
+      if (status !== 200) throw readFailure(status, body);
+      const parsed = ReadResponseSchema.safeParse(body);
+      if (!parsed.success) throw unreadable();
+      const { Data, Meta } = parsed.data;
+      const transactions = Data.Transaction ?? null;
+      if (
+        Data.ConsentId !== consentId ||
+        Meta.Access.Resource !== read.resource ||
+        (read.resource === 'transactions') !== (transactions !== null)
+      ) {
+        throw new ConsentProviderError(
+          'invalid_response',
+          'The bank answered about another consent or another read',
+        );
+      }
+      return {
+        accessId: Meta.Access.AccessId,
+        accessedAt: new Date(Meta.Access.AccessDateTime),
+        resource: Meta.Access.Resource,
+        fetchesLeftToday: Meta.Access.FetchesLeftToday,
+        transactions,
+      };
     },
   };
 }

@@ -1,13 +1,20 @@
-// A partner's reads of the data a consent covers: each one allowed by the consent's terms and
-// recorded as its last access, in one narrow row per consent (consent_accesses) so that the write
-// touches neither the wide consents row, its indexes nor its counters' trigger.
+// A partner's reads of the data a consent covers: each one allowed by the bank under the consent's
+// terms and recorded as its last access (decision 044), in one narrow row per consent
+// (consent_accesses) so that the write touches neither the wide consents row, its indexes nor its
+// counters' trigger.
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { PartnerAccountsResponse } from '@portal/contract';
+import type {
+  PartnerAccountsResponse,
+  PartnerTransactionsQuery,
+  PartnerTransactionsResponse,
+} from '@portal/contract';
+import { ConsentProviderError, type ProviderRead } from '../../adapters/consent-provider';
 import type { AppDeps } from '../../deps';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
+import type { BankResource } from '../../sandbox/bank/wire';
 import type { Partner } from '../partners/schema';
-import type { ConsentWithAccess } from './rows';
+import { bankFailure, readToken, type ConsentWithAccess } from './rows';
 import { consentAccesses, consents } from './schema';
 
 /** A consent's columns with its last access, for `db.select(…).from(consents)` + withAccess. */
@@ -33,36 +40,55 @@ export async function findPartnerConsent(
   return row ?? null;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Counts one read against the consent's reads a day and records it as the last access, in one
- * statement: two reads at once are serialised on the row, so neither the count nor the time can
- * go backwards or past the limit. A day is the 24 hours from the first read of the window.
- * Answers the reads made in the window, or null when the limit is reached.
+ * The portal's guard before it asks the bank: the reads a day already used, as the portal recorded
+ * them. The bank decides (decision 044); this only spares it a read that is refused anyway.
  */
-async function countRead(db: Executor, consentRef: string, now: Date, fetchesPerDay: number) {
-  const windowOver = sql`a.window_started_at <= ${now}::timestamptz - interval '1 day'`;
-  const result = await db.execute(sql`
-    INSERT INTO consent_accesses AS a (consent_ref, last_accessed_at, window_started_at, fetches_in_window)
-    VALUES (${consentRef}, ${now}, ${now}, 1)
-    ON CONFLICT (consent_ref) DO UPDATE SET
-      last_accessed_at = GREATEST(a.last_accessed_at, excluded.last_accessed_at),
-      window_started_at = CASE WHEN ${windowOver} THEN excluded.window_started_at ELSE a.window_started_at END,
-      fetches_in_window = CASE WHEN ${windowOver} THEN 1 ELSE a.fetches_in_window + 1 END
-    WHERE ${windowOver} OR a.fetches_in_window < ${fetchesPerDay}
-    RETURNING fetches_in_window AS "fetches"`);
-  const rows = (result as unknown as { rows: { fetches: number }[] }).rows;
-  return rows[0]?.fetches ?? null;
+async function readsUsed(db: Executor, consentRef: string, now: Date) {
+  const [row] = await db
+    .select()
+    .from(consentAccesses)
+    .where(eq(consentAccesses.consentRef, consentRef));
+  if (!row || row.windowStartedAt.getTime() <= now.getTime() - DAY_MS) return 0;
+  return row.fetchesInWindow;
 }
 
 /**
- * The partner reads the accounts a consent covers: only an approved consent before its expiry,
- * within its reads a day. The accounts are the masked ones stored; full numbers never are.
+ * Records one read the bank allowed, at the bank's time, as the last access and in the day's
+ * count, in one statement: two reads at once are serialised on the row, so neither the count nor
+ * the time can go backwards. A day is the 24 hours from the first read of the window, as at the
+ * bank; the bank has already applied the limit, so each allowed read is counted once here.
  */
-export async function readConsentAccounts(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+async function recordRead(db: Executor, consentRef: string, at: Date) {
+  const windowOver = sql`a.window_started_at <= ${at}::timestamptz - interval '1 day'`;
+  await db.execute(sql`
+    INSERT INTO consent_accesses AS a (consent_ref, last_accessed_at, window_started_at, fetches_in_window)
+    VALUES (${consentRef}, ${at}, ${at}, 1)
+    ON CONFLICT (consent_ref) DO UPDATE SET
+      last_accessed_at = GREATEST(a.last_accessed_at, excluded.last_accessed_at),
+      window_started_at = CASE WHEN ${windowOver} THEN excluded.window_started_at ELSE a.window_started_at END,
+      fetches_in_window = CASE WHEN ${windowOver} THEN 1 ELSE a.fetches_in_window + 1 END`);
+}
+
+const frequencyRefusal = (row: ConsentWithAccess) =>
+  new AppError(
+    'TOO_MANY_REQUESTS',
+    `Consent ${row.consentId} allows ${row.fetchesPerDay} reads a day, and they are used; try again later.`,
+  );
+
+/**
+ * A partner reads data under one of its consents. The portal refuses what it knows to be refused
+ * (not approved, expired, the day's reads used); the bank applies all the terms and records the
+ * read, and its record becomes the consent's last access. A refusal changes nothing here.
+ */
+async function readUnderConsent(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'consents'>,
   partner: Pick<Partner, 'id'>,
   consentId: string,
-): Promise<PartnerAccountsResponse['data']> {
+  read: { resource: BankResource; from?: Date; to?: Date },
+): Promise<{ row: ConsentWithAccess; answer: ProviderRead }> {
   const { db, clock } = deps;
   const now = clock.now();
   const row = await findPartnerConsent(db, partner, consentId);
@@ -75,19 +101,76 @@ export async function readConsentAccounts(
       `Consent ${row.consentId} is ${status}: only an approved consent before its expiry gives access to data.`,
     );
   }
-  const fetches = await countRead(db, row.id, now, row.fetchesPerDay);
-  if (fetches === null) {
-    throw new AppError(
-      'TOO_MANY_REQUESTS',
-      `Consent ${row.consentId} allows ${row.fetchesPerDay} reads a day, and they are used; try again later.`,
-    );
+  if ((await readsUsed(db, row.id, now)) >= row.fetchesPerDay) throw frequencyRefusal(row);
+  const { encryption, provider } = deps.consents;
+  let answer: ProviderRead;
+  try {
+    answer = await provider.readData(row.consentId, read, {
+      accessToken: readToken(encryption, row.id, 'access', row.accessTokenEnc),
+    });
+  } catch (error) {
+    if (error instanceof ConsentProviderError && error.refusal === 'frequency') {
+      throw frequencyRefusal(row);
+    }
+    if (error instanceof ConsentProviderError && error.refusal) {
+      throw new AppError(
+        'FORBIDDEN',
+        `The bank refused the read: ${error.message}. Nothing was read.`,
+      );
+    }
+    bankFailure(error, 'read');
   }
+  await recordRead(db, row.id, answer.accessedAt);
+  return { row, answer };
+}
+
+/** The partner reads the accounts a consent covers: the masked ones stored, never full numbers. */
+export async function readConsentAccounts(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'consents'>,
+  partner: Pick<Partner, 'id'>,
+  consentId: string,
+): Promise<PartnerAccountsResponse['data']> {
+  const { row, answer } = await readUnderConsent(deps, partner, consentId, {
+    resource: 'accounts',
+  });
   return {
     consentId: row.consentId,
     accounts: row.accounts,
     transactionFromDateTime: row.transactionFrom?.toISOString() ?? null,
     transactionToDateTime: row.transactionTo?.toISOString() ?? null,
-    fetchesLeftToday: row.fetchesPerDay - fetches,
-    accessedAt: now.toISOString(),
+    fetchesLeftToday: answer.fetchesLeftToday,
+    accessedAt: answer.accessedAt.toISOString(),
+  };
+}
+
+/** The partner reads transactions; the bank gives only those within the consent's period. */
+export async function readConsentTransactions(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'consents'>,
+  partner: Pick<Partner, 'id'>,
+  consentId: string,
+  query: PartnerTransactionsQuery,
+): Promise<PartnerTransactionsResponse['data']> {
+  const from = query.fromBookingDateTime ? new Date(query.fromBookingDateTime) : undefined;
+  const to = query.toBookingDateTime ? new Date(query.toBookingDateTime) : undefined;
+  if (from && to && from >= to) {
+    throw new AppError('BAD_REQUEST', 'fromBookingDateTime must be before toBookingDateTime');
+  }
+  const { row, answer } = await readUnderConsent(deps, partner, consentId, {
+    resource: 'transactions',
+    from,
+    to,
+  });
+  return {
+    consentId: row.consentId,
+    transactions: (answer.transactions ?? []).map((t) => ({
+      transactionId: t.TransactionId,
+      bookingDateTime: t.BookingDateTime,
+      creditDebitIndicator: t.CreditDebitIndicator,
+      amount: t.Amount.Amount,
+      currency: t.Amount.Currency,
+      information: t.TransactionInformation,
+    })),
+    fetchesLeftToday: answer.fetchesLeftToday,
+    accessedAt: answer.accessedAt.toISOString(),
   };
 }

@@ -43,6 +43,7 @@ function holdFirstCall(name: 'getConsent' | 'revokeConsent') {
     createConsent: (input) => real.createConsent(input),
     getConsent: (consentId, held) => hold('getConsent', real.getConsent(consentId, held)),
     revokeConsent: (consentId) => hold('revokeConsent', real.revokeConsent(consentId)),
+    readData: (consentId, read, held) => real.readData(consentId, read, held),
   };
   return {
     reached: waiting,

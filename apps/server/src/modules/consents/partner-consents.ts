@@ -103,7 +103,14 @@ export async function requestConsent(
   const permissions = [...new Set(input.permissions ?? DEFAULT_CONSENT_PERMISSIONS)];
   let answer: ProviderConsent;
   try {
-    answer = await provider.createConsent({ permissions, expiresAt });
+    answer = await provider.createConsent({
+      permissions,
+      expiresAt,
+      transactionFrom,
+      transactionTo,
+      purpose: input.purpose,
+      fetchesPerDay: input.fetchesPerDay ?? DEFAULT_FETCHES_PER_DAY,
+    });
   } catch (error) {
     bankFailure(error, 'create');
   }
@@ -124,10 +131,12 @@ export async function requestConsent(
           providerStatus: answer.status,
           permissions: answer.permissions.length > 0 ? answer.permissions : permissions,
           netBankingUserId: input.netBankingUserId ?? null,
-          purpose: input.purpose ?? null,
-          transactionFrom,
-          transactionTo,
-          fetchesPerDay: input.fetchesPerDay ?? DEFAULT_FETCHES_PER_DAY,
+          // the terms as the bank holds them, where it says; a bank that does not echo one
+          // holds what was sent
+          purpose: answer.purpose ?? input.purpose ?? null,
+          transactionFrom: answer.transactionFrom ?? transactionFrom,
+          transactionTo: answer.transactionTo ?? transactionTo,
+          fetchesPerDay: answer.fetchesPerDay ?? input.fetchesPerDay ?? DEFAULT_FETCHES_PER_DAY,
           // only the last four digits are ever stored: the full number never leaves the request
           accounts: [...new Set((input.accountNumbers ?? []).map(maskAccountNumber))],
           documentKey,

@@ -102,14 +102,19 @@ export function toPartnerConsent(
   };
 }
 
-export function bankFailure(error: unknown, action: 'refresh' | 'revoke' | 'create'): never {
+export function bankFailure(
+  error: unknown,
+  action: 'refresh' | 'revoke' | 'create' | 'read',
+): never {
   if (!(error instanceof ConsentProviderError)) throw error;
   const nothing =
     action === 'revoke'
       ? 'Nothing was deleted'
       : action === 'create'
         ? 'No consent was created'
-        : 'Nothing was changed';
+        : action === 'read'
+          ? 'Nothing was read'
+          : 'Nothing was changed';
   const messages: Record<ConsentProviderError['kind'], string> = {
     unreachable: `The bank could not be reached. ${nothing}; please try again later.`,
     invalid_response: `The bank sent an answer that could not be read. ${nothing}; please try again later.`,

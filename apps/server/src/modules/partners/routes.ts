@@ -6,10 +6,12 @@ import {
   PartnerConsentRequestSchema,
   PartnerConsentResponseSchema,
   PartnerReconnectRequestsResponseSchema,
+  PartnerTransactionsQuerySchema,
+  PartnerTransactionsResponseSchema,
   partnerPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { readConsentAccounts } from '../consents/access';
+import { readConsentAccounts, readConsentTransactions } from '../consents/access';
 import {
   getPartnerConsent,
   listReconnectRequests,
@@ -21,6 +23,14 @@ const errors = {
   400: ErrorResponseSchema,
   401: ErrorResponseSchema,
   404: ErrorResponseSchema,
+};
+
+/** A read of data: refused by the consent's terms (403), its reads a day (429), or the bank (502). */
+const readErrors = {
+  ...errors,
+  403: ErrorResponseSchema,
+  429: ErrorResponseSchema,
+  502: ErrorResponseSchema,
 };
 
 /** The API partners' software calls with its key; customers never reach it. */
@@ -86,15 +96,38 @@ export async function partnerRoutes(app: App) {
         params: PartnerConsentParamsSchema,
         response: {
           200: PartnerAccountsResponseSchema,
-          ...errors,
-          403: ErrorResponseSchema,
-          429: ErrorResponseSchema,
+          ...readErrors,
         },
       },
     },
     async (request) => ({
       success: true as const,
       data: await readConsentAccounts(app.deps, request.partner, request.params.consentId),
+    }),
+  );
+
+  app.get(
+    partnerPaths.transactions,
+    {
+      preHandler,
+      schema: {
+        tags: ['partner'],
+        summary:
+          'Reads the transactions of an approved consent that grants a ReadTransactions permission, within its transaction period and its reads a day; the bank records each read (decision 044)',
+        security,
+        params: PartnerConsentParamsSchema,
+        querystring: PartnerTransactionsQuerySchema,
+        response: { 200: PartnerTransactionsResponseSchema, ...readErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await readConsentTransactions(
+        app.deps,
+        request.partner,
+        request.params.consentId,
+        request.query,
+      ),
     }),
   );
 

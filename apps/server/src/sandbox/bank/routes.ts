@@ -8,13 +8,24 @@ import {
   findBankConsent,
   isBankConsentId,
   listBankConsents,
+  readAtBank,
   rejectBankConsent,
   revokeBankConsent,
   SandboxBankError,
+  sandboxTransactions,
+  type BankRead,
+  type ReadOutcome,
 } from './service';
 import type { SandboxBankConsent } from './schema';
 import type { InProcessRoute } from '../in-process';
-import { CONSENT_ACCESS_TOKEN_HEADER, CreateConsentBodySchema, type ConsentResponse } from './wire';
+import {
+  CONSENT_ACCESS_TOKEN_HEADER,
+  CreateConsentBodySchema,
+  type READ_REFUSALS,
+  type BankResource,
+  type ConsentResponse,
+  type ReadResponse,
+} from './wire';
 
 export const SANDBOX_BANK_PREFIX = '/sandbox/bank';
 
@@ -42,14 +53,59 @@ export const SANDBOX_BANK_SIGN_IN =
 const digest = (value: string) => createHash('sha256').update(value).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
-function bankError(reply: FastifyReply, status: number, message: string) {
-  const code = { 400: 'BadRequest', 401: 'Unauthorized', 404: 'NotFound', 409: 'Conflict' }[status];
+function bankError(reply: FastifyReply, status: number, message: string, errorCode?: string) {
+  const code = {
+    400: 'BadRequest',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'NotFound',
+    409: 'Conflict',
+    429: 'TooManyRequests',
+  }[status];
   return reply.code(status).send({
     Code: `${status} ${code ?? 'Error'}`,
     Message: message,
-    Errors: [{ ErrorCode: `UK.OBIE.${code ?? 'Error'}`, Message: message }],
+    Errors: [{ ErrorCode: errorCode ?? `UK.OBIE.${code ?? 'Error'}`, Message: message }],
   });
 }
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** Each refusal of a read: its status, its ErrorCode (wire.ts READ_REFUSALS) and its words. */
+const REFUSED: Record<
+  Exclude<ReadOutcome, 'Allowed'>,
+  { status: 403 | 429; code: keyof typeof READ_REFUSALS; message: (read: BankRead) => string }
+> = {
+  NotAuthorised: {
+    status: 403,
+    code: 'UK.OBIE.Consent.NotAuthorised',
+    message: ({ consent }) => `Consent ${consent.consentId} is ${consent.status}`,
+  },
+  Expired: {
+    status: 403,
+    code: 'UK.OBIE.Consent.Expired',
+    message: ({ consent }) =>
+      `Consent ${consent.consentId} expired at ${consent.expirationDateTime.toISOString()}`,
+  },
+  PermissionMissing: {
+    status: 403,
+    code: 'UK.OBIE.Consent.PermissionMissing',
+    message: ({ consent }) =>
+      `Consent ${consent.consentId} does not grant the permission this read needs`,
+  },
+  OutsidePeriod: {
+    status: 403,
+    code: 'UK.OBIE.Consent.OutsidePeriod',
+    message: ({ consent }) =>
+      `Consent ${consent.consentId} covers transactions from ${iso(consent.transactionFromDateTime) ?? 'any time'} to ${iso(consent.transactionToDateTime) ?? 'any time'} only`,
+  },
+  FrequencyExceeded: {
+    status: 429,
+    code: 'UK.OBIE.Consent.FrequencyExceeded',
+    message: ({ consent }) =>
+      `Consent ${consent.consentId} allows ${consent.fetchesPerDay} reads a day, and they are used`,
+  },
+};
 
 function toWire(row: SandboxBankConsent, selfUrl: string): ConsentResponse {
   const tokens =
@@ -73,6 +129,10 @@ function toWire(row: SandboxBankConsent, selfUrl: string): ConsentResponse {
       CreationDateTime: row.creationDateTime.toISOString(),
       Permissions: row.permissions,
       ExpirationDateTime: row.expirationDateTime.toISOString(),
+      TransactionFromDateTime: iso(row.transactionFromDateTime),
+      TransactionToDateTime: iso(row.transactionToDateTime),
+      Purpose: row.purpose,
+      Frequency: { Unit: 'DAY', Value: row.fetchesPerDay },
       Tokens: tokens,
     },
     Risk: {},
@@ -126,6 +186,14 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       return null;
     }
 
+    /** A token sent along must be the one issued for this consent. */
+    function foreignToken(request: FastifyRequest, row: SandboxBankConsent) {
+      const held = request.headers[CONSENT_ACCESS_TOKEN_HEADER];
+      return (
+        typeof held === 'string' && row.accessToken !== null && !sameSecret(held, row.accessToken)
+      );
+    }
+
     const selfUrl = (consentId: string) =>
       `${SANDBOX_BANK_PREFIX}/account-access-consents/${encodeURIComponent(consentId)}`;
 
@@ -152,12 +220,17 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
         const issue = parsed.error.issues[0]!;
         return bankError(reply, 400, `${issue.path.join('.')}: ${issue.message}`);
       }
-      const expiry = parsed.data.Data.ExpirationDateTime;
+      const data = parsed.data.Data;
+      const date = (value: string | undefined) => (value ? new Date(value) : undefined);
       try {
         const row = await createBankConsent(db, clock, {
           clientId,
-          permissions: parsed.data.Data.Permissions,
-          expirationDateTime: expiry ? new Date(expiry) : undefined,
+          permissions: data.Permissions,
+          expirationDateTime: date(data.ExpirationDateTime),
+          transactionFromDateTime: date(data.TransactionFromDateTime),
+          transactionToDateTime: date(data.TransactionToDateTime),
+          purpose: data.Purpose,
+          fetchesPerDay: data.Frequency?.Value,
         });
         return reply.code(201).send(toWire(row, selfUrl(row.consentId)));
       } catch (error) {
@@ -172,17 +245,72 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       async (request, reply) => {
         const row = await clientConsent(request, reply);
         if (!row) return reply;
-        const heldToken = request.headers[CONSENT_ACCESS_TOKEN_HEADER];
-        if (
-          typeof heldToken === 'string' &&
-          row.accessToken &&
-          !sameSecret(heldToken, row.accessToken)
-        ) {
+        if (foreignToken(request, row)) {
           return bankError(reply, 401, 'The access token does not belong to this consent');
         }
         return reply.send(toWire(row, selfUrl(row.consentId)));
       },
     );
+
+    // The client reads data under the consent: the bank applies its terms and records the read.
+    for (const resource of [
+      'accounts',
+      'transactions',
+    ] as const satisfies readonly BankResource[]) {
+      app.get<{
+        Params: { consentId: string };
+        Querystring: { fromBookingDateTime?: unknown; toBookingDateTime?: unknown };
+      }>(`/account-access-consents/:consentId/${resource}`, hidden, async (request, reply) => {
+        const row = await clientConsent(request, reply);
+        if (!row) return reply;
+        if (foreignToken(request, row)) {
+          return bankError(reply, 401, 'The access token does not belong to this consent');
+        }
+        const bounds: { from?: Date; to?: Date } = {};
+        for (const [name, key] of [
+          ['fromBookingDateTime', 'from'],
+          ['toBookingDateTime', 'to'],
+        ] as const) {
+          const value = request.query[name];
+          if (value === undefined) continue;
+          const at = typeof value === 'string' ? new Date(value) : new Date(NaN);
+          if (!/^\d{4}-\d{2}-\d{2}T/.test(String(value)) || Number.isNaN(at.getTime())) {
+            return bankError(reply, 400, `${name} must be a date and time`);
+          }
+          bounds[key] = at;
+        }
+        let read: BankRead;
+        try {
+          read = await readAtBank(db, clock, { consentId: row.consentId, resource, ...bounds });
+        } catch (error) {
+          if (error instanceof SandboxBankError) {
+            return bankError(reply, error.status, error.message);
+          }
+          throw error;
+        }
+        if (read.outcome !== 'Allowed') {
+          const refusal = REFUSED[read.outcome];
+          return bankError(reply, refusal.status, refusal.message(read), refusal.code);
+        }
+        const answer: ReadResponse = {
+          Data: {
+            ConsentId: row.consentId,
+            ...(read.period
+              ? { Transaction: sandboxTransactions(row.consentId, read.period) }
+              : {}),
+          },
+          Meta: {
+            Access: {
+              AccessId: read.accessId,
+              AccessDateTime: read.accessedAt.toISOString(),
+              Resource: resource,
+              FetchesLeftToday: read.fetchesLeftToday,
+            },
+          },
+        };
+        return reply.send(answer);
+      });
+    }
 
     app.delete<{ Params: { consentId: string } }>(
       '/account-access-consents/:consentId',

@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { sandboxBankConsents, type SandboxBankConsent } from './schema';
+import { sandboxBankAccesses, sandboxBankConsents, type SandboxBankConsent } from './schema';
+import type { BankResource, BankTransaction } from './wire';
 
 export const BANK_STATUSES = [
   'AwaitingAuthorisation',
@@ -37,6 +38,10 @@ export async function createBankConsent(
     clientId: string;
     permissions: string[];
     expirationDateTime?: Date;
+    transactionFromDateTime?: Date;
+    transactionToDateTime?: Date;
+    purpose?: string;
+    fetchesPerDay?: number;
     /** Seeding only: back-dates the consent. */
     createdAt?: Date;
   },
@@ -47,6 +52,10 @@ export async function createBankConsent(
   if (expiry.getTime() <= now.getTime()) {
     throw new SandboxBankError(400, 'ExpirationDateTime must be in the future');
   }
+  const { transactionFromDateTime: from, transactionToDateTime: to } = input;
+  if (from && to && from.getTime() >= to.getTime()) {
+    throw new SandboxBankError(400, 'TransactionFromDateTime must be before TransactionToDateTime');
+  }
   const [row] = await db
     .insert(sandboxBankConsents)
     .values({
@@ -55,6 +64,10 @@ export async function createBankConsent(
       status: 'AwaitingAuthorisation',
       permissions: [...new Set(input.permissions)],
       expirationDateTime: expiry,
+      transactionFromDateTime: from ?? null,
+      transactionToDateTime: to ?? null,
+      purpose: input.purpose ?? null,
+      ...(input.fetchesPerDay ? { fetchesPerDay: input.fetchesPerDay } : {}),
       creationDateTime: now,
       statusUpdateDateTime: now,
     })
@@ -178,4 +191,154 @@ export function listBankConsents(db: Executor, limit = 100) {
     .from(sandboxBankConsents)
     .orderBy(desc(sandboxBankConsents.creationDateTime))
     .limit(limit);
+}
+
+/** A read's outcome as the bank records it: Allowed, or why it was refused. */
+export type ReadOutcome =
+  | 'Allowed'
+  | 'NotAuthorised'
+  | 'Expired'
+  | 'PermissionMissing'
+  | 'OutsidePeriod'
+  | 'FrequencyExceeded';
+
+/** The permissions that let a client read each resource (any one of them is enough). */
+const READ_PERMISSIONS: Record<BankResource, string[]> = {
+  accounts: ['ReadAccountsBasic', 'ReadAccountsDetail'],
+  transactions: [
+    'ReadTransactionsBasic',
+    'ReadTransactionsDetail',
+    'ReadTransactionsCredits',
+    'ReadTransactionsDebits',
+  ],
+};
+
+/** How far back transactions go when neither the client nor the consent names a start. */
+const DEFAULT_TRANSACTION_DAYS = 90;
+
+export interface BankRead {
+  outcome: ReadOutcome;
+  consent: SandboxBankConsent;
+  accessId: string;
+  accessedAt: Date;
+  fetchesLeftToday: number;
+  /** The period of transactions read; null for accounts. */
+  period: { from: Date; to: Date } | null;
+}
+
+function outcomeOf(
+  row: SandboxBankConsent,
+  resource: BankResource,
+  period: BankRead['period'],
+  now: Date,
+  windowOver: boolean,
+): ReadOutcome {
+  if (row.status !== 'Authorised') return 'NotAuthorised';
+  if (row.expirationDateTime.getTime() <= now.getTime()) return 'Expired';
+  if (!READ_PERMISSIONS[resource].some((p) => row.permissions.includes(p))) {
+    return 'PermissionMissing';
+  }
+  if (
+    period &&
+    ((row.transactionFromDateTime && period.from < row.transactionFromDateTime) ||
+      (row.transactionToDateTime && period.to > row.transactionToDateTime))
+  ) {
+    return 'OutsidePeriod';
+  }
+  if (!windowOver && row.fetchesInWindow >= row.fetchesPerDay) return 'FrequencyExceeded';
+  return 'Allowed';
+}
+
+/**
+ * A client reads data under a consent. The consent's terms decide (status, expiry, permission,
+ * transaction period, reads a day), and the read is recorded whatever the outcome. The consent
+ * row is locked for the decision, so reads at once are counted one after the other and the
+ * limit holds exactly. A day is the 24 hours from the first allowed read of the window.
+ */
+export async function readAtBank(
+  db: Executor,
+  clock: Clock,
+  input: { consentId: string; resource: BankResource; from?: Date; to?: Date },
+): Promise<BankRead> {
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(sandboxBankConsents)
+      .where(eq(sandboxBankConsents.consentId, input.consentId))
+      .for('update');
+    if (!row) throw new SandboxBankError(404, `No consent ${input.consentId} at the sandbox bank`);
+    let period: BankRead['period'] = null;
+    if (input.resource === 'transactions') {
+      const to = input.to ?? row.transactionToDateTime ?? now;
+      const from =
+        input.from ??
+        row.transactionFromDateTime ??
+        new Date(to.getTime() - DEFAULT_TRANSACTION_DAYS * DAY_MS);
+      if (from.getTime() >= to.getTime()) {
+        throw new SandboxBankError(400, 'fromBookingDateTime must be before toBookingDateTime');
+      }
+      period = { from, to };
+    }
+    const windowOver =
+      row.windowStartedAt === null || row.windowStartedAt.getTime() <= now.getTime() - DAY_MS;
+    const outcome = outcomeOf(row, input.resource, period, now, windowOver);
+    let consent = row;
+    if (outcome === 'Allowed') {
+      const [updated] = await tx
+        .update(sandboxBankConsents)
+        .set(
+          windowOver
+            ? { windowStartedAt: now, fetchesInWindow: 1 }
+            : { fetchesInWindow: row.fetchesInWindow + 1 },
+        )
+        .where(eq(sandboxBankConsents.consentId, row.consentId))
+        .returning();
+      consent = updated!;
+    }
+    const [access] = await tx
+      .insert(sandboxBankAccesses)
+      .values({
+        consentId: row.consentId,
+        accessedAt: now,
+        resource: input.resource,
+        fromDateTime: period?.from ?? null,
+        toDateTime: period?.to ?? null,
+        outcome,
+      })
+      .returning({ id: sandboxBankAccesses.id });
+    return {
+      outcome,
+      consent,
+      accessId: access!.id,
+      accessedAt: now,
+      fetchesLeftToday: Math.max(0, consent.fetchesPerDay - consent.fetchesInWindow),
+      period,
+    };
+  });
+}
+
+/** Transactions this bank invents for a consent, one a day at noon IST, the same every time. */
+export function sandboxTransactions(
+  consentId: string,
+  period: { from: Date; to: Date },
+  limit = 400,
+): BankTransaction[] {
+  const out: BankTransaction[] = [];
+  const first = new Date(period.from);
+  first.setUTCHours(6, 30, 0, 0);
+  if (first < period.from) first.setTime(first.getTime() + DAY_MS);
+  for (let at = first.getTime(); at <= period.to.getTime() && out.length < limit; at += DAY_MS) {
+    const booked = new Date(at).toISOString();
+    const hash = createHash('sha256').update(`${consentId}:${booked}`).digest();
+    const paise = hash.readUInt32BE(0) % 5_000_000;
+    out.push({
+      TransactionId: hash.subarray(4, 16).toString('hex'),
+      BookingDateTime: booked,
+      CreditDebitIndicator: hash[16]! % 2 === 0 ? 'Credit' : 'Debit',
+      Amount: { Amount: (paise / 100).toFixed(2), Currency: 'INR' },
+      TransactionInformation: hash[16]! % 2 === 0 ? 'NEFT receipt' : 'UPI payment',
+    });
+  }
+  return out;
 }

@@ -11,11 +11,29 @@ export const BankStatusSchema = z.enum([
   'Revoked',
 ]);
 
+const dateTime = () => z.iso.datetime({ offset: true });
+
+/**
+ * How often the client may read, in the Account Aggregator's form (Open Banking has no field
+ * for it): Value reads per Unit.
+ */
+export const FrequencySchema = z.object({
+  Unit: z.literal('DAY'),
+  Value: z.number().int().min(1).max(1000),
+});
+
+/** The terms a client asks for; Purpose and Frequency are not Open Banking's (decision 044). */
+const consentTerms = {
+  Permissions: z.array(z.string().min(1).max(64)).min(1).max(30),
+  ExpirationDateTime: dateTime().optional(),
+  TransactionFromDateTime: dateTime().optional(),
+  TransactionToDateTime: dateTime().optional(),
+  Purpose: z.string().min(1).max(200).optional(),
+  Frequency: FrequencySchema.optional(),
+};
+
 export const CreateConsentBodySchema = z.object({
-  Data: z.object({
-    Permissions: z.array(z.string().min(1).max(64)).min(1).max(30),
-    ExpirationDateTime: z.iso.datetime({ offset: true }).optional(),
-  }),
+  Data: z.object(consentTerms),
   Risk: z.record(z.string(), z.unknown()).optional(),
 });
 export type CreateConsentBody = z.infer<typeof CreateConsentBodySchema>;
@@ -35,7 +53,11 @@ export const ConsentResponseSchema = z.object({
     StatusUpdateDateTime: z.iso.datetime({ offset: true }),
     CreationDateTime: z.iso.datetime({ offset: true }),
     Permissions: z.array(z.string()),
-    ExpirationDateTime: z.iso.datetime({ offset: true }).nullable().optional(),
+    ExpirationDateTime: dateTime().nullable().optional(),
+    TransactionFromDateTime: dateTime().nullable().optional(),
+    TransactionToDateTime: dateTime().nullable().optional(),
+    Purpose: z.string().nullable().optional(),
+    Frequency: FrequencySchema.nullable().optional(),
     Tokens: ConsentTokensSchema.nullable().optional(),
   }),
   Risk: z.record(z.string(), z.unknown()).optional(),
@@ -43,6 +65,57 @@ export const ConsentResponseSchema = z.object({
   Meta: z.record(z.string(), z.unknown()).optional(),
 });
 export type ConsentResponse = z.infer<typeof ConsentResponseSchema>;
+
+/** What the client reads under a consent. */
+export const BankResourceSchema = z.enum(['accounts', 'transactions']);
+export type BankResource = z.infer<typeof BankResourceSchema>;
+
+/** The bank's record of one allowed read, carried in the answer to that read (decision 044). */
+export const AccessRecordSchema = z.object({
+  AccessId: z.string().min(1).max(200),
+  AccessDateTime: dateTime(),
+  Resource: BankResourceSchema,
+  /** Reads left in the current 24 hours, within the consent's Frequency. */
+  FetchesLeftToday: z.number().int().min(0),
+});
+
+export const BankTransactionSchema = z.object({
+  TransactionId: z.string().min(1),
+  BookingDateTime: dateTime(),
+  CreditDebitIndicator: z.enum(['Credit', 'Debit']),
+  Amount: z.object({
+    Amount: z.string().regex(/^\d{1,13}\.\d{2}$/),
+    Currency: z.string().length(3),
+  }),
+  TransactionInformation: z.string(),
+});
+export type BankTransaction = z.infer<typeof BankTransactionSchema>;
+
+/** The answer to a read: the data, and the access it was recorded as in Meta. */
+export const ReadResponseSchema = z.object({
+  Data: z.object({
+    ConsentId: z.string().min(1).max(200),
+    Transaction: z.array(BankTransactionSchema).optional(),
+  }),
+  Meta: z.object({ Access: AccessRecordSchema }),
+});
+export type ReadResponse = z.infer<typeof ReadResponseSchema>;
+
+/** Why the bank refused a read, in Errors[0].ErrorCode. */
+export const READ_REFUSALS = {
+  'UK.OBIE.Consent.Expired': 'expired',
+  'UK.OBIE.Consent.NotAuthorised': 'not_authorised',
+  'UK.OBIE.Consent.PermissionMissing': 'permission',
+  'UK.OBIE.Consent.OutsidePeriod': 'period',
+  'UK.OBIE.Consent.FrequencyExceeded': 'frequency',
+} as const;
+export type ReadRefusal = (typeof READ_REFUSALS)[keyof typeof READ_REFUSALS];
+
+export const BankErrorSchema = z.object({
+  Code: z.string(),
+  Message: z.string().max(500),
+  Errors: z.array(z.object({ ErrorCode: z.string(), Message: z.string() })).min(1),
+});
 
 /** The header that carries the access token the client holds for a consent, when it has one. */
 export const CONSENT_ACCESS_TOKEN_HEADER = 'x-consent-access-token';
