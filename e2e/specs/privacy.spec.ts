@@ -12,6 +12,7 @@ import {
   signIn,
   test,
   waitForCode,
+  waitForMailMatching,
 } from '../support/fixtures';
 
 const WIDTHS = [
@@ -130,6 +131,58 @@ test.describe('the e-mail address', () => {
     } finally {
       await restoreDemoEmail(page);
     }
+  });
+});
+
+test.describe('Download my data', () => {
+  test('is asked for on the page, prepared in the background, and its mailed link downloads the ZIP', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await openPrivacy(page);
+    const section = page.getByRole('region', { name: 'Download my data' });
+    const ask = section.getByRole('button', { name: 'Ask for my data' });
+    const before = mailCount();
+    await ask.click();
+    await expect(
+      page.getByText(
+        'We are preparing your data. We will e-mail you a link to download it, valid for 24 hours.',
+      ),
+    ).toBeVisible();
+    await expect(section.getByRole('status')).toContainText('We are preparing your data (asked');
+    await expect(ask).toBeDisabled();
+    await expectAccessible(page, 'privacy page, data being prepared');
+
+    // the server's job prepares it; the page looks again by itself
+    await expect(section.getByRole('status')).toContainText('Your data is ready.', {
+      timeout: 30_000,
+    });
+    const [, link] = await waitForMailMatching(
+      before,
+      /Download it: (http\S+\/api\/privacy\/data-export\/[0-9a-f-]+\/download\?\S+)/,
+    );
+    const url = new URL(link!);
+    // the link works without the session: it is opened from the mail
+    const download = await page.request.get(url.pathname + url.search, {
+      headers: { authorization: '' },
+    });
+    expect(download.status()).toBe(200);
+    expect(download.headers()['content-type']).toBe('application/zip');
+    expect(download.headers()['content-disposition']).toMatch(/filename="portal-data-[\d-]+\.zip"/);
+    const zip = await download.body();
+    expect(zip.subarray(0, 2).toString()).toBe('PK');
+    // a ZIP's directory names its files in plain text
+    for (const name of ['README.txt', 'account.json', 'orders.json', 'consents.json']) {
+      expect(zip.includes(name), name).toBe(true);
+    }
+    // asked again straight away: refused, and the page says why
+    await expect(ask).toBeEnabled();
+    await ask.click();
+    await expect(
+      page.getByText(
+        'Your data was prepared less than an hour ago. Use the link in that e-mail, or ask again later.',
+      ),
+    ).toBeVisible();
   });
 });
 

@@ -41,6 +41,20 @@ export function newestMail(): string {
 
 export const mailCount = (): number => mails().length;
 
+/**
+ * Waits for a mail newer than the first `before` mails whose decoded text matches `pattern`,
+ * and answers the match.
+ */
+export async function waitForMailMatching(before: number, pattern: RegExp) {
+  const find = () =>
+    mails()
+      .slice(before)
+      .map((mail) => pattern.exec(mail))
+      .find(Boolean) ?? null;
+  await expect.poll(find, { timeout: 10_000 }).not.toBeNull();
+  return find()!;
+}
+
 /** The code of the newest sign-in code mail after the first `before` mails, if one has come. */
 function newCode(before: number): string | undefined {
   return mails()

@@ -66,6 +66,8 @@ export const schemaHomes = {
   TwoFactorStatusResponseSchema: 'two-factor',
   NotificationPreferencesResponseSchema: 'preferences',
   PrivacyMessageResponseSchema: 'privacy',
+  DataExportResponseSchema: 'privacy',
+  DataExportRequestedResponseSchema: 'privacy',
 } as const satisfies Record<string, keyof typeof contractModules>;
 
 export type SchemaName = keyof typeof schemaHomes;

@@ -70,3 +70,37 @@ export const useCloseAccount = () =>
     mutationFn: (body: CloseAccountRequest) =>
       api.post(privacyPaths.closeAccount, body, { schema: messageSchema }),
   });
+
+/** While an export is being prepared, the page looks again this often, to show it ready. */
+const PREPARING_POLL_MS = 5_000;
+
+export const getDataExportQueryOptions = () =>
+  queryOptions({
+    queryKey: ['privacy', 'data-export'],
+    queryFn: async () =>
+      (
+        await api.get(privacyPaths.dataExport, {
+          schema: responseSchema('DataExportResponseSchema'),
+        })
+      ).data,
+  });
+
+export const useDataExport = () =>
+  useQuery({
+    ...getDataExportQueryOptions(),
+    refetchInterval: (query) =>
+      query.state.data?.status === 'preparing' ? PREPARING_POLL_MS : false,
+  });
+
+/** Asks for a new export; the page shows the request the server answers with. */
+export function useRequestDataExport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      api.post(privacyPaths.dataExport, undefined, {
+        schema: responseSchema('DataExportRequestedResponseSchema'),
+      }),
+    onSuccess: (answer) =>
+      queryClient.setQueryData(getDataExportQueryOptions().queryKey, answer.data),
+  });
+}

@@ -58,6 +58,8 @@ function serve(server: Server) {
         message: 'ok',
         data: { user: testUser({ email }) },
       });
+    if (path === '/api/privacy/data-export')
+      return jsonResponse(200, { success: true, data: null });
     if (path === '/api/privacy/close-account/code')
       return jsonResponse(200, { success: true, message: privacyMessages.codeSent });
     if (path === '/api/privacy/close-account') {
@@ -102,7 +104,9 @@ describe('the Privacy screen', () => {
     serve({ preferences: 'fail' });
     renderWithProviders(<PrivacyScreen />, { path: '/privacy' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Database is down');
-    expect(screen.getByRole('button', { name: /Retry loading/ })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: 'Retry loading your notification preferences' }),
+    ).toBeInTheDocument();
   });
 
   it('changes the e-mail address by a code to the new one, and shows the new one at once', async () => {

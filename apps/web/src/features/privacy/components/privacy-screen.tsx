@@ -1,15 +1,17 @@
 import { PageTitle } from '@/ui/page-title';
 import { CloseAccountSection } from './close-account-section';
+import { DataExportSection } from './data-export-section';
 import { EmailSection } from './email-section';
 import { NotificationsSection } from './notifications-section';
 
-/** The customer's own data: how to reach them, what they hear about, and closing the account. */
+/** The customer's own data: how to reach them, what they hear about, a copy of it, and closing. */
 export function PrivacyScreen() {
   return (
     <div className="space-y-6">
       <PageTitle>Privacy</PageTitle>
       <EmailSection />
       <NotificationsSection />
+      <DataExportSection />
       <CloseAccountSection />
     </div>
   );
