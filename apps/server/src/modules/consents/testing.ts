@@ -1,5 +1,6 @@
 import type { PartnerConsent } from '@portal/contract';
 import type { TestApp } from '../../test/app';
+import { authHeaders, createCustomer } from '../../test/customers';
 import { createPartner } from '../partners/service';
 import { sandboxBankAuthorization } from '../../sandbox/bank/routes';
 
@@ -53,4 +54,39 @@ export async function decideAtBank(
   ) {
     throw new Error(`the bank did not ${decision}: ${res.statusCode} ${res.headers.location}`);
   }
+}
+
+/**
+ * A consent with these terms, requested by a partner of its own, authorised at the sandbox bank
+ * and refreshed by its customer, so the portal stores it Approved.
+ */
+export async function approvedTestConsent(t: TestApp, terms: Record<string, unknown> = {}) {
+  const customer = await createCustomer(t);
+  const partner = await createTestPartner(t);
+  const made = await requestTestConsent(t, partner.apiKey, customer.id, terms);
+  await decideAtBank(t, made.consentId, 'authorise');
+  const refreshed = await t.app.inject({
+    method: 'POST',
+    url: '/api/consent/getstatus',
+    headers: await authHeaders(t, customer.id),
+    payload: { consentId: made.consentId },
+  });
+  if (refreshed.statusCode !== 200) throw new Error(`refresh failed: ${refreshed.body}`);
+  return { customer, apiKey: partner.apiKey, consentId: made.consentId };
+}
+
+/** A partner's read of a consent's data through the partner API. */
+export function partnerRead(
+  t: TestApp,
+  apiKey: string,
+  consentId: string,
+  resource: 'accounts' | 'transactions',
+  query: Record<string, string> = {},
+) {
+  const search = new URLSearchParams(query).toString();
+  return t.app.inject({
+    method: 'GET',
+    url: `/api/partner/consents/${encodeURIComponent(consentId)}/${resource}${search ? `?${search}` : ''}`,
+    headers: { 'x-api-key': apiKey },
+  });
 }
