@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../test/app';
 import { injectFetch } from '../sandbox/in-process';
 import { sandboxBankAccesses, sandboxBankConsents } from '../sandbox/bank/schema';
 import { authoriseBankConsent } from '../sandbox/bank/service';
+import type { ReadResponse } from '../sandbox/bank/wire';
 import {
   ConsentProviderError,
   createHttpConsentProvider,
@@ -225,29 +226,29 @@ describe('reading data through the consent provider', () => {
 
   it('turns each bad answer to a read into invalid_response', async () => {
     const consentId = await authorised({ fetchesPerDay: 100 });
-    const spoil: ((answer: Record<string, never>) => unknown)[] = [
+    const spoil: ((answer: ReadResponse) => unknown)[] = [
       () => 'not the answer',
       (answer) => ({ ...answer, Meta: {} }),
       (answer) => ({ ...answer, Data: { ConsentId: 'sbk-intent-someone-else' } }),
       (answer) => ({
         ...answer,
-        Meta: { Access: { ...(answer.Meta as { Access: object }).Access, FetchesLeftToday: -1 } },
+        Meta: { Access: { ...answer.Meta.Access, FetchesLeftToday: -1 } },
       }),
       (answer) => ({
         ...answer,
         Meta: {
-          Access: { ...(answer.Meta as { Access: object }).Access, Resource: 'transactions' },
+          Access: { ...answer.Meta.Access, Resource: 'transactions' },
         },
       }),
       (answer) => ({
         ...answer,
         Meta: {
-          Access: { ...(answer.Meta as { Access: object }).Access, AccessDateTime: 'today' },
+          Access: { ...answer.Meta.Access, AccessDateTime: 'today' },
         },
       }),
     ];
     for (const change of spoil) {
-      const odd = through((answer) => change(answer as Record<string, never>));
+      const odd = through((answer) => change(answer as ReadResponse));
       const error = await refusal(odd.readData(consentId, { resource: 'accounts' }));
       expect(error.kind).toBe('invalid_response');
     }

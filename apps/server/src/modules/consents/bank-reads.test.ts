@@ -235,7 +235,7 @@ describe('the bank’s terms decide a partner’s read of the accounts', () => {
       clientId: t.deps.consents.sandboxBank!.clientId,
       clientSecret: t.deps.consents.sandboxBank!.clientSecret,
       fetch: async (input, init) => {
-        const answer = await (await bank(input, init)).json();
+        const answer = (await (await bank(input, init)).json()) as object;
         return Response.json({ ...answer, Meta: { Access: { AccessId: 'x' } } });
       },
     });
