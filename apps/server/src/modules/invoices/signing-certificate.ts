@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import forge from 'node-forge';
+
+/** The PKCS#12 file that signs invoices and credit notes, opened: its bytes and its holder. */
+export interface SigningCertificate {
+  p12: Buffer;
+  password: string;
+  /** The certificate subject's common name, shown on the page as the signer. */
+  commonName: string;
+}
+
+/** Why the configured certificate cannot sign; its message never holds the password. */
+export class SigningCertificateError extends Error {}
+
+const FILE = 'INVOICE_SIGNING_P12_FILE';
+const PASSWORD = 'INVOICE_SIGNING_P12_PASSWORD';
+
+/** The first bag of one type in a PKCS#12 file. */
+function firstBag(p12: forge.pkcs12.Pkcs12Pfx, bagType: string | undefined) {
+  return bagType === undefined ? undefined : p12.getBags({ bagType })[bagType]?.[0];
+}
+
+/**
+ * Opens the certificate at `file` with `password`: read, decrypted, and holding a private key
+ * and a certificate with a common name. Checked once at start, so that a wrong file or password
+ * stops the start instead of the first payment.
+ */
+export function openSigningCertificate(file: string, password: string): SigningCertificate {
+  let p12: Buffer;
+  try {
+    p12 = readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new SigningCertificateError(`${FILE} ${file} cannot be read (${code})`);
+  }
+  let asn1: forge.asn1.Asn1;
+  try {
+    asn1 = forge.asn1.fromDer(forge.util.createBuffer(p12.toString('binary')));
+  } catch {
+    throw new SigningCertificateError(`${FILE} ${file} is not a PKCS#12 (.p12) file`);
+  }
+  let pfx: forge.pkcs12.Pkcs12Pfx;
+  try {
+    pfx = forge.pkcs12.pkcs12FromAsn1(asn1, password);
+  } catch (error) {
+    // the integrity check fails first on a wrong password; anything else is a malformed file
+    const wrong = /password|decrypt/i.test((error as Error).message);
+    throw new SigningCertificateError(
+      wrong
+        ? `${PASSWORD} does not open ${FILE} ${file}`
+        : `${FILE} ${file} is not a PKCS#12 (.p12) file`,
+    );
+  }
+  const key =
+    firstBag(pfx, forge.pki.oids.pkcs8ShroudedKeyBag) ?? firstBag(pfx, forge.pki.oids.keyBag);
+  const commonName = firstBag(pfx, forge.pki.oids.certBag)?.cert?.subject.getField('CN')?.value;
+  if (!key?.key || typeof commonName !== 'string' || commonName === '') {
+    throw new SigningCertificateError(
+      `${FILE} ${file} must hold a private key and a certificate whose subject has a common name (CN)`,
+    );
+  }
+  return { p12, password, commonName };
+}
+
+/**
+ * What is wrong with the signing settings, in one line; null when they are unset or sound.
+ * The two are set together: a certificate without its password is a mistake, not "no signing".
+ */
+export function signingSettingsProblem(
+  file: string | undefined,
+  password: string | undefined,
+): string | null {
+  if (!file && !password) return null;
+  if (!file) return `${PASSWORD} is set without ${FILE}`;
+  if (password === undefined) return `${PASSWORD} is required with ${FILE}`;
+  try {
+    openSigningCertificate(file, password);
+    return null;
+  } catch (error) {
+    if (error instanceof SigningCertificateError) return error.message;
+    throw error;
+  }
+}
