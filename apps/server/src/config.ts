@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
 import { isValidGstin } from '@portal/contract';
+import { signingSettingsProblem } from './modules/invoices/signing-certificate';
 
 /** The repository root, so that `./data` means the same folder whichever workspace starts us. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -151,6 +152,9 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^\d{4,8}$/)
     .default('997331'),
+  /** A PKCS#12 (.p12) certificate that signs every invoice and credit note; unsigned when unset. */
+  INVOICE_SIGNING_P12_FILE: z.string().min(1).optional(),
+  INVOICE_SIGNING_P12_PASSWORD: z.string().optional(),
 });
 
 type ParsedConfig = z.infer<typeof ConfigSchema>;
@@ -234,12 +238,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // npm runs workspace scripts inside the workspace; the operator meant their own folder
   const workingDir = parsed.INIT_CWD ?? process.cwd();
+  const signingFile =
+    parsed.INVOICE_SIGNING_P12_FILE && path.resolve(workingDir, parsed.INVOICE_SIGNING_P12_FILE);
+  const signing = signingSettingsProblem(signingFile, parsed.INVOICE_SIGNING_P12_PASSWORD);
+  if (signing) throw new ConfigError(`Invalid configuration: ${signing}`);
   return {
     ...parsed,
     SANDBOX: sandbox,
     SEED_DEMO: parsed.SEED_DEMO ?? !production,
     PAYMENT_GATEWAY_KEY_ID: parsed.PAYMENT_GATEWAY_KEY_ID ?? SANDBOX_GATEWAY_KEY_ID,
     DATA_DIR: path.resolve(workingDir, parsed.DATA_DIR),
+    INVOICE_SIGNING_P12_FILE: signingFile,
     WEB_DIST_DIR: path.resolve(workingDir, parsed.WEB_DIST_DIR),
     workingDir,
     PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
