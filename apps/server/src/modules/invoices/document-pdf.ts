@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { buffer } from 'node:stream/consumers';
 import PDFDocument from 'pdfkit';
+import { customerDate } from '@portal/contract';
 import type { DocumentContent, Row } from './content';
 
 // the standard PDF fonts cannot be embedded and have no rupee sign: these ship with the code
@@ -54,12 +55,22 @@ function section(doc: Doc, root: Struct, heading: string, lines: string[], size:
   doc.moveDown();
 }
 
+/** Who signs the document and when, for the line that says so on the page. */
+export interface SignatureLine {
+  by: string;
+  at: Date;
+}
+
 /**
  * A tax invoice or credit note as an accessible PDF: tagged (headings, sections, a table of
  * amounts; rules marked as decoration), its fonts embedded, its title shown and its language
- * set, so that a screen reader and an archive read it as the printed page reads.
+ * set, so that a screen reader and an archive read it as the printed page reads. With a
+ * signature it says who signed it and when; the signature itself is added to the finished file.
  */
-export function renderDocumentPdf(content: DocumentContent): Promise<Buffer> {
+export function renderDocumentPdf(
+  content: DocumentContent,
+  signature?: SignatureLine,
+): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -103,6 +114,17 @@ export function renderDocumentPdf(content: DocumentContent): Promise<Buffer> {
       doc.font(REGULAR).fontSize(9).text(content.words, MARGIN, doc.y, { width: WIDTH }),
     ),
   );
+  if (signature) {
+    doc.moveDown();
+    root.add(
+      doc.struct('P', {}, () =>
+        doc
+          .font(BOLD)
+          .fontSize(9)
+          .text(`Digitally signed by ${signature.by} on ${customerDate(signature.at)}`),
+      ),
+    );
+  }
   root.end();
   doc.end();
   return pdf;

@@ -7,9 +7,9 @@ import type { OrderRow } from '../orders/schema';
 import { receiptFileKey } from '../receipts/service';
 import { creditAmounts, invoiceAmounts } from './amounts';
 import { creditNoteContent, invoiceContent, isIntraState, type InvoiceData } from './content';
-import { renderDocumentPdf } from './document-pdf';
 import { nextDocumentNumber } from './numbering';
 import { recipientOf, supplierOf } from './recipient';
+import { issuedDocumentPdf } from './signing';
 import { creditNoteFileKey, creditNotes, invoices, type CreditNoteRow } from './schema';
 
 type IssueDeps = Pick<AppDeps, 'files' | 'config'>;
@@ -35,7 +35,8 @@ export async function issueInvoice(
   const recipient = await recipientOf(tx, order);
   const amounts = invoiceAmounts(order, isIntraState(supplier, recipient));
   const invoiceNumber = await nextDocumentNumber(tx, 'INV', issuedAt);
-  const pdf = await renderDocumentPdf(
+  const pdf = await issuedDocumentPdf(
+    deps.config,
     invoiceContent({
       invoiceNumber,
       invoiceDate: issuedAt,
@@ -50,6 +51,7 @@ export async function issueInvoice(
       handlingPaise: order.handlingPaise,
       amounts,
     }),
+    issuedAt,
   );
   const fileKey = receiptFileKey(order.id);
   // written before the commit: a rollback leaves at most a file that the retry overwrites
@@ -96,7 +98,8 @@ export async function issueCreditNote(
   const amounts = creditAmounts(invoice, invoice.creditedPaise, through);
   const creditNoteNumber = await nextDocumentNumber(tx, 'CN', issuedAt);
   const id = randomUUID();
-  const pdf = await renderDocumentPdf(
+  const pdf = await issuedDocumentPdf(
+    deps.config,
     creditNoteContent({
       creditNoteNumber,
       creditNoteDate: issuedAt,
@@ -109,6 +112,7 @@ export async function issueCreditNote(
       sacCode: deps.config.INVOICE_SAC_CODE,
       amounts,
     }),
+    issuedAt,
   );
   const fileKey = creditNoteFileKey(id);
   await deps.files.put(fileKey, pdf);

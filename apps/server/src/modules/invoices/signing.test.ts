@@ -1,0 +1,244 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderAmount } from '@portal/contract';
+import { loadConfig } from '../../config';
+import { createTestApp } from '../../test/app';
+import { invoiceAmounts } from './amounts';
+import { invoiceContent, type InvoiceData } from './content';
+import { issuedDocumentPdf } from './signing';
+import { paidOrder, pdfLines, poppler, reportRefund } from './test-support';
+import { creditNotes } from './schema';
+import { eq } from 'drizzle-orm';
+
+const run = promisify(execFile);
+
+const SIGNER = 'Ledgerline Software Services Pvt Ltd';
+const PASSWORD = 'p12-pass-Zq81';
+
+let dir: string;
+let p12File: string;
+
+/** A self-signed certificate and its PKCS#12 file, made with the openssl command line. */
+async function makeP12(file: string, commonName: string, password: string) {
+  const key = `${file}.key.pem`;
+  const cert = `${file}.cert.pem`;
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    '30',
+    '-subj',
+    `/O=Ledgerline/CN=${commonName}`,
+  ]);
+  await run('openssl', [
+    'pkcs12',
+    '-export',
+    '-inkey',
+    key,
+    '-in',
+    cert,
+    '-out',
+    file,
+    '-passout',
+    `pass:${password}`,
+  ]);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'signing-'));
+  p12File = path.join(dir, 'invoices.p12');
+  await makeP12(p12File, SIGNER, PASSWORD);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const signing = () => ({
+  INVOICE_SIGNING_P12_FILE: p12File,
+  INVOICE_SIGNING_P12_PASSWORD: PASSWORD,
+});
+
+const order = orderAmount(4_999_00);
+const invoice: InvoiceData = {
+  invoiceNumber: 'INV/26-27/000042',
+  invoiceDate: new Date('2026-06-01T10:00:00Z'),
+  orderId: '0b6f7a1e-0000-4000-8000-000000000001',
+  paymentId: 'pay_ABC123',
+  supplier: {
+    name: SIGNER,
+    address: '4th Floor, Prestige Tech Park, Outer Ring Road, Bengaluru, Karnataka 560103',
+    gstin: '29AAGCL1234M1Z5',
+  },
+  recipient: {
+    companyName: 'Acme Traders Pvt Ltd',
+    gstin: '27AAPFU0939F1ZV',
+    address: '12 MG Road, Pune, Maharashtra 411001',
+    email: 'demo@acme.example',
+    placeOfSupply: '27',
+  },
+  sacCode: '997331',
+  plan: { name: 'Professional', type: 'Single', durationDays: 365, companies: 1 },
+  period: { start: new Date('2026-06-01T10:00:00Z'), end: new Date('2027-06-01T10:00:00Z') },
+  basePaise: order.basePaise,
+  handlingPaise: order.handlingPaise,
+  amounts: invoiceAmounts(order, false),
+};
+
+/** What Poppler's pdfsig says of a PDF's signatures (it exits non-zero on a bad one). */
+async function pdfsig(pdf: Buffer) {
+  const file = path.join(await mkdtemp(path.join(dir, 'sig-')), 'document.pdf');
+  await writeFile(file, pdf);
+  try {
+    return (await run('pdfsig', [file])).stdout;
+  } catch (error) {
+    return (error as { stdout: string }).stdout;
+  }
+}
+
+describe('a signed invoice PDF', () => {
+  it('carries a valid signature over the whole file, by the certificate’s CN, and says so on the page', async () => {
+    const pdf = await issuedDocumentPdf(
+      loadConfig(signing()),
+      invoiceContent(invoice),
+      invoice.invoiceDate,
+    );
+    const report = await pdfsig(pdf);
+    expect(report).toMatch(
+      /Signer Certificate Common Name: Ledgerline Software Services Pvt Ltd$/m,
+    );
+    expect(report).toMatch(/Signature Validation: Signature is Valid\.$/m);
+    expect(report).toMatch(/Total document signed$/m);
+    expect(await pdfLines(pdf)).toContain(
+      'Digitally signed by Ledgerline Software Services Pvt Ltd on 01/06/2026',
+    );
+  });
+
+  it('stays tagged with every font embedded once signed', async () => {
+    const pdf = await issuedDocumentPdf(
+      loadConfig(signing()),
+      invoiceContent(invoice),
+      invoice.invoiceDate,
+    );
+    expect(await poppler('pdfinfo', pdf)).toMatch(/^Tagged:\s+yes$/m);
+    const fonts = (await poppler('pdffonts', pdf)).trim().split('\n').slice(2);
+    expect(fonts.length).toBeGreaterThan(0);
+    for (const font of fonts)
+      expect(font.split(/\s+/).slice(-5, -2)).toEqual(['yes', 'yes', 'yes']);
+  });
+
+  it('is reported invalid once a byte of it changes', async () => {
+    const pdf = await issuedDocumentPdf(
+      loadConfig(signing()),
+      invoiceContent(invoice),
+      invoice.invoiceDate,
+    );
+    const text = pdf.toString('latin1');
+    const at = text.indexOf('/Lang (en-IN)');
+    expect(at).toBeGreaterThan(0);
+    const changed = Buffer.from(pdf);
+    changed.write('US', at + '/Lang (en-'.length, 'latin1');
+    const report = await pdfsig(changed);
+    // the signed ranges still cover the file, but their digest no longer matches the signature
+    expect(report).toMatch(/Signature Validation: Digest Mismatch\.$/m);
+    expect(report).not.toMatch(/Signature is Valid/);
+  });
+
+  it('claims no signature when no certificate is configured', async () => {
+    const pdf = await issuedDocumentPdf(
+      loadConfig({}),
+      invoiceContent(invoice),
+      invoice.invoiceDate,
+    );
+    expect(await pdfsig(pdf)).toMatch(/does not contain any signatures/);
+    expect((await pdfLines(pdf)).join('\n')).not.toMatch(/signed|signature/i);
+  });
+});
+
+describe('issuing with a signing certificate', () => {
+  it('signs the invoice of a paid order and the credit note of its refund', async () => {
+    const t = await createTestApp({ env: signing() });
+    try {
+      t.clock.set(new Date('2026-09-01T06:00:00Z'));
+      const { invoice: row, paymentId } = await paidOrder(t);
+      await reportRefund(t, paymentId, {
+        id: 'rfnd_S',
+        amountPaise: 100_00,
+        refundedSoFarPaise: 100_00,
+      });
+      const [note] = await t.deps.db
+        .select()
+        .from(creditNotes)
+        .where(eq(creditNotes.invoiceId, row.id));
+      for (const key of [row.fileKey, note!.fileKey]) {
+        const pdf = (await t.deps.files.read(key))!;
+        expect(await pdfsig(pdf)).toMatch(/Signature Validation: Signature is Valid\.$/m);
+        expect(await pdfLines(pdf)).toContain(`Digitally signed by ${SIGNER} on 01/09/2026`);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the signing settings', () => {
+  it('refuses a certificate file that cannot be read', () => {
+    expect(() =>
+      loadConfig({
+        INVOICE_SIGNING_P12_FILE: path.join(dir, 'none.p12'),
+        INVOICE_SIGNING_P12_PASSWORD: PASSWORD,
+      }),
+    ).toThrow(
+      /^Invalid configuration: INVOICE_SIGNING_P12_FILE .*none\.p12 cannot be read \(ENOENT\)$/,
+    );
+  });
+
+  it('refuses a wrong password without saying it', () => {
+    const wrong = 'not-the-password-77';
+    const load = () => loadConfig({ ...signing(), INVOICE_SIGNING_P12_PASSWORD: wrong });
+    expect(load).toThrow(
+      /^Invalid configuration: INVOICE_SIGNING_P12_PASSWORD does not open INVOICE_SIGNING_P12_FILE /,
+    );
+    expect(load).not.toThrow(new RegExp(wrong));
+  });
+
+  it('refuses a file that is not PKCS#12, and one setting without the other', async () => {
+    const text = path.join(dir, 'not.p12');
+    await writeFile(text, 'just some text');
+    expect(() => loadConfig({ ...signing(), INVOICE_SIGNING_P12_FILE: text })).toThrow(
+      /^Invalid configuration: INVOICE_SIGNING_P12_FILE .*not\.p12 is not a PKCS#12 \(\.p12\) file$/,
+    );
+    expect(() => loadConfig({ INVOICE_SIGNING_P12_FILE: p12File })).toThrow(
+      'Invalid configuration: INVOICE_SIGNING_P12_PASSWORD is required with INVOICE_SIGNING_P12_FILE',
+    );
+    expect(() => loadConfig({ INVOICE_SIGNING_P12_PASSWORD: PASSWORD })).toThrow(
+      'Invalid configuration: INVOICE_SIGNING_P12_PASSWORD is set without INVOICE_SIGNING_P12_FILE',
+    );
+  });
+
+  it('stops the start on a wrong password with one line and exit code 1, the password unsaid', () => {
+    const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+    const wrong = 'not-the-password-77';
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: { INVOICE_SIGNING_P12_FILE: p12File, INVOICE_SIGNING_P12_PASSWORD: wrong },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `Invalid configuration: INVOICE_SIGNING_P12_PASSWORD does not open INVOICE_SIGNING_P12_FILE ${p12File}`,
+    ]);
+    expect(result.stderr).not.toContain(wrong);
+  });
+});

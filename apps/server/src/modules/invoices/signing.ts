@@ -1,0 +1,53 @@
+import { SignPdf } from '@signpdf/signpdf';
+import { P12Signer } from '@signpdf/signer-p12';
+import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
+import type { Config } from '../../config';
+import type { DocumentContent } from './content';
+import { renderDocumentPdf } from './document-pdf';
+import { openSigningCertificate, type SigningCertificate } from './signing-certificate';
+
+type SigningConfig = Pick<Config, 'INVOICE_SIGNING_P12_FILE' | 'INVOICE_SIGNING_P12_PASSWORD'>;
+
+// opened once a configuration: loadConfig has already checked that it opens
+const opened = new WeakMap<SigningConfig, SigningCertificate | null>();
+
+/** The configured signing certificate, or null when documents go unsigned. */
+export function signingCertificateOf(config: SigningConfig): SigningCertificate | null {
+  if (!opened.has(config)) {
+    const file = config.INVOICE_SIGNING_P12_FILE;
+    opened.set(
+      config,
+      file ? openSigningCertificate(file, config.INVOICE_SIGNING_P12_PASSWORD ?? '') : null,
+    );
+  }
+  return opened.get(config)!;
+}
+
+/** Signs a finished PDF (PKCS#7 detached, as an incremental update that keeps its bytes). */
+async function signPdf(pdf: Buffer, certificate: SigningCertificate, signedAt: Date) {
+  const placeholder = plainAddPlaceholder({
+    pdfBuffer: pdf,
+    reason: 'Issued by the supplier',
+    contactInfo: '',
+    name: certificate.commonName,
+    location: 'India',
+    signingTime: signedAt,
+  });
+  const signer = new P12Signer(certificate.p12, { passphrase: certificate.password });
+  return new SignPdf().sign(placeholder, signer, signedAt);
+}
+
+/**
+ * The PDF of a tax invoice or credit note as issued: signed with the configured certificate,
+ * saying so on the page, or unsigned and claiming no signature when none is configured.
+ */
+export async function issuedDocumentPdf(
+  config: SigningConfig,
+  content: DocumentContent,
+  signedAt: Date,
+): Promise<Buffer> {
+  const certificate = signingCertificateOf(config);
+  if (!certificate) return renderDocumentPdf(content);
+  const pdf = await renderDocumentPdf(content, { by: certificate.commonName, at: signedAt });
+  return signPdf(pdf, certificate, signedAt);
+}
