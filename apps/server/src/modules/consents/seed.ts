@@ -5,6 +5,7 @@ import { mapProviderStatus } from '../../adapters/consent-provider';
 import {
   authoriseBankConsent,
   createBankConsent,
+  readAtBank,
   rejectBankConsent,
   revokeBankConsent,
 } from '../../sandbox/bank/service';
@@ -125,10 +126,21 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
       i === ENDING_SOON
         ? new Date(now.getTime() + 12 * DAY)
         : new Date(createdAt.getTime() + lifetime);
+    const p = i % partnerRows.length;
+    // every fifth partner request came without terms: the screens show their defaults
+    const withTerms = i % 5 !== 4;
     const bank = await createBankConsent(db, clock, {
       clientId: sandboxBank.clientId,
       permissions: PERMISSION_SETS[i % PERMISSION_SETS.length]!,
       expirationDateTime: expiry,
+      ...(withTerms
+        ? {
+            purpose: PURPOSES[p],
+            transactionFromDateTime: new Date(createdAt.getTime() - 365 * DAY),
+            transactionToDateTime: expiry,
+            fetchesPerDay: FETCHES_PER_DAY[p],
+          }
+        : {}),
       createdAt,
     });
     const decidedAt = new Date(createdAt.getTime() + 2 * HOUR);
@@ -156,7 +168,6 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
     const id = randomUUID();
     const documentKey = i % 3 === 0 ? `consents/${id}/document.pdf` : null;
     if (documentKey) await files.put(documentKey, SAMPLE_PDF);
-    const p = i % partnerRows.length;
     const partner = partnerRows[p]!;
     const revokedAt = plan === 'Revoked' ? final.statusUpdateDateTime : null;
     await db.insert(consents).values({
@@ -171,16 +182,12 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
             now,
           ),
       revokedAt,
-      // every fifth partner request came without terms: the screens show their defaults
-      ...(i % 5 === 4
-        ? {}
-        : {
-            purpose: PURPOSES[p],
-            transactionFrom: new Date(createdAt.getTime() - 365 * DAY),
-            transactionTo: final.expirationDateTime,
-            fetchesPerDay: FETCHES_PER_DAY[p],
-            accounts: [maskAccountNumber(`5010041234${String(5000 + i * 37)}`)],
-          }),
+      // the terms as the bank holds them (decision 044)
+      purpose: final.purpose,
+      transactionFrom: final.transactionFromDateTime,
+      transactionTo: final.transactionToDateTime,
+      fetchesPerDay: final.fetchesPerDay,
+      accounts: withTerms ? [maskAccountNumber(`5010041234${String(5000 + i * 37)}`)] : [],
       providerStatus: final.status,
       permissions: final.permissions,
       netBankingUserId: plan === 'Pending' ? null : `ACMETRD${String(4100 + i)}`,
@@ -200,11 +207,24 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
       updatedAt: final.statusUpdateDateTime,
     });
     if (plan === 'Approved') {
+      // one read an hour or more ago, on the bank's record and as the portal's last access
       const lastRead = new Date(now.getTime() - (i + 1) * HOUR);
+      const read = await readAtBank(
+        db,
+        { now: () => lastRead },
+        {
+          consentId: final.consentId,
+          // what the consent's permissions let the partner read
+          resource: final.permissions.some((name) => name.startsWith('ReadAccounts'))
+            ? 'accounts'
+            : 'transactions',
+        },
+      );
+      if (read.outcome !== 'Allowed') throw new Error(`seeded read refused: ${read.outcome}`);
       await db.insert(consentAccesses).values({
         consentRef: id,
-        lastAccessedAt: lastRead,
-        windowStartedAt: lastRead,
+        lastAccessedAt: read.accessedAt,
+        windowStartedAt: read.accessedAt,
         fetchesInWindow: 1,
       });
     }
