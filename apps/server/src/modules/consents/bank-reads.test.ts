@@ -141,6 +141,21 @@ describe('GET /api/partner/consents/:consentId/transactions', () => {
     expect(await lastAccessed(customer.id, consentId)).toBeNull();
   });
 
+  it('refuses with a 403 a single bound that leaves nothing of the consent’s period', async () => {
+    const { apiKey, consentId } = await approvedTestConsent(t, terms());
+    for (const query of [
+      { toBookingDateTime: '2026-03-01T00:00:00Z' },
+      { fromBookingDateTime: '2026-05-02T00:00:00Z' },
+    ]) {
+      const res = await partnerRead(t, apiKey, consentId, 'transactions', query);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toContain('covers transactions from');
+    }
+    const { bank, portal } = await recorded(consentId);
+    expect(bank.map((r) => r.outcome)).toEqual(['OutsidePeriod', 'OutsidePeriod']);
+    expect(portal).toBeNull();
+  });
+
   it('refuses a consent without a transactions permission with a 403, and changes nothing in the portal', async () => {
     const { apiKey, consentId } = await approvedTestConsent(
       t,

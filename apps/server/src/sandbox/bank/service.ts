@@ -240,7 +240,8 @@ function outcomeOf(
   }
   if (
     period &&
-    ((row.transactionFromDateTime && period.from < row.transactionFromDateTime) ||
+    (period.from >= period.to ||
+      (row.transactionFromDateTime && period.from < row.transactionFromDateTime) ||
       (row.transactionToDateTime && period.to > row.transactionToDateTime))
   ) {
     return 'OutsidePeriod';
@@ -268,16 +269,17 @@ export async function readAtBank(
       .where(eq(sandboxBankConsents.consentId, input.consentId))
       .for('update');
     if (!row) throw new SandboxBankError(404, `No consent ${input.consentId} at the sandbox bank`);
+    if (input.from && input.to && input.from.getTime() >= input.to.getTime()) {
+      throw new SandboxBankError(400, 'fromBookingDateTime must be before toBookingDateTime');
+    }
     let period: BankRead['period'] = null;
     if (input.resource === 'transactions') {
+      // a bound not asked for is the consent's; one that crosses it is outside the period
       const to = input.to ?? row.transactionToDateTime ?? now;
       const from =
         input.from ??
         row.transactionFromDateTime ??
         new Date(to.getTime() - DEFAULT_TRANSACTION_DAYS * DAY_MS);
-      if (from.getTime() >= to.getTime()) {
-        throw new SandboxBankError(400, 'fromBookingDateTime must be before toBookingDateTime');
-      }
       period = { from, to };
     }
     const windowOver =
