@@ -169,6 +169,22 @@ describe('GET /api/partner/consents/:consentId/transactions', () => {
     expect(portal).toBeNull();
   });
 
+  it('answers 404 for another partner’s consent and an unknown one, 401 without a key, 400 for an id with a NUL, and asks the bank nothing', async () => {
+    const { consentId } = await approvedTestConsent(t, terms());
+    const other = await approvedTestConsent(t, terms());
+    expect((await partnerRead(t, other.apiKey, consentId, 'transactions')).statusCode).toBe(404);
+    expect((await partnerRead(t, other.apiKey, 'sbk-intent-none', 'transactions')).statusCode).toBe(
+      404,
+    );
+    expect((await partnerRead(t, other.apiKey, 'a\u0000b', 'transactions')).statusCode).toBe(400);
+    const anonymous = await t.app.inject({
+      method: 'GET',
+      url: `/api/partner/consents/${consentId}/transactions`,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await recorded(consentId)).bank).toEqual([]);
+  });
+
   it('answers 400 for a period that ends before it starts, or is not a date, without asking the bank', async () => {
     const { apiKey, consentId } = await approvedTestConsent(t, terms());
     const backwards = await partnerRead(t, apiKey, consentId, 'transactions', {
