@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   ErrorResponseSchema,
@@ -28,23 +27,25 @@ const pdfResponses = {
   503: ErrorResponseSchema,
 };
 
-export async function invoiceRoutes(app: App) {
-  /** Streams a stored document; a file missing from the store is as good as no document. */
-  async function sendPdf(
-    reply: FastifyReply,
-    file: { fileKey: string; missing: string },
-    fileName: string,
-  ) {
-    const pdf = await app.deps.files.stream(file.fileKey);
-    if (!pdf) throw new AppError('NOT_FOUND', file.missing);
-    return reply
-      .header('content-type', 'application/pdf')
-      .header('content-length', String(pdf.size))
-      .header('content-disposition', `inline; filename="${fileName}"`)
-      .header('cache-control', 'private, no-store')
-      .send(pdf.body);
-  }
+/** The two documents whose PDFs open by a signed link: one route shape for both. */
+const PDF_DOCUMENTS = [
+  {
+    route: invoicePaths.pdf,
+    summary: 'The PDF of a tax invoice, by a short-lived signed link',
+    signedPath: invoicePdfPath,
+    find: invoiceFile,
+    fileName: invoiceFileName,
+  },
+  {
+    route: invoicePaths.creditNotePdf,
+    summary: 'The PDF of a GST credit note, by a short-lived signed link',
+    signedPath: creditNotePdfPath,
+    find: creditNoteFile,
+    fileName: creditNoteFileName,
+  },
+];
 
+export async function invoiceRoutes(app: App) {
   app.get(
     invoicePaths.list,
     {
@@ -91,45 +92,34 @@ export async function invoiceRoutes(app: App) {
     }),
   );
 
-  app.get(
-    invoicePaths.pdf,
-    {
-      schema: {
-        tags: ['invoices'],
-        summary: 'The PDF of a tax invoice, by a short-lived signed link',
-        description: SIGNED_LINK,
-        security: [],
-        params: IdParamsSchema,
-        querystring: SignedLinkQuerySchema,
-        response: pdfResponses,
+  for (const document of PDF_DOCUMENTS) {
+    app.get(
+      document.route,
+      {
+        schema: {
+          tags: ['invoices'],
+          summary: document.summary,
+          description: SIGNED_LINK,
+          security: [],
+          params: IdParamsSchema,
+          querystring: SignedLinkQuerySchema,
+          response: pdfResponses,
+        },
       },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      const customerId = app.deps.signedLinks.verify(invoicePdfPath(id), request.query);
-      const file = await invoiceFile(app.deps.db, customerId, id);
-      return sendPdf(reply, file, invoiceFileName(file.number));
-    },
-  );
-
-  app.get(
-    invoicePaths.creditNotePdf,
-    {
-      schema: {
-        tags: ['invoices'],
-        summary: 'The PDF of a GST credit note, by a short-lived signed link',
-        description: SIGNED_LINK,
-        security: [],
-        params: IdParamsSchema,
-        querystring: SignedLinkQuerySchema,
-        response: pdfResponses,
+      async (request, reply) => {
+        const { id } = request.params;
+        const customerId = app.deps.signedLinks.verify(document.signedPath(id), request.query);
+        const file = await document.find(app.deps.db, customerId, id);
+        // a file missing from the store is as good as no document
+        const pdf = await app.deps.files.stream(file.fileKey);
+        if (!pdf) throw new AppError('NOT_FOUND', file.missing);
+        return reply
+          .header('content-type', 'application/pdf')
+          .header('content-length', String(pdf.size))
+          .header('content-disposition', `inline; filename="${document.fileName(file.number)}"`)
+          .header('cache-control', 'private, no-store')
+          .send(pdf.body);
       },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      const customerId = app.deps.signedLinks.verify(creditNotePdfPath(id), request.query);
-      const file = await creditNoteFile(app.deps.db, customerId, id);
-      return sendPdf(reply, file, creditNoteFileName(file.number));
-    },
-  );
+    );
+  }
 }
