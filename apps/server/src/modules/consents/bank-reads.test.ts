@@ -143,10 +143,11 @@ describe('GET /api/partner/consents/:consentId/transactions', () => {
 
   it('refuses with a 403 a single bound that leaves nothing of the consent’s period', async () => {
     const { apiKey, consentId } = await approvedTestConsent(t, terms());
-    for (const query of [
+    const queries: Record<string, string>[] = [
       { toBookingDateTime: '2026-03-01T00:00:00Z' },
       { fromBookingDateTime: '2026-05-02T00:00:00Z' },
-    ]) {
+    ];
+    for (const query of queries) {
       const res = await partnerRead(t, apiKey, consentId, 'transactions', query);
       expect(res.statusCode).toBe(403);
       expect(res.json().message).toContain('covers transactions from');
