@@ -1,4 +1,5 @@
 import type { SandboxBankConsent } from './schema';
+import type { ReadSummary } from './service';
 
 const escapeHtml = (value: string) =>
   value.replace(
@@ -12,6 +13,29 @@ const when = (date: Date) =>
     dateStyle: 'medium',
     timeStyle: 'short',
   });
+
+const day = (date: Date) =>
+  date.toLocaleDateString('en-IN', { timeZone: 'Asia/Kolkata', dateStyle: 'medium' });
+
+/** The terms the bank holds and applies to every read. */
+function termsCell(row: SandboxBankConsent) {
+  const period =
+    row.transactionFromDateTime || row.transactionToDateTime
+      ? `${row.transactionFromDateTime ? day(row.transactionFromDateTime) : 'any time'} to ${row.transactionToDateTime ? day(row.transactionToDateTime) : 'any time'}`
+      : 'Any period';
+  return [
+    `Purpose: ${escapeHtml(row.purpose ?? 'Not stated')}`,
+    `Transactions: ${period}`,
+    `Reads a day: ${row.fetchesPerDay}`,
+  ].join('<br>');
+}
+
+/** What the bank recorded of the client's reads. */
+function readsCell(reads: ReadSummary | undefined) {
+  if (!reads) return 'None yet';
+  const last = reads.lastAllowedAt ? `<br>Last: ${when(reads.lastAllowedAt)}` : '';
+  return `${reads.allowed} allowed, ${reads.refused} refused${last}`;
+}
 
 const RESULTS: Record<string, string> = {
   authorised: 'Consent {id} authorised. The portal shows it as Approved after a status refresh.',
@@ -40,6 +64,7 @@ const STYLE = `
 /** Server-rendered, with no script at all, so that it passes the portal's CSP. */
 export function renderSandboxBankPage(
   rows: SandboxBankConsent[],
+  reads: Map<string, ReadSummary>,
   now: Date,
   notice: { result?: string; consent?: string },
 ): string {
@@ -58,7 +83,7 @@ export function renderSandboxBankPage(
             `<form method="post" action="/sandbox/bank/consents/${action}/reject"><button type="submit" aria-label="Reject ${id}">Reject</button></form>`
           : '<span>No action</span>';
       const status = row.status === 'Authorised' && lapsed ? 'Authorised (expired)' : row.status;
-      return `<tr><td><code>${id}</code></td><td>${escapeHtml(status)}</td><td>${escapeHtml(row.permissions.join(', '))}</td><td>${when(row.creationDateTime)}</td><td>${when(row.expirationDateTime)}</td><td>${actions}</td></tr>`;
+      return `<tr><td><code>${id}</code></td><td>${escapeHtml(status)}</td><td>${escapeHtml(row.permissions.join(', '))}</td><td>${when(row.creationDateTime)}</td><td>${when(row.expirationDateTime)}</td><td>${termsCell(row)}</td><td>${readsCell(reads.get(row.consentId))}</td><td>${actions}</td></tr>`;
     })
     .join('\n');
   return `<!doctype html>
@@ -79,7 +104,7 @@ ${
     ? '<p>No consent requests yet.</p>'
     : `<table>
 <caption class="sr">Newest first</caption>
-<thead><tr><th scope="col">Consent ID</th><th scope="col">Status</th><th scope="col">Permissions</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Decision</th></tr></thead>
+<thead><tr><th scope="col">Consent ID</th><th scope="col">Status</th><th scope="col">Permissions</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Terms</th><th scope="col">Reads</th><th scope="col">Decision</th></tr></thead>
 <tbody>
 ${body}
 </tbody>

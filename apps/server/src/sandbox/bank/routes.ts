@@ -13,6 +13,7 @@ import {
   revokeBankConsent,
   SandboxBankError,
   sandboxTransactions,
+  summariseBankReads,
   type BankRead,
   type ReadOutcome,
 } from './service';
@@ -329,12 +330,16 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       signedIn,
       async (request, reply) => {
         const rows = await listBankConsents(db);
+        const reads = await summariseBankReads(
+          db,
+          rows.map((row) => row.consentId),
+        );
         const { result, consent } = request.query;
         return reply
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
           .send(
-            renderSandboxBankPage(rows, clock.now(), {
+            renderSandboxBankPage(rows, reads, clock.now(), {
               result: typeof result === 'string' ? result : undefined,
               consent: typeof consent === 'string' ? consent : undefined,
             }),

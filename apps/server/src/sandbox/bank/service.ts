@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, max, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { sandboxBankAccesses, sandboxBankConsents, type SandboxBankConsent } from './schema';
@@ -182,6 +182,43 @@ export async function revokeBankConsent(
         inArray(sandboxBankConsents.status, ['AwaitingAuthorisation', 'Authorised']),
       ),
     );
+}
+
+/** What the bank recorded of the reads under each consent, for the sandbox page. */
+export interface ReadSummary {
+  allowed: number;
+  refused: number;
+  lastAllowedAt: Date | null;
+}
+
+export async function summariseBankReads(
+  db: Executor,
+  consentIds: string[],
+): Promise<Map<string, ReadSummary>> {
+  if (consentIds.length === 0) return new Map();
+  const allowed = sql<boolean>`${sandboxBankAccesses.outcome} = 'Allowed'`;
+  const rows = await db
+    .select({
+      consentId: sandboxBankAccesses.consentId,
+      allowed,
+      n: count(),
+      last: max(sandboxBankAccesses.accessedAt),
+    })
+    .from(sandboxBankAccesses)
+    .where(inArray(sandboxBankAccesses.consentId, consentIds))
+    .groupBy(sandboxBankAccesses.consentId, allowed);
+  const summaries = new Map<string, ReadSummary>();
+  for (const row of rows) {
+    const summary = summaries.get(row.consentId) ?? { allowed: 0, refused: 0, lastAllowedAt: null };
+    if (row.allowed) {
+      summary.allowed = row.n;
+      summary.lastAllowedAt = row.last ? new Date(row.last) : null;
+    } else {
+      summary.refused = row.n;
+    }
+    summaries.set(row.consentId, summary);
+  }
+  return summaries;
 }
 
 /** The newest consents first, for the sandbox page. */
