@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  billingPaths,
   dataExportDownloadPath,
   privacyMessages,
   privacyPaths,
@@ -12,10 +13,28 @@ import { authHeaders, createCustomer, TEST_PASSWORD } from '../../test/customers
 import { linksOf } from '../../test/mail';
 import { drainQueue } from '../../test/queue';
 import { unzip } from '../../test/zip';
-import { refreshTokens, sessions } from '../auth/schema';
+import { activityEvents } from '../activity/schema';
+import { describeDevice } from '../auth/browsers';
+import {
+  loginChallenges,
+  passwordResetTokens,
+  refreshTokens,
+  seenBrowsers,
+  sessions,
+} from '../auth/schema';
+import { requestResetLink } from '../auth/test-support';
 import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
 import { consents } from '../consents/schema';
-import { paidOrder } from '../invoices/test-support';
+import { creditNotes } from '../invoices/schema';
+import { paidOrder, payFor, reportRefund } from '../invoices/test-support';
+import { buyer } from '../payments/test-support';
+import { sessionEndLinks } from '../security/schema';
+import {
+  CHROME_ON_WINDOWS,
+  SAFARI_ON_IPHONE,
+  passwordStep,
+  signInFrom,
+} from '../security/test-support';
 import { withAppOn } from '../two-factor/test-support';
 import { customers } from '../users/schema';
 import { DATA_EXPORT_SUBJECT } from './mail';
@@ -27,7 +46,7 @@ import {
   runDataExportJob,
   type DataExportJob,
 } from './data-export';
-import { dataExports } from './schema';
+import { dataExports, privacyCodes } from './schema';
 import { codeMailedTo, post } from './test-support';
 
 let t: TestApp;
@@ -167,6 +186,134 @@ describe('POST /api/privacy/data-export', () => {
     // the password, its hash, the app's secret and codes, the bank's tokens, a session's
     expect(stored!.accessTokenEnc).not.toBeNull();
     expect(secrets.length).toBeGreaterThanOrEqual(8 + recoveryCodes.length);
+    for (const [name, bytes] of entries) {
+      const text = bytes.toString('latin1');
+      for (const value of secrets) expect(text, `${name} holds a secret`).not.toContain(value);
+    }
+  });
+
+  it("holds the billing address, the order's billing snapshot, credit notes, sign-ins, sessions with their browser and the activity seeded, and no code, link or device hash", async () => {
+    const b = await buyer(t);
+    const customer = b.customer;
+    const headers = await authHeaders(t, customer.id);
+    const address = {
+      gstin: customer.gstNo!,
+      addressLine1: '14 Marine Drive',
+      addressLine2: 'Floor 3',
+      city: 'Mumbai',
+      stateCode: '27',
+      pin: '400020',
+    };
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: billingPaths.details,
+      headers,
+      payload: address,
+    });
+    expect(saved.statusCode).toBe(200);
+    const { invoice, order, paymentId } = await payFor(t, b);
+    await reportRefund(t, paymentId, {
+      id: 'rfnd_X',
+      amountPaise: 500_00,
+      refundedSoFarPaise: 500_00,
+    });
+    const [note] = await t.deps.db
+      .select()
+      .from(creditNotes)
+      .where(eq(creditNotes.invoiceId, invoice.id));
+    expect(note).toBeDefined();
+
+    // two browsers sign in (the second is told of as new, with a link ending it), one typo
+    const chrome = { userAgent: CHROME_ON_WINDOWS, ip: '198.51.100.7' };
+    const safari = { userAgent: SAFARI_ON_IPHONE, ip: '203.0.113.9' };
+    const first = await signInFrom(t, customer, chrome);
+    expect((await passwordStep(t, customer, safari, { password: 'Wrong@2026' })).statusCode).toBe(
+      401,
+    );
+    const second = await signInFrom(t, customer, safari);
+    expect((await requestResetLink(t, customer.email)).statusCode).toBe(200);
+    expect((await post(t, privacyPaths.closeAccountCode, headers)).statusCode).toBe(200);
+
+    const link = await prepared(customer, headers);
+    const entries = await unzip((await download(link)).rawPayload);
+    const json = (name: string) => JSON.parse(entries.get(name)!.toString('utf8'));
+
+    expect(json('account.json').billingAddress).toMatchObject(address);
+    expect(json('orders.json')).toEqual([
+      expect.objectContaining({
+        id: order.id,
+        billingGstin: address.gstin,
+        billingCity: address.city,
+        billingStateCode: address.stateCode,
+        billingPin: address.pin,
+      }),
+    ]);
+    const notePdf = `credit-notes/${note!.creditNoteNumber.replaceAll('/', '-')}.pdf`;
+    expect(json('invoices.json')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'credit-note',
+          number: note!.creditNoteNumber,
+          invoiceNumber: invoice.invoiceNumber,
+          totalPaise: 500_00,
+          pdf: notePdf,
+        }),
+      ]),
+    );
+    expect(entries.get(notePdf)).toEqual(await t.deps.files.read(note!.fileKey));
+
+    const signIns = json('sign-ins.json') as { outcome: string; ip: string; browser: string }[];
+    expect(signIns.map(({ outcome, ip, browser }) => [outcome, ip, browser])).toEqual([
+      ['success', chrome.ip, describeDevice(chrome.userAgent).browser],
+      ['wrong_password', safari.ip, describeDevice(safari.userAgent).browser],
+      ['success', safari.ip, describeDevice(safari.userAgent).browser],
+    ]);
+    const devices = (json('sessions.json') as { ip: string | null; browser: string | null }[])
+      .filter((session) => session.ip !== null)
+      .map(({ ip, browser }) => [ip, browser]);
+    expect(devices).toEqual([
+      [chrome.ip, describeDevice(chrome.userAgent).browser],
+      [safari.ip, describeDevice(safari.userAgent).browser],
+    ]);
+    const activity = await t.deps.db
+      .select({ id: activityEvents.id })
+      .from(activityEvents)
+      .where(eq(activityEvents.customerId, customer.id));
+    expect(activity.length).toBeGreaterThan(0);
+    expect((json('activity.json') as { id: string }[]).map((a) => a.id).sort()).toEqual(
+      activity.map((a) => a.id).sort(),
+    );
+
+    const sessionIds = [first.sessionId, second.sessionId];
+    const hashes = [
+      ...(await t.deps.db
+        .select({ a: loginChallenges.tokenHash, b: loginChallenges.codeHash })
+        .from(loginChallenges)
+        .where(eq(loginChallenges.customerId, customer.id))),
+      ...(await t.deps.db
+        .select({ a: passwordResetTokens.tokenHash })
+        .from(passwordResetTokens)
+        .where(eq(passwordResetTokens.customerId, customer.id))),
+      ...(await t.deps.db
+        .select({ a: privacyCodes.codeHash })
+        .from(privacyCodes)
+        .where(eq(privacyCodes.customerId, customer.id))),
+      ...(await t.deps.db
+        .select({ a: seenBrowsers.deviceHash })
+        .from(seenBrowsers)
+        .where(eq(seenBrowsers.customerId, customer.id))),
+      ...(await t.deps.db
+        .select({ a: sessionEndLinks.tokenHash })
+        .from(sessionEndLinks)
+        .where(inArray(sessionEndLinks.sessionId, sessionIds))),
+      ...(await t.deps.db
+        .select({ a: refreshTokens.tokenHash })
+        .from(refreshTokens)
+        .where(inArray(refreshTokens.sessionId, sessionIds))),
+    ].flatMap((row) => Object.values(row));
+    // two challenges (2 each), a reset link, a privacy code, a device, an end link, two refresh tokens
+    expect(hashes.length).toBeGreaterThanOrEqual(10);
+    const secrets = [...hashes, first.refreshToken, second.refreshToken, first.token, second.token];
     for (const [name, bytes] of entries) {
       const text = bytes.toString('latin1');
       for (const value of secrets) expect(text, `${name} holds a secret`).not.toContain(value);
