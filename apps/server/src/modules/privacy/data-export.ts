@@ -176,8 +176,27 @@ export const dataExportFileName = (readyAt: Date) =>
   `portal-data-${customerDate(readyAt).replaceAll('/', '-')}.zip`;
 
 /**
- * The file of a signed link: the link's signature and expiry are checked by the route; the
- * request must be the link's customer's, ready, and not past its 24 hours.
+ * The customer a mailed link was signed for. Its expiry is the request's, so it says so in the
+ * request's words: reopening the portal gives no new link, asking again does.
+ */
+export function dataExportLinkCustomer(
+  deps: Pick<Deps, 'signedLinks'>,
+  exportId: string,
+  query: Parameters<Deps['signedLinks']['verify']>[1],
+): string {
+  try {
+    return deps.signedLinks.verify(dataExportDownloadPath(exportId), query);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'GONE') {
+      throw new AppError('GONE', privacyMessages.exportGone);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The file of a signed link (checked by `dataExportLinkCustomer`): the request must be the
+ * link's customer's, ready, and not past its 24 hours.
  */
 export async function dataExportFile(deps: Deps, customerId: string, exportId: string) {
   const [row] = await deps.db

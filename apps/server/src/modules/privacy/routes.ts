@@ -5,7 +5,6 @@ import {
   DataExportRequestedResponseSchema,
   DataExportResponseSchema,
   SignedLinkQuerySchema,
-  dataExportDownloadPath,
   EmailChangeCodeRequestSchema,
   EmailChangeRequestSchema,
   ErrorResponseSchema,
@@ -15,7 +14,12 @@ import {
 } from '@portal/contract';
 import type { App } from '../../lib/types';
 import { closeAccount, sendCloseAccountCode } from './close-account';
-import { dataExportFile, latestDataExport, requestDataExport } from './data-export';
+import {
+  dataExportFile,
+  dataExportLinkCustomer,
+  latestDataExport,
+  requestDataExport,
+} from './data-export';
 import { confirmEmailChange, sendEmailChangeCode } from './email-change';
 
 const refusals = {
@@ -158,10 +162,7 @@ export async function privacyRoutes(app: App) {
     },
     async (request, reply) => {
       const { exportId } = request.params;
-      const customerId = app.deps.signedLinks.verify(
-        dataExportDownloadPath(exportId),
-        request.query,
-      );
+      const customerId = dataExportLinkCustomer(app.deps, exportId, request.query);
       const file = await dataExportFile(app.deps, customerId, exportId);
       return reply
         .header('content-type', 'application/zip')
