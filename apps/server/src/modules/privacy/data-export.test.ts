@@ -374,6 +374,32 @@ describe('GET /api/privacy/data-export/:exportId/download', () => {
     expect((await latest(await authHeaders(t, customer.id)))?.status).toBe('expired');
   });
 
+  it('refuses a link without its signature, and one to an export still being prepared, changing nothing', async () => {
+    const customer = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    expect((await ask(headers)).statusCode).toBe(202);
+    const [row] = await rowsOf(customer.id);
+
+    expect((await download(dataExportDownloadPath(row!.id))).statusCode).toBe(403);
+    const early = await download(
+      t.deps.signedLinks.sign(dataExportDownloadPath(row!.id), customer.id, 60),
+    );
+    expect(early.statusCode).toBe(404);
+    expect(early.json().message).toBe(privacyMessages.exportMissing);
+    const tooLong = await download(`${dataExportDownloadPath(row!.id)}?sig=${'x'.repeat(300)}`);
+    expect(tooLong.statusCode).toBe(400);
+    // a body the request does not take is refused before anything is written
+    const garbled = await t.app.inject({
+      method: 'POST',
+      url: privacyPaths.dataExport,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"not json',
+    });
+    expect(garbled.statusCode).toBe(400);
+    expect(await rowsOf(customer.id)).toEqual([row]);
+    await drainQueue(t, 'data-export');
+  });
+
   it('is gone once the purge has run: the file deleted, the request kept as expired', async () => {
     const customer = await createCustomer(t);
     const headers = await authHeaders(t, customer.id);
