@@ -51,12 +51,12 @@ export function openSigningCertificate(file: string, password: string): SigningC
         : `${FILE} ${file} is not a PKCS#12 (.p12) file`,
     );
   }
-  const key =
-    firstBag(pfx, forge.pki.oids.pkcs8ShroudedKeyBag) ?? firstBag(pfx, forge.pki.oids.keyBag);
+  // the signer reads the key from an encrypted (shrouded) bag only, as exports usually make it
+  const key = firstBag(pfx, forge.pki.oids.pkcs8ShroudedKeyBag);
   const commonName = firstBag(pfx, forge.pki.oids.certBag)?.cert?.subject.getField('CN')?.value;
   if (!key?.key || typeof commonName !== 'string' || commonName === '') {
     throw new SigningCertificateError(
-      `${FILE} ${file} must hold a private key and a certificate whose subject has a common name (CN)`,
+      `${FILE} ${file} must hold an encrypted private key and a certificate whose subject has a common name (CN)`,
     );
   }
   return { p12, password, commonName };

@@ -225,6 +225,27 @@ describe('the signing settings', () => {
     );
   });
 
+  it('refuses a file whose private key is not encrypted, which the signer cannot read', async () => {
+    const plainKey = path.join(dir, 'plain-key.p12');
+    await run('openssl', [
+      'pkcs12',
+      '-export',
+      '-keypbe',
+      'NONE',
+      '-inkey',
+      `${p12File}.key.pem`,
+      '-in',
+      `${p12File}.cert.pem`,
+      '-out',
+      plainKey,
+      '-passout',
+      `pass:${PASSWORD}`,
+    ]);
+    expect(() => loadConfig({ ...signing(), INVOICE_SIGNING_P12_FILE: plainKey })).toThrow(
+      /^Invalid configuration: INVOICE_SIGNING_P12_FILE .*plain-key\.p12 must hold an encrypted private key and a certificate whose subject has a common name \(CN\)$/,
+    );
+  });
+
   it('stops the start on a wrong password with one line and exit code 1, the password unsaid', () => {
     const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
     const wrong = 'not-the-password-77';
