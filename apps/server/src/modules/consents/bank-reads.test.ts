@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Consent } from '@portal/contract';
+import { partnerPaths, type Consent } from '@portal/contract';
 import { createHttpConsentProvider } from '../../adapters/consent-provider';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders } from '../../test/customers';
@@ -293,5 +293,21 @@ describe('the bank’s terms decide a partner’s read of the accounts', () => {
       );
     // the bank did allow and record it: its answer was lost on the way
     expect(left).toBeDefined();
+  });
+});
+
+describe('GET /api/docs/json names the transactions read', () => {
+  it('with its period in the query, its partner key and every answer', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const path = partnerPaths.transactions.replace(':consentId', '{consentId}');
+    const get = res.json().paths[path].get;
+    expect(get.tags).toEqual(['partner']);
+    expect(get.security).toEqual([{ partnerKey: [] }]);
+    expect(
+      get.parameters.map((p: { name: string; in: string }) => `${p.in} ${p.name}`).sort(),
+    ).toEqual(['path consentId', 'query fromBookingDateTime', 'query toBookingDateTime']);
+    expect(Object.keys(get.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404', '429', '502']),
+    );
   });
 });
