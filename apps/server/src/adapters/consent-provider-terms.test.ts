@@ -125,6 +125,22 @@ describe('the consent provider and the terms of a consent', () => {
     });
   });
 
+  it('turns an answer whose terms cannot be read into invalid_response', async () => {
+    const spoiled: Record<string, unknown>[] = [
+      { TransactionFromDateTime: 'the first of April' },
+      { Frequency: { Unit: 'WEEK', Value: 3 } },
+      { Frequency: { Unit: 'DAY', Value: 0 } },
+      { Purpose: 42 },
+    ];
+    for (const change of spoiled) {
+      const odd = through((answer) => {
+        const body = answer as { Data: Record<string, unknown> };
+        return { ...body, Data: { ...body.Data, ...change } };
+      });
+      expect((await refusal(odd.createConsent(terms()))).kind).toBe('invalid_response');
+    }
+  });
+
   it('is refused by the bank for a period that ends before it starts', async () => {
     const error = await refusal(
       provider.createConsent(terms({ transactionFrom: new Date('2026-06-01T00:00:00Z') })),
