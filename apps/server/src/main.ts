@@ -7,6 +7,7 @@ import { asyncLogDestination } from './lib/logging';
 import { seedDemoIfEmpty } from './db/seed';
 import { createDeps } from './deps';
 import { startBackgroundJobs } from './jobs';
+import { splitCarriedOverByState } from './modules/invoices/carried-over';
 import { startNotices } from './sandbox/notices';
 
 const logDestination = asyncLogDestination();
@@ -38,13 +39,14 @@ function onStopSignal(stop: (signal: string) => Promise<void>) {
 }
 
 /**
- * What happens once per start, whatever the number of workers: migrations, the secrets kept in
- * DATA_DIR, the demo seed and the notices about them.
+ * What happens once per start, whatever the number of workers: migrations and the corrections
+ * that follow them, the secrets kept in DATA_DIR, the demo seed and the notices about them.
  */
 async function prepare(config: Config) {
   const database = await openDatabase(config);
   await database.migrate();
   const deps = await createDeps(config, database.db);
+  await splitCarriedOverByState(deps.db, config.INVOICE_SUPPLIER_GSTIN);
   const notices = startNotices(config, { demoSeeded: await seedDemoIfEmpty(deps) });
   if (notices.warnings.length > 0) console.warn(['', ...notices.warnings, ''].join('\n'));
   if (notices.info.length > 0) console.log(['', ...notices.info, ''].join('\n'));

@@ -50,6 +50,7 @@ const VALID: Record<string, unknown> = {
     requestId: 'req-1',
   },
   PartnerConsentParamsSchema: { consentId: 'sbk-intent-1' },
+  PartnerTransactionsQuerySchema: { fromBookingDateTime: WHEN, toBookingDateTime: WHEN },
   CreateOrderRequestSchema: { planId: UUID, amount: 6148.77 },
   DashboardCountersQuerySchema: { userId: UUID },
   OrderHistoryQuerySchema: { limit: '20', cursor: 'MjAyNi0wNi0wMVQxMDowMDowMC4xMjM0NTZafA' },
@@ -92,6 +93,7 @@ const VALID: Record<string, unknown> = {
   EmailChangeCodeRequestSchema: { newEmail: 'new@b.co', password: 'Demo@12345' },
   EmailChangeRequestSchema: { code: '123456' },
   CloseAccountRequestSchema: { password: 'Demo@12345', code: '123456' },
+  DataExportDownloadParamsSchema: { exportId: UUID },
   PaymentWebhookHeadersSchema: {
     'x-razorpay-signature': 'abc',
     'x-razorpay-event-id': 'evt_1',

@@ -12,15 +12,10 @@ const resplit = (state: string, placeOfSupply: SQL, tax: SQL) => sql`
  * Splits the GST of the invoices carried over from the receipts (migration 0005, the only ones
  * with a charge outside the taxable value) by the configured supplier GSTIN's State, as new
  * invoices are: the migration could not read the configuration and took State 29. Their credit
- * notes follow. Only rows split the other way change, so it runs at every start, on every
- * instance, and does nothing once done. Their PDFs stay as they were issued.
+ * notes follow. Only rows split the other way change, so it runs after the migrations at every
+ * start and does nothing once done. Their PDFs stay as they were issued.
  */
 export async function splitCarriedOverByState(db: Executor, supplierGstin: string) {
-  // the OpenAPI document builds the app on an empty database: nothing to correct there
-  const found = await db.execute(sql`SELECT to_regclass('invoices') IS NOT NULL AS migrated`);
-  // both drivers answer rows; the shared database type does not say so
-  const [table] = (found as unknown as { rows: { migrated: boolean }[] }).rows;
-  if (!table?.migrated) return;
   const state = stateCodeOf(supplierGstin);
   await db.execute(sql`
     UPDATE invoices SET ${resplit(state, sql`place_of_supply`, sql`cgst_paise + sgst_paise + igst_paise`)}

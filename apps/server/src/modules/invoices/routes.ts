@@ -13,7 +13,6 @@ import {
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { invoiceFileName } from '../mail/templates';
-import { splitCarriedOverByState } from './carried-over';
 import { creditNoteFileName } from './credit-note-mail';
 import { creditNoteFile, getInvoice, invoiceFile, listInvoices } from './service';
 
@@ -47,11 +46,6 @@ const PDF_DOCUMENTS = [
 ];
 
 export async function invoiceRoutes(app: App) {
-  // the invoices carried over from the receipts take the configured supplier's State (once)
-  app.addHook('onReady', () =>
-    splitCarriedOverByState(app.deps.db, app.deps.config.INVOICE_SUPPLIER_GSTIN),
-  );
-
   app.get(
     invoicePaths.list,
     {
