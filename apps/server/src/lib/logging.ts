@@ -32,6 +32,7 @@ const REDACTED_KEYS = [
   'gstNo',
   'customer_email',
   'customer_phone',
+  'INVOICE_SIGNING_P12_PASSWORD',
 ];
 
 const REDACTED_PATHS = [
