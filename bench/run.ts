@@ -9,6 +9,7 @@
  *   tsx run.ts --smoke    tiny sizes and durations; checks only that every figure was measured
  */
 import { execFileSync } from 'node:child_process';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -408,8 +409,41 @@ const loadAverage = () =>
     .map((n) => n.toFixed(2))
     .join(', ');
 
+/** The time of a fixed piece of single-threaded work, in ms: how fast the host runs right now. */
+function cpuProbe(): number {
+  const start = process.hrtime.bigint();
+  let sum = 0;
+  for (let i = 0; i < 100_000_000; i++) sum += i % 7;
+  if (sum < 0) throw new Error('unreachable');
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Five probes' fastest and slowest: a shared host that slows down shows as a wide range. */
+function cpuProbes() {
+  const times = Array.from({ length: 5 }, cpuProbe);
+  return { fastest: Math.min(...times), slowest: Math.max(...times) };
+}
+
+/**
+ * What one system call costs here, in µs (a one-byte write to /dev/null): serving HTTP and
+ * talking to PostgreSQL are mostly system calls, and virtual machines differ in their cost far
+ * more than in the speed of plain computation.
+ */
+function syscallProbe(): number {
+  const fd = openSync('/dev/null', 'w');
+  const byte = Buffer.alloc(1);
+  const count = 200_000;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) writeSync(fd, byte);
+  const elapsed = Number(process.hrtime.bigint() - start);
+  closeSync(fd);
+  return elapsed / count / 1000;
+}
+
 const started = new Date();
 const loadBefore = loadAverage();
+const probeBefore = cpuProbes();
+const syscallBefore = syscallProbe();
 const describedMachine = await machine();
 const work = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-'));
 try {
@@ -427,8 +461,27 @@ console.log(
   `\n${flags.smoke ? 'Smoke run' : 'Bench'} of ${started.toISOString().slice(0, 10)}: ${describedMachine}`,
 );
 console.log(
-  `load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAverage()}; ${Math.round((Date.now() - started.getTime()) / 1000)} s\n`,
+  `load average (1, 5, 15 min) before: ${loadBefore}; after: ${loadAverage()}; ${Math.round((Date.now() - started.getTime()) / 1000)} s`,
 );
+const probeAfter = cpuProbes();
+const syscallAfter = syscallProbe();
+const probeRange = (p: { fastest: number; slowest: number }) =>
+  `${Math.round(p.fastest)} to ${Math.round(p.slowest)} ms`;
+console.log(
+  `CPU probe (a fixed loop, 5 times; lower is faster): before ${probeRange(probeBefore)}; after ${probeRange(probeAfter)}`,
+);
+console.log(
+  `system call probe (a one-byte write to /dev/null): before ${syscallBefore.toFixed(2)} µs; after ${syscallAfter.toFixed(2)} µs`,
+);
+const probes = [probeBefore, probeAfter];
+const spread =
+  Math.max(...probes.map((p) => p.slowest)) / Math.min(...probes.map((p) => p.fastest));
+if (spread > 1.25) {
+  console.log(
+    `Warning: the host's speed varied by ${spread.toFixed(2)}× during the run; the absolute figures (ms, req/s, Lighthouse) are not comparable with a steady run's.`,
+  );
+}
+console.log('');
 console.log(report.render());
 
 const errors = report.count('ERROR');
