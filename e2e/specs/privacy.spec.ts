@@ -14,6 +14,7 @@ import {
   waitForCode,
   waitForMailMatching,
 } from '../support/fixtures';
+import { expectFitsScreen } from '../support/layout';
 
 const WIDTHS = [
   ['desktop', { viewport: { width: 1280, height: 900 } }],
@@ -183,6 +184,12 @@ test.describe('Download my data', () => {
         'Your data was prepared less than an hour ago. Use the link in that e-mail, or ask again later.',
       ),
     ).toBeVisible();
+
+    // at a phone's width the section keeps its state and its answer on the screen
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(section.getByRole('status')).toContainText('Your data is ready.');
+    await expectFitsScreen(page, 'privacy page at a phone width, data ready', { touch: false });
+    await expectAccessible(page, 'privacy page at a phone width, data ready');
   });
 });
 
