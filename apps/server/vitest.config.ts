@@ -5,7 +5,7 @@ export default defineProject({
     name: 'server',
     environment: 'node',
     include: ['src/**/*.test.ts'],
-    globalSetup: ['src/test/postgres-template.ts'],
+    globalSetup: ['src/test/migrated-databases.ts'],
     // PostgreSQL-only tests run in the PostgreSQL run alone (npm run test:pg, CI)
     exclude: process.env.TEST_DB === 'postgres' ? [] : ['src/**/*.pg.test.ts'],
     // argon2 and database set-up are slow on two cores

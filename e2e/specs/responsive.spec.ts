@@ -224,3 +224,26 @@ test('plugins, consents and the consent dialogs', async ({ page }, testInfo) => 
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();
 });
+
+test('security, invoices, exports and privacy', async ({ page }, testInfo) => {
+  const check = screenChecks(page, testInfo);
+  await signIn(page);
+  // each page with what shows that its data has come, not only its frame
+  const pages = [
+    ['/security', 'Security', page.getByText('This device')],
+    [
+      '/invoices',
+      'Invoices',
+      page.locator('main table[aria-busy="false"], main :text("No invoices yet")'),
+    ],
+    ['/exports', 'Exports', page.getByLabel('What to export')],
+    ['/privacy', 'Privacy', page.getByRole('button', { name: 'Ask for my data' })],
+  ] as const;
+  for (const [index, [url, title, loaded]] of pages.entries()) {
+    await page.goto(url);
+    await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+    await expect(page).toHaveTitle(`${title} · Customer Portal`);
+    await expect(loaded.first()).toBeVisible();
+    await check(`${22 + index}-${title.toLowerCase()}`);
+  }
+});

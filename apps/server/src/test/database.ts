@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openPglite, openPostgres, type DatabaseHandle } from '../db/client';
+import { migratedPgliteImage } from './migrated-databases';
 
 let migratedImage: Promise<Blob> | undefined;
 
-/** Migrating once per worker and cloning the result is much faster than migrating each time. */
-async function migratedPgliteImage(): Promise<Blob> {
-  migratedImage ??= (async () => {
-    const handle = await openPglite();
-    await handle.migrate();
-    const client = (handle.db as unknown as { $client: PGlite }).$client;
-    const image = await client.dumpDataDir('none');
-    await handle.close();
-    return image;
-  })();
+/**
+ * The migrated PGlite image: the run's file (test/migrated-databases.ts), read once per test file,
+ * or, where a run has no global set-up (mutation testing), made here once per test file.
+ */
+async function pgliteImage(): Promise<Blob> {
+  const file = inject('pgliteImage');
+  migratedImage ??= file
+    ? readFile(file).then((bytes) => new Blob([bytes]))
+    : migratedPgliteImage();
   return migratedImage;
 }
 
@@ -34,10 +34,10 @@ export function postgresTestServerUrl(): string | undefined {
  */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const serverUrl = postgresTestServerUrl();
-  if (!serverUrl) return openPglite(undefined, await migratedPgliteImage());
+  if (!serverUrl) return openPglite(undefined, await pgliteImage());
 
   const name = `portal_test_${randomBytes(6).toString('hex')}`;
-  // the run's migrated template (test/postgres-template.ts), when the run has one
+  // the run's migrated template (test/migrated-databases.ts), when the run has one
   const template = inject('postgresTemplate');
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -74,7 +74,7 @@ export async function freePort(): Promise<number> {
  */
 export async function openUnreachableDatabase(): Promise<DatabaseHandle> {
   if (!postgresTestServerUrl()) {
-    const handle = await openPglite();
+    const handle = await openPglite(undefined, await pgliteImage());
     await handle.close();
     return { ...handle, close: async () => undefined };
   }

@@ -11,11 +11,11 @@ import {
   plansPath,
   pluginPaths,
 } from '@portal/contract';
-import { openPglite } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { registerErrorHandling } from '../../lib/http-errors';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
+import { openUnreachableDatabase } from '../../test/database';
 import { createAccessTokens } from './access-token';
 import { registerAuthentication } from './authenticate';
 import { sessions } from './schema';
@@ -129,8 +129,7 @@ describe('a read whose session check runs beside it', () => {
 describe('a read whose session check fails', () => {
   it('answers 503 with Retry-After and nothing the handler produced, and logs why', async () => {
     // a database that no longer answers: the check fails, it does not say no
-    const gone = await openPglite();
-    await gone.close();
+    const gone = await openUnreachableDatabase();
     const logged: { level: number; msg: string; err?: { message?: string } }[] = [];
     const broken = Fastify({
       logger: { level: 'warn', stream: { write: (line: string) => logged.push(JSON.parse(line)) } },
