@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { afterEach, vi } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 
 // the screens load their code and data asynchronously; on a busy machine that takes over a second
@@ -9,6 +9,10 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
 });
+
+// sonner takes a closed toast off the page by a timer 200 ms later: let the last one run while the
+// file's page still exists, or it fires after the page is gone and React finds no window
+afterAll(() => new Promise((resolve) => setTimeout(resolve, 250)));
 
 // An unexpected console.error fails the test.
 const originalError = console.error;
