@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -55,6 +55,34 @@ beforeAll(async () => {
     const stream = Readable.from([`customer,${request.auth.customerId}\n`]);
     streams.push(stream);
     return reply.header('content-disposition', 'attachment; filename="statement.csv"').send(stream);
+  });
+  // a read whose own statement reads the session, as the consents page and orders history do
+  const carried = { preHandler: probe.authenticateInStatement };
+  probe.get('/carried', carried, async (request, reply) => {
+    ran.push('carried');
+    const { sessionId, customerId } = request.auth;
+    const [session] = await t.deps.db
+      .select({ createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.id, sessionId),
+          eq(sessions.customerId, customerId),
+          isNull(sessions.revokedAt),
+        ),
+      );
+    await probe.confirmSession(request, session);
+    reply.header('x-customer', customerId);
+    return { success: true, customerId };
+  });
+  // refuses its input before any statement ran
+  probe.get('/carried-bad-input', carried, async () => {
+    throw new AppError('BAD_REQUEST', 'That page cursor is not one of ours.');
+  });
+  // answers without handing over a session: the hook checks it instead
+  probe.get('/carried-unconfirmed', carried, async (request, reply) => {
+    reply.header('x-customer', request.auth.customerId);
+    return { success: true, customerId: request.auth.customerId };
   });
   probe.get('/write', { preHandler: probe.authenticate }, async (request) => {
     ran.push('write');
@@ -121,6 +149,48 @@ describe('a read whose session check runs beside it', () => {
   it('refuses a bad token before the handler runs', async () => {
     ran.length = 0;
     const res = await probe.inject({ method: 'GET', url: '/read', headers: bearer('not.a.token') });
+    expect(res.statusCode).toBe(401);
+    expect(ran).toEqual([]);
+  });
+});
+
+describe('a read whose statement reads the session', () => {
+  it('answers what the handler produced while the session stands', async () => {
+    const { customer, token } = await signedIn();
+    for (const url of ['/carried', '/carried-unconfirmed']) {
+      const res = await probe.inject({ method: 'GET', url, headers: bearer(token) });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['x-customer'], url).toBe(customer.id);
+      expect(res.json(), url).toEqual({ success: true, customerId: customer.id });
+    }
+    const bad = await probe.inject({
+      method: 'GET',
+      url: '/carried-bad-input',
+      headers: bearer(token),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ success: false, message: 'That page cursor is not one of ours.' });
+  });
+
+  it('answers 401 after a logout, whether or not the handler read the session', async () => {
+    const { customer, token, refreshToken } = await signedIn();
+    expect((await logout(refreshToken)).statusCode).toBe(200);
+    ran.length = 0;
+    for (const url of ['/carried', '/carried-bad-input', '/carried-unconfirmed']) {
+      const res = await probe.inject({ method: 'GET', url, headers: bearer(token) });
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json(), url).toEqual(expired);
+      expect(res.body, url).not.toContain(customer.id);
+      expect(res.headers['x-customer'], url).toBeUndefined();
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+    }
+    // the handler ran, and its own statement found no session
+    expect(ran).toEqual(['carried']);
+  });
+
+  it('refuses a bad token before the handler runs', async () => {
+    ran.length = 0;
+    const res = await probe.inject({ method: 'GET', url: '/carried', headers: bearer('x.y.z') });
     expect(res.statusCode).toBe(401);
     expect(ran).toEqual([]);
   });
@@ -216,8 +286,12 @@ describe('the portal’s reads after a logout', () => {
       for (let i = 0; i < 100 && startedAfter < 2; i += 1) {
         const after = loggedOut;
         if (after) startedAfter += 1;
-        const res = await t.app.inject({ method: 'GET', url, headers: bearer(token) });
-        outcomes.push({ after, status: res.statusCode });
+        // the streamed full list of a read begun before is cut at its next batch: status 0
+        const status = await t.app.inject({ method: 'GET', url, headers: bearer(token) }).then(
+          (res) => res.statusCode,
+          () => 0,
+        );
+        outcomes.push({ after, status });
       }
     };
     const logoutSoon = logout(refreshToken).then((res) => {
@@ -264,9 +338,11 @@ describe('the session check of a read', () => {
     const profile = await t.app.inject({ method: 'GET', url: authPaths.profile, headers });
     expect(profile.statusCode).toBe(401);
     expect(profile.json()).toEqual(expired);
-    const read = await probe.inject({ method: 'GET', url: '/read', headers });
-    expect(read.statusCode).toBe(401);
-    expect(read.body).not.toContain(customer.id);
+    for (const url of ['/read', '/carried']) {
+      const read = await probe.inject({ method: 'GET', url, headers });
+      expect(read.statusCode, url).toBe(401);
+      expect(read.body, url).not.toContain(customer.id);
+    }
   });
 
   it('writes lastUsedAt again once it is a minute old, not before', async () => {
@@ -274,6 +350,8 @@ describe('the session check of a read', () => {
       (headers: Record<string, string>) =>
         t.app.inject({ method: 'GET', url: authPaths.profile, headers }),
       (headers: Record<string, string>) => probe.inject({ method: 'GET', url: '/read', headers }),
+      (headers: Record<string, string>) =>
+        probe.inject({ method: 'GET', url: '/carried', headers }),
     ]) {
       const { sessionId, token } = await sessionStartedNow();
       const started = await lastUsedAt(sessionId);
@@ -363,6 +441,8 @@ describe('registerAuthentication', () => {
     });
     expect(app.hasDecorator('authenticate')).toBe(true);
     expect(app.hasDecorator('authenticateRead')).toBe(true);
+    expect(app.hasDecorator('authenticateInStatement')).toBe(true);
+    expect(app.hasDecorator('confirmSession')).toBe(true);
     expect(app.hasRequestDecorator('auth')).toBe(true);
     expect(app.hasRequestDecorator('pendingSessionCheck')).toBe(true);
     expect(() => app.decorateRequest('auth', null as never)).toThrow(/already been added/);

@@ -5,16 +5,21 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../../lib/http-errors';
 import type { AccessClaims, AccessTokens } from './access-token';
-import { createSessionCheck } from './sessions';
+import { createSessionCheck, createSessionStanding, type UnrevokedSession } from './sessions';
 
 export interface RequestAuth {
   customerId: string;
   sessionId: string;
 }
 
-/** A session check running beside the handler, and the headers the reply had when it began. */
+type Verdict = { live: boolean } | { failure: unknown };
+
+/**
+ * A read's session check: running beside the handler, or (verdict null) left to the handler's own
+ * statement, and the headers the reply had when the read began.
+ */
 interface PendingSessionCheck {
-  verdict: Promise<{ live: boolean } | { failure: unknown }>;
+  verdict: Promise<Verdict> | null;
   headersBefore: Set<string>;
 }
 
@@ -35,6 +40,18 @@ declare module 'fastify' {
      * and none of what the handler produced. Not for a GET that writes (an event, a download).
      */
     authenticateRead(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
+     * preHandler for routes that only read, whose statement reads the session with the data
+     * (`sessionColumns`): the token is verified first, and the handler hands the session its
+     * statement found to `confirmSession`. A handler that answers without doing so is checked
+     * before anything is sent, as with `authenticateRead`.
+     */
+    authenticateInStatement(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
+     * Whether the session a read's statement found (undefined: none unrevoked of that customer)
+     * still stands; 401 when it does not. Writes lastUsedAt when it is a minute old.
+     */
+    confirmSession(request: FastifyRequest, session: UnrevokedSession | undefined): Promise<void>;
   }
 }
 
@@ -77,6 +94,13 @@ export function registerAuthentication(
   { tokens, db, clock }: AuthenticateDeps,
 ) {
   const isLive = createSessionCheck(db, clock);
+  const stands = createSessionStanding(db, clock);
+  // settled, never rejected: a request the client abandons leaves no unhandled rejection
+  const verdictOf = ({ sessionId, customerId }: RequestAuth): Promise<Verdict> =>
+    isLive(sessionId, customerId).then(
+      (live) => ({ live }),
+      (failure: unknown) => ({ failure }),
+    );
 
   app.decorateRequest('auth', null as never);
   app.decorateRequest('pendingSessionCheck', null);
@@ -94,13 +118,29 @@ export function registerAuthentication(
       const claims = await verifiedClaims(tokens, request);
       request.auth = claims;
       request.pendingSessionCheck = {
-        // settled, never rejected: a request the client abandons leaves no unhandled rejection
-        verdict: isLive(claims.sessionId, claims.customerId).then(
-          (live) => ({ live }),
-          (failure: unknown) => ({ failure }),
-        ),
+        verdict: verdictOf(claims),
         headersBefore: new Set(Object.keys(reply.getHeaders())),
       };
+    },
+  );
+
+  app.decorate(
+    'authenticateInStatement',
+    async function authenticateInStatement(request: FastifyRequest, reply: FastifyReply) {
+      request.auth = await verifiedClaims(tokens, request);
+      request.pendingSessionCheck = {
+        verdict: null,
+        headersBefore: new Set(Object.keys(reply.getHeaders())),
+      };
+    },
+  );
+
+  app.decorate(
+    'confirmSession',
+    async function confirmSession(request: FastifyRequest, session: UnrevokedSession | undefined) {
+      // the statement's answer settles it either way: this reply, or this 401, is the verdict
+      request.pendingSessionCheck = null;
+      if (!session || !(await stands(session, request.auth.sessionId))) throw sessionExpired();
     },
   );
 
@@ -108,7 +148,8 @@ export function registerAuthentication(
     const pending = request.pendingSessionCheck;
     if (!pending) return payload;
     request.pendingSessionCheck = null;
-    const verdict = await pending.verdict;
+    // a handler that answered before its statement ran (a bad cursor): the check runs now
+    const verdict = await (pending.verdict ?? verdictOf(request.auth));
     if ('live' in verdict && verdict.live) return payload;
     // nothing of what the handler produced leaves: not its body, not the headers it set
     if (payload && typeof (payload as NodeJS.ReadableStream).pipe === 'function') {

@@ -10,6 +10,7 @@ import {
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
+import { revokeSession, startSession } from '../auth/sessions';
 import { orders } from '../orders/schema';
 import { plans } from '../plans/schema';
 import { encodeCursor } from './cursor';
@@ -410,9 +411,14 @@ describe('GET /api/user-consents/user/:userId', () => {
     const customer = await createCustomer(t);
     await insertConsents(customer.id, 1234);
     const reference = await referenceIds(customer.id);
+    const { sessionId } = await startSession(t.deps.db, t.clock, customer.id, false);
 
     const batches: string[][] = [];
-    for await (const batch of allConsentBatches(t.deps, customer.id, 100)) {
+    for await (const batch of allConsentBatches(
+      t.deps,
+      { customerId: customer.id, sessionId },
+      100,
+    )) {
       batches.push(batch.map((c) => c._id));
     }
     expect(batches.map((b) => b.length)).toEqual([...Array(12).fill(100), 34]);
@@ -432,5 +438,26 @@ describe('GET /api/user-consents/user/:userId', () => {
     expect(body.data.filter((c) => c.consentStatus === 'Expired').length).toBe(
       (await referenceIds(customer.id, 'Expired')).length,
     );
+  });
+
+  it('stops with an error at the batch after a logout, never ending the list early', async () => {
+    const customer = await createCustomer(t);
+    await insertConsents(customer.id, 250);
+    const { sessionId } = await startSession(t.deps.db, t.clock, customer.id, false);
+    const read: number[] = [];
+    const reading = (async () => {
+      for await (const batch of allConsentBatches(
+        t.deps,
+        { customerId: customer.id, sessionId },
+        100,
+      )) {
+        read.push(batch.length);
+        if (read.length === 1) await revokeSession(t.deps.db, t.clock, sessionId, 'logout');
+      }
+    })();
+    await expect(reading).rejects.toMatchObject({
+      message: 'Session expired. Please log in again.',
+    });
+    expect(read).toEqual([100]);
   });
 });

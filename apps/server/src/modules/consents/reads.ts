@@ -12,6 +12,8 @@ import type {
 } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
+import { sessionExpired, type RequestAuth } from '../auth/authenticate';
+import type { UnrevokedSession } from '../auth/sessions';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import { expireDueConsents } from './customer-consents';
 import { toConsent, toPastConsent, type ConsentWithAccess } from './rows';
@@ -28,9 +30,10 @@ type Filter = ConsentStatus | 'all' | 'history';
  * (a bare page number in the middle of a million rows), it took 100 ms instead of 1.
  */
 type Mode = 'first' | 'after' | 'before' | 'fromTop' | 'fromBottom';
-type Param = 'customer' | 'now' | 'limit' | 'offset' | 'micros' | 'id' | 'search';
+type Param = 'session' | 'customer' | 'now' | 'limit' | 'offset' | 'micros' | 'id' | 'search';
 
 const PARAM_TYPES: Record<Param, string> = {
+  session: 'uuid',
   customer: 'uuid',
   now: 'timestamptz',
   limit: 'int',
@@ -148,7 +151,11 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean): Built {
           : mode === 'before'
             ? `(c.created_at, c.id) > ${cursorKey()}`
             : `(c.created_at, c.id) ${dir === 'DESC' ? '<=' : '>='} ${keyAt()}`;
-    return `SELECT t.total::int AS total, r.* FROM (SELECT ${totalSql(filter, p, searching)} AS total) t
+    // the session comes with the page: no row at all when it is revoked (decision 030)
+    return `SELECT s.created_at AS "sessionCreatedAt", s.last_used_at AS "sessionLastUsedAt",
+        t.total::int AS total, r.*
+      FROM sessions s
+      CROSS JOIN (SELECT ${totalSql(filter, p, searching)} AS total) t
       LEFT JOIN LATERAL (
         SELECT ${columnsSql(p)}
           FROM consents c JOIN partners pa ON pa.id = c.partner_ref
@@ -156,6 +163,7 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean): Built {
          WHERE ${where('c')} AND ${bound}
          ORDER BY c.created_at ${dir}, c.id ${dir} LIMIT ${p('limit')}
       ) r ON TRUE
+      WHERE s.id = ${p('session')} AND s.customer_id = ${p('customer')} AND s.revoked_at IS NULL
       ORDER BY r."createdAt" ${dir}, r.id ${dir}`;
   });
 }
@@ -193,9 +201,12 @@ type PageRow = Omit<ConsentWithAccess, 'status'> & {
   partnerName: string;
   partnerPublicId: string;
   micros: string;
+  sessionCreatedAt: Date;
+  sessionLastUsedAt: Date;
 };
 
 interface Values {
+  session?: string;
   customer: string;
   now: Date;
   limit?: number;
@@ -246,23 +257,38 @@ export interface PageQuery {
   before?: string;
 }
 
+interface ReadPage {
+  rows: PageRow[];
+  pagination: Pagination;
+  cursors: PageCursors;
+  /** The request's session, read with the page; undefined when it is revoked. */
+  session: UnrevokedSession | undefined;
+}
+
+/** The session a page statement read beside its rows. */
+function sessionOf(rows: PageRow[]): UnrevokedSession | undefined {
+  const [row] = rows;
+  return row && { createdAt: row.sessionCreatedAt, lastUsedAt: row.sessionLastUsedAt };
+}
+
 /**
  * One page of a list of the customer's consents, newest first, with the cursors of the pages
- * next to it. Page 1 and a page from a cursor are one statement; a bare page number past 1 first
- * reads the total, to count from the nearer end.
+ * next to it, and the request's session. Page 1 and a page from a cursor are one statement; a
+ * bare page number past 1 first reads the total, to count from the nearer end.
  */
 async function readPage(
   deps: Deps,
-  customerId: string,
+  { customerId, sessionId }: RequestAuth,
   filter: Filter,
   query: PageQuery,
-): Promise<{ rows: PageRow[]; pagination: Pagination; cursors: PageCursors }> {
+): Promise<ReadPage> {
   // a cursor names its list: the status filter, or History, with the search
   const listName = filter === 'all' ? '' : filter;
   const search = query.search?.trim() ?? '';
   const suffix = search ? '_search' : '';
   const { limit } = query;
   const values: Values = {
+    session: sessionId,
     customer: customerId,
     now: deps.clock.now(),
     limit,
@@ -329,6 +355,7 @@ async function readPage(
       : null;
   return {
     rows: newestFirst,
+    session: sessionOf(rows),
     pagination: { total, page, limit, total_pages: totalPages },
     cursors: {
       next: page < totalPages ? at(newestFirst.at(-1), 'after', page + 1) : null,
@@ -337,13 +364,12 @@ async function readPage(
   };
 }
 
-/** One page of the customer's consents, optionally of one status and matching a search. */
-export async function listConsentPage(
-  deps: Deps,
-  customerId: string,
-  query: PageQuery,
-): Promise<{ data: Consent[]; pagination: Pagination; cursors: PageCursors }> {
-  const { rows, ...page } = await readPage(deps, customerId, query.status ?? 'all', query);
+/**
+ * One page of the customer's consents, optionally of one status and matching a search, with the
+ * session read beside it for the route to confirm.
+ */
+export async function listConsentPage(deps: Deps, auth: RequestAuth, query: PageQuery) {
+  const { rows, ...page } = await readPage(deps, auth, query.status ?? 'all', query);
   return { data: toConsents(deps, rows), ...page };
 }
 
@@ -353,11 +379,11 @@ export async function listConsentPage(
  */
 export async function listConsentHistory(
   deps: Deps,
-  customerId: string,
+  auth: RequestAuth,
   query: Omit<PageQuery, 'status' | 'search'>,
-): Promise<{ data: PastConsent[]; pagination: Pagination; cursors: PageCursors }> {
-  await storeDueExpiries(deps, customerId);
-  const { rows, ...page } = await readPage(deps, customerId, 'history', query);
+) {
+  await storeDueExpiries(deps, auth.customerId);
+  const { rows, ...page } = await readPage(deps, auth, 'history', query);
   return { data: toRecords<PastConsent>(deps, rows, toPastConsent), ...page };
 }
 
@@ -366,21 +392,25 @@ const ALL_CONSENTS_BATCH = 500;
 
 /**
  * Every consent of the customer, newest first, in batches read by keyset: memory holds one batch
- * whatever the size of the list.
+ * whatever the size of the list. Each batch reads the session too: a logout ends the list
+ * there, with an error, so that the answer is cut rather than complete-looking.
  */
 export async function* allConsentBatches(
   deps: Deps,
-  customerId: string,
+  { customerId, sessionId }: RequestAuth,
   batchSize = ALL_CONSENTS_BATCH,
 ): AsyncGenerator<Consent[]> {
   const values: Values = {
+    session: sessionId,
     customer: customerId,
     now: deps.clock.now(),
     limit: batchSize,
   };
   let statement = pick(PAGE_STATEMENTS, 'consents_all_first');
   for (;;) {
-    const rows = (await run<PageRow>(deps, statement, values)).filter((row) => row.id !== null);
+    const read = await run<PageRow>(deps, statement, values);
+    if (!sessionOf(read)) throw sessionExpired();
+    const rows = read.filter((row) => row.id !== null);
     if (rows.length > 0) yield toConsents(deps, rows);
     if (rows.length < batchSize) return;
     const last = rows.at(-1)!;

@@ -84,7 +84,7 @@ export async function consentRoutes(app: App) {
       requireSelf(request.params.userId, customerId);
       // the expiry of what is due is stored (and told in the activity) before the list is read
       await storeDueExpiries(app.deps, customerId);
-      const body = Readable.from(allConsentsJson(allConsentBatches(app.deps, customerId)));
+      const body = Readable.from(allConsentsJson(allConsentBatches(app.deps, request.auth)));
       // a stream is piped as it is, past the schema's serializer: the JSON is made above
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
@@ -93,7 +93,8 @@ export async function consentRoutes(app: App) {
   app.get(
     consentPaths.list,
     {
-      ...auth,
+      // it only reads, and its statement reads the session with the page (decision 030)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['consents'],
         summary:
@@ -106,7 +107,7 @@ export async function consentRoutes(app: App) {
     async (request) => {
       const { userId, page, limit, consentStatus, search, after, before } = request.query;
       requireSelf(userId, request.auth.customerId);
-      const result = await listConsentPage(app.deps, request.auth.customerId, {
+      const { session, ...result } = await listConsentPage(app.deps, request.auth, {
         page,
         limit,
         status: consentStatus,
@@ -114,6 +115,7 @@ export async function consentRoutes(app: App) {
         after,
         before,
       });
+      await app.confirmSession(request, session);
       return { success: true as const, ...result };
     },
   );
@@ -196,12 +198,13 @@ export async function consentRoutes(app: App) {
     async (request) => {
       const { userId, page, limit, after, before } = request.query;
       requireSelf(userId, request.auth.customerId);
-      const result = await listConsentHistory(app.deps, request.auth.customerId, {
+      const { session, ...result } = await listConsentHistory(app.deps, request.auth, {
         page,
         limit,
         after,
         before,
       });
+      await app.confirmSession(request, session);
       return { success: true as const, ...result };
     },
   );

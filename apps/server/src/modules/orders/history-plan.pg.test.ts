@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderAmount } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
+import { startSession } from '../auth/sessions';
 import { buyer } from '../payments/test-support';
 import { listOrders, historyPageStatements } from './service';
 
@@ -56,15 +57,23 @@ describe('GET /api/orders/history on PostgreSQL', () => {
     }
     await t.deps.db.execute(sql`ANALYZE orders`);
     const limit = 20;
-    let cursor = (await listOrders(t.deps, b.customer.id, { limit: 100 })).nextCursor!;
+    const { sessionId } = await startSession(t.deps.db, t.clock, b.customer.id, false);
+    const auth = { customerId: b.customer.id, sessionId };
+    let cursor = (await listOrders(t.deps, auth, { limit: 100 })).nextCursor!;
     for (let i = 0; i < 24; i++) {
-      cursor = (await listOrders(t.deps, b.customer.id, { limit: 100, cursor })).nextCursor!;
+      cursor = (await listOrders(t.deps, auth, { limit: 100, cursor })).nextCursor!;
     }
     const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
 
     for (const plan of [
-      await planOf('first', { customerId: b.customer.id, limit: limit + 1 }),
-      await planOf('after', { customerId: b.customer.id, limit: limit + 1, createdAt, id }),
+      await planOf('first', { sessionId, customerId: b.customer.id, limit: limit + 1 }),
+      await planOf('after', {
+        sessionId,
+        customerId: b.customer.id,
+        limit: limit + 1,
+        createdAt,
+        id,
+      }),
     ]) {
       const all = nodes(plan);
       const scans = all.filter((n) => n['Relation Name'] === 'orders');

@@ -43,8 +43,8 @@ export async function orderRoutes(app: App) {
   app.get(
     orderPaths.history,
     {
-      // it only reads: the session check runs beside the page (decision 030)
-      preHandler: app.authenticateRead,
+      // it only reads, and its statement reads the session with the page (decision 030)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['orders'],
         summary: "A page of the signed-in customer's orders, newest first",
@@ -57,10 +57,11 @@ export async function orderRoutes(app: App) {
         },
       },
     },
-    async (request) => ({
-      success: true as const,
-      ...(await listOrders(app.deps, request.auth.customerId, request.query)),
-    }),
+    async (request) => {
+      const { session, ...page } = await listOrders(app.deps, request.auth, request.query);
+      await app.confirmSession(request, session);
+      return { success: true as const, ...page };
+    },
   );
 
   app.post(

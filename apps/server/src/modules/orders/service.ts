@@ -13,6 +13,9 @@ import type { Database, Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
+import type { RequestAuth } from '../auth/authenticate';
+import { sessions } from '../auth/schema';
+import { unrevokedSession, type UnrevokedSession } from '../auth/sessions';
 import { billingSnapshotFor } from '../billing/service';
 import { customerPlans, plans } from '../plans/schema';
 import { isUuid, offeredPlan } from '../plans/service';
@@ -96,9 +99,11 @@ const viewOf = (row: OrderViewRow): OrderView => ({
 const positionOf = sql<string>`to_char(${orders.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * One page of a customer's history, newest first by (created_at, id): the page of orders is
- * picked by the index on (customer_id, created_at) first, and only its rows are joined. Built
- * and prepared once per database: the first page, and the page after a position.
+ * One page of a customer's history, newest first by (created_at, id), with the request's
+ * session: no row at all when it is revoked, one row of nulls beside it for an empty page. The
+ * page of orders is picked by the index on (customer_id, created_at) first, and only its rows
+ * are joined. Built and prepared once per database: the first page, and the page after a
+ * position.
  */
 function prepareHistoryPage(db: Database, name: string, after?: SQL) {
   const page = db
@@ -116,16 +121,14 @@ function prepareHistoryPage(db: Database, name: string, after?: SQL) {
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(sql.placeholder('limit'))
     .as('page');
-  return db
+  const history = db
     .select({
-      order: {
-        id: page.id,
-        customerId: page.customerId,
-        planId: page.planId,
-        totalPaise: page.totalPaise,
-        status: page.status,
-        createdAt: page.createdAt,
-      },
+      id: page.id,
+      customerId: page.customerId,
+      planId: page.planId,
+      totalPaise: page.totalPaise,
+      status: page.status,
+      createdAt: page.createdAt,
       position: page.position,
       planName: plans.planName,
       invoiceNumber: invoices.invoiceNumber,
@@ -136,7 +139,28 @@ function prepareHistoryPage(db: Database, name: string, after?: SQL) {
     .innerJoin(plans, eq(plans.id, page.planId))
     .leftJoin(invoices, eq(invoices.orderId, page.id))
     .leftJoin(customerPlans, eq(customerPlans.orderId, page.id))
-    .orderBy(desc(page.createdAt), desc(page.id))
+    .as('history');
+  return db
+    .select({
+      session: { createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt },
+      order: {
+        id: history.id,
+        customerId: history.customerId,
+        planId: history.planId,
+        totalPaise: history.totalPaise,
+        status: history.status,
+        createdAt: history.createdAt,
+      },
+      position: history.position,
+      planName: history.planName,
+      invoiceNumber: history.invoiceNumber,
+      periodStartsAt: history.periodStartsAt,
+      periodEndsAt: history.periodEndsAt,
+    })
+    .from(sessions)
+    .leftJoin(history, sql`true`)
+    .where(unrevokedSession())
+    .orderBy(desc(history.createdAt), desc(history.id))
     .prepare(name);
 }
 
@@ -165,20 +189,28 @@ export function historyPageStatements(db: Database) {
 export interface OrderHistoryPage {
   orders: Order[];
   nextCursor: string | null;
+  /** The request's session, read with the page; undefined when it is revoked. */
+  session: UnrevokedSession | undefined;
 }
 
-/** A page of the customer's own orders, newest first, and the cursor of the page after it. */
+/**
+ * A page of the customer's own orders, newest first, the cursor of the page after it, and the
+ * session read beside it for the route to confirm.
+ */
 export async function listOrders(
   deps: AppDeps,
-  customerId: string,
+  { customerId, sessionId }: RequestAuth,
   { limit, cursor }: { limit: number; cursor?: string | undefined },
 ): Promise<OrderHistoryPage> {
   const position = cursor === undefined ? undefined : decodeCursor(cursor);
   const statements = historyPageStatements(deps.db);
   // one row more than asked for says whether a next page exists, in the same round trip
-  const rows = position
-    ? await statements.after.execute({ customerId, limit: limit + 1, ...position })
-    : await statements.first.execute({ customerId, limit: limit + 1 });
+  const read = position
+    ? await statements.after.execute({ sessionId, customerId, limit: limit + 1, ...position })
+    : await statements.first.execute({ sessionId, customerId, limit: limit + 1 });
+  const rows = read.flatMap(({ order, position: at, planName, ...rest }) =>
+    order && at !== null && planName !== null ? [{ ...rest, order, position: at, planName }] : [],
+  );
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return {
@@ -187,6 +219,7 @@ export async function listOrders(
       rows.length > limit && last
         ? encodeCursor({ createdAt: last.position, id: last.order.id })
         : null,
+    session: read[0]?.session,
   };
 }
 
