@@ -86,8 +86,9 @@ export interface AuthenticateDeps {
 }
 
 /**
- * Installs `authenticate` and `authenticateRead` and the hook that holds a read's reply until
- * its session check has answered. Reasons: docs/decisions/030-authenticated-reads.md
+ * Installs `authenticate`, `authenticateRead`, `authenticateInStatement` with `confirmSession`,
+ * and the hook that holds a read's reply until its session check has answered. Reasons:
+ * docs/decisions/030-authenticated-reads.md and 046-the-session-in-the-page-statement.md
  */
 export function registerAuthentication(
   app: FastifyInstance,

@@ -151,7 +151,7 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean): Built {
           : mode === 'before'
             ? `(c.created_at, c.id) > ${cursorKey()}`
             : `(c.created_at, c.id) ${dir === 'DESC' ? '<=' : '>='} ${keyAt()}`;
-    // the session comes with the page: no row at all when it is revoked (decision 030)
+    // the session comes with the page: no row at all when it is revoked (decision 046)
     return `SELECT s.created_at AS "sessionCreatedAt", s.last_used_at AS "sessionLastUsedAt",
         t.total::int AS total, r.*
       FROM sessions s

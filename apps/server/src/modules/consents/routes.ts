@@ -93,7 +93,7 @@ export async function consentRoutes(app: App) {
   app.get(
     consentPaths.list,
     {
-      // it only reads, and its statement reads the session with the page (decision 030)
+      // it only reads, and its statement reads the session with the page (decision 046)
       preHandler: app.authenticateInStatement,
       schema: {
         tags: ['consents'],

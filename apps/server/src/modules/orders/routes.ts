@@ -43,7 +43,7 @@ export async function orderRoutes(app: App) {
   app.get(
     orderPaths.history,
     {
-      // it only reads, and its statement reads the session with the page (decision 030)
+      // it only reads, and its statement reads the session with the page (decision 046)
       preHandler: app.authenticateInStatement,
       schema: {
         tags: ['orders'],
