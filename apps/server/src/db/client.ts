@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { installQueue } from '../adapters/queue';
+import { takeTurnsOn } from './fair-turns';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -94,7 +95,7 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
     await mkdir(dataDir, { recursive: true });
     unlock = await lockDataDir(dataDir);
   }
-  const client = await PGlite.create(dataDir, loadDataDir ? { loadDataDir } : {});
+  const client = takeTurnsOn(await PGlite.create(dataDir, loadDataDir ? { loadDataDir } : {}));
   const db = drizzlePglite({ client, ...drizzleOptions });
   return {
     db: db as unknown as Database,
