@@ -42,8 +42,8 @@ declare module 'fastify' {
     authenticateRead(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     /**
      * preHandler for routes that only read, whose statement reads the session with the data
-     * (`sessionColumns`): the token is verified first, and the handler hands the session its
-     * statement found to `confirmSession`. A handler that answers without doing so is checked
+     * (decision 046; the consents page and orders history): the token is verified first, and
+     * the handler hands the session its statement found to `confirmSession`. A handler that answers without doing so is checked
      * before anything is sent, as with `authenticateRead`.
      */
     authenticateInStatement(request: FastifyRequest, reply: FastifyReply): Promise<void>;
