@@ -58,7 +58,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const drizzleOptions = { schema, casing: 'snake_case' } as const;
+export const drizzleOptions = { schema, casing: 'snake_case' } as const;
 
 export class DatabaseInUseError extends Error {}
 

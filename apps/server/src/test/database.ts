@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openPglite, openPostgres, type DatabaseHandle } from '../db/client';
+import {
+  drizzleOptions,
+  openPglite,
+  openPostgres,
+  type Database,
+  type DatabaseHandle,
+} from '../db/client';
 import { migratedPgliteImage } from './migrated-databases';
 
 let migratedImage: Promise<Blob> | undefined;
@@ -79,4 +86,32 @@ export async function openUnreachableDatabase(): Promise<DatabaseHandle> {
     return { ...handle, close: async () => undefined };
   }
   return openPostgres(`postgres://portal:portal@127.0.0.1:${await freePort()}/portal`);
+}
+
+/** How PostgreSQL has run a prepared statement on a connection: plans made for any values, or for the call's. */
+export interface PreparedPlans {
+  generic: number;
+  custom: number;
+}
+
+/**
+ * The PostgreSQL database of `db` through one connection only, and how that connection has
+ * planned each of its prepared statements (pg_prepared_statements): a statement that PostgreSQL
+ * keeps one plan for has generic plans, one it plans anew at every call only custom ones.
+ */
+export function onOneConnection(db: Database) {
+  const { options } = (db as unknown as { $client: pg.Pool }).$client;
+  const pool = new pg.Pool({ ...options, max: 1 });
+  return {
+    db: drizzlePg({ client: pool, ...drizzleOptions }) as unknown as Database,
+    async plans(): Promise<Map<string, PreparedPlans>> {
+      const { rows } = await pool.query<{ name: string; generic: string; custom: string }>(
+        'SELECT name, generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements',
+      );
+      return new Map(
+        rows.map((row) => [row.name, { generic: Number(row.generic), custom: Number(row.custom) }]),
+      );
+    },
+    close: () => pool.end(),
+  };
 }

@@ -10,6 +10,7 @@ import type {
   Pagination,
   PastConsent,
 } from '@portal/contract';
+import { CONSENTS_PAGE_SIZE, DASHBOARD_ACTIVITY_CONSENTS } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { sessionExpired, type RequestAuth } from '../auth/authenticate';
@@ -47,10 +48,14 @@ interface Built extends Statement {
   params: Param[];
 }
 
-/** Numbers the parameters a text uses, in the order it first uses them. */
-function build(name: string, write: (p: P) => string): Built {
+/**
+ * Numbers the parameters a text uses, in the order it first uses them. A `size` is written into
+ * the text as its LIMIT instead of a parameter (see PAGE_SIZES).
+ */
+function build(name: string, write: (p: P) => string, size?: number): Built {
   const params: Param[] = [];
   const text = write((param) => {
+    if (param === 'limit' && size !== undefined) return String(size);
     if (!params.includes(param)) params.push(param);
     return `$${params.indexOf(param) + 1}::${PARAM_TYPES[param]}`;
   });
@@ -131,28 +136,30 @@ function columnsSql(p: P) {
 /** Newest first is descending; the modes that read towards the newer rows read ascending. */
 const ascending = (mode: Mode) => mode === 'before' || mode === 'fromBottom';
 
-function pageStatement(filter: Filter, mode: Mode, searching: boolean): Built {
-  const name = `consents_${filter}_${mode}${searching ? '_search' : ''}`;
-  return build(name, (p) => {
-    const dir = ascending(mode) ? 'ASC' : 'DESC';
-    const where = (a: string) =>
-      `${a}.customer_id = ${p('customer')} AND ${filterSql(filter, a, p)}${searching ? ` AND ${searchSql(p)}` : ''}`;
-    // a page counted to from an end: the key at the offset is found on the index alone
-    const keyAt = () => `(SELECT c.created_at, c.id FROM consents c
+function pageStatement(filter: Filter, mode: Mode, searching: boolean, size?: number): Built {
+  const name = pageStatementName(filter, mode, searching ? '_search' : '', size);
+  return build(
+    name,
+    (p) => {
+      const dir = ascending(mode) ? 'ASC' : 'DESC';
+      const where = (a: string) =>
+        `${a}.customer_id = ${p('customer')} AND ${filterSql(filter, a, p)}${searching ? ` AND ${searchSql(p)}` : ''}`;
+      // a page counted to from an end: the key at the offset is found on the index alone
+      const keyAt = () => `(SELECT c.created_at, c.id FROM consents c
         ${searching ? 'JOIN partners pa ON pa.id = c.partner_ref' : ''}
         WHERE ${where('c')} ORDER BY c.created_at ${dir}, c.id ${dir} OFFSET ${p('offset')} LIMIT 1)`;
-    const cursorKey = () =>
-      `('epoch'::timestamptz + ${p('micros')} * interval '1 microsecond', ${p('id')})`;
-    const bound =
-      mode === 'first'
-        ? 'TRUE'
-        : mode === 'after'
-          ? `(c.created_at, c.id) < ${cursorKey()}`
-          : mode === 'before'
-            ? `(c.created_at, c.id) > ${cursorKey()}`
-            : `(c.created_at, c.id) ${dir === 'DESC' ? '<=' : '>='} ${keyAt()}`;
-    // the session comes with the page: no row at all when it is revoked (decision 046)
-    return `SELECT s.created_at AS "sessionCreatedAt", s.last_used_at AS "sessionLastUsedAt",
+      const cursorKey = () =>
+        `('epoch'::timestamptz + ${p('micros')} * interval '1 microsecond', ${p('id')})`;
+      const bound =
+        mode === 'first'
+          ? 'TRUE'
+          : mode === 'after'
+            ? `(c.created_at, c.id) < ${cursorKey()}`
+            : mode === 'before'
+              ? `(c.created_at, c.id) > ${cursorKey()}`
+              : `(c.created_at, c.id) ${dir === 'DESC' ? '<=' : '>='} ${keyAt()}`;
+      // the session comes with the page: no row at all when it is revoked (decision 046)
+      return `SELECT s.created_at AS "sessionCreatedAt", s.last_used_at AS "sessionLastUsedAt",
         t.total::int AS total, r.*
       FROM sessions s
       CROSS JOIN (SELECT ${totalSql(filter, p, searching)} AS total) t
@@ -165,7 +172,26 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean): Built {
       ) r ON TRUE
       WHERE s.id = ${p('session')} AND s.customer_id = ${p('customer')} AND s.revoked_at IS NULL
       ORDER BY r."createdAt" ${dir}, r.id ${dir}`;
-  });
+    },
+    size,
+  );
+}
+
+/** Rows a batch of the full list holds: enough to make few round trips, few enough to stay small. */
+const ALL_CONSENTS_BATCH = 500;
+
+/**
+ * The page sizes the web app asks for, and the full list's batch, have texts of their own with
+ * the size written in. With the LIMIT a parameter, PostgreSQL costs a plan made for any value
+ * as if it read a tenth of the customer's rows, so it planned the statement anew at every call;
+ * that planning was most of the database's work on a page. A fixed LIMIT lets it keep one plan
+ * per connection. Any other size is a parameter: a client cannot make a connection prepare a
+ * text for every number.
+ */
+const PAGE_SIZES = [CONSENTS_PAGE_SIZE, DASHBOARD_ACTIVITY_CONSENTS, ALL_CONSENTS_BATCH];
+
+function pageStatementName(filter: Filter, mode: Mode, suffix: string, size?: number) {
+  return `consents_${filter}_${mode}${suffix}_${size ?? 'n'}`;
 }
 
 const FILTERS: Filter[] = ['all', 'Pending', 'Approved', 'Rejected', 'Expired', 'history'];
@@ -174,13 +200,21 @@ const MODES: Mode[] = ['first', 'after', 'before', 'fromTop', 'fromBottom'];
 const PAGE_STATEMENTS = new Map(
   FILTERS.flatMap((filter) =>
     MODES.flatMap((mode) =>
-      [false, true].map((searching) => {
-        const built = pageStatement(filter, mode, searching);
-        return [built.name, built] as const;
-      }),
+      [false, true].flatMap((searching) =>
+        [undefined, ...PAGE_SIZES].map((size) => {
+          const built = pageStatement(filter, mode, searching, size);
+          return [built.name, built] as const;
+        }),
+      ),
     ),
   ),
 );
+
+/** The page statement for a number of rows: its own text for a size of PAGE_SIZES. */
+function pageStatementFor(filter: Filter, mode: Mode, suffix: string, limit: number) {
+  const size = PAGE_SIZES.includes(limit) ? limit : undefined;
+  return pick(PAGE_STATEMENTS, pageStatementName(filter, mode, suffix, size));
+}
 
 const TOTAL_STATEMENTS = new Map(
   FILTERS.flatMap((filter) =>
@@ -335,7 +369,7 @@ async function readPage(
 
   const rows = await run<PageRow>(
     deps,
-    pick(PAGE_STATEMENTS, `consents_${filter}_${mode}${suffix}`),
+    pageStatementFor(filter, mode, suffix, values.limit ?? limit),
     values,
   );
   const total = rows[0]?.total ?? 0;
@@ -387,9 +421,6 @@ export async function listConsentHistory(
   return { data: toRecords<PastConsent>(deps, rows, toPastConsent), ...page };
 }
 
-/** Rows a batch of the full list holds: enough to make few round trips, few enough to stay small. */
-const ALL_CONSENTS_BATCH = 500;
-
 /**
  * Every consent of the customer, newest first, in batches read by keyset: memory holds one batch
  * whatever the size of the list. Each batch reads the session too: a logout ends the list
@@ -406,7 +437,7 @@ export async function* allConsentBatches(
     now: deps.clock.now(),
     limit: batchSize,
   };
-  let statement = pick(PAGE_STATEMENTS, 'consents_all_first');
+  let statement = pageStatementFor('all', 'first', '', batchSize);
   for (;;) {
     const read = await run<PageRow>(deps, statement, values);
     if (!sessionOf(read)) throw sessionExpired();
@@ -416,7 +447,7 @@ export async function* allConsentBatches(
     const last = rows.at(-1)!;
     values.micros = last.micros;
     values.id = last.id!;
-    statement = pick(PAGE_STATEMENTS, 'consents_all_after');
+    statement = pageStatementFor('all', 'after', '', batchSize);
   }
 }
 

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderAmount } from '@portal/contract';
+import { ORDER_HISTORY_PAGE_SIZE, orderAmount } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
+import { onOneConnection } from '../../test/database';
 import { startSession } from '../auth/sessions';
 import { buyer } from '../payments/test-support';
 import { listOrders, historyPageStatements } from './service';
@@ -29,7 +30,7 @@ afterAll(() => t.close());
  * Not a timing: the number of order rows read, which must not grow with the history.
  */
 async function planOf(statement: 'first' | 'after', values: Record<string, unknown>) {
-  const query = historyPageStatements(t.deps.db)[statement].getQuery();
+  const query = historyPageStatements(t.deps.db, values.limit as number)[statement].getQuery();
   const params = query.params.map((p) =>
     p && typeof p === 'object' && 'name' in p ? values[(p as { name: string }).name] : p,
   );
@@ -38,25 +39,24 @@ async function planOf(statement: 'first' | 'after', values: Record<string, unkno
   return (result.rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan;
 }
 
+/** The buyer's orders, made straight in the table: `count`, a minute apart, newest first. */
+async function insertOrders(b: Awaited<ReturnType<typeof buyer>>, count: number) {
+  const amounts = orderAmount(b.plan.amountPaise);
+  await t.deps.db.execute(sql`
+    INSERT INTO orders (customer_id, plan_id, base_paise, gst_paise, handling_paise,
+      total_paise, status, created_at, updated_at)
+    SELECT ${b.customer.id}, ${b.plan.id}, ${amounts.basePaise}, ${amounts.gstPaise},
+      ${amounts.handlingPaise}, ${amounts.totalPaise}, 'Pending',
+      now() - i * interval '1 minute', now() - i * interval '1 minute'
+    FROM generate_series(1, ${count}) AS i`);
+}
+
 describe('GET /api/orders/history on PostgreSQL', () => {
   it('reads only a page of orders from the customer index, however many the customer has', async () => {
     const b = await buyer(t);
-    const other = await buyer(t);
-    const amounts = orderAmount(b.plan.amountPaise);
-    for (const [who, count] of [
-      [b, 5000],
-      [other, 500],
-    ] as const) {
-      await t.deps.db.execute(sql`
-        INSERT INTO orders (customer_id, plan_id, base_paise, gst_paise, handling_paise,
-          total_paise, status, created_at, updated_at)
-        SELECT ${who.customer.id}, ${who.plan.id}, ${amounts.basePaise}, ${amounts.gstPaise},
-          ${amounts.handlingPaise}, ${amounts.totalPaise}, 'Pending',
-          now() - i * interval '1 minute', now() - i * interval '1 minute'
-        FROM generate_series(1, ${count}) AS i`);
-    }
+    await insertOrders(b, 5000);
+    await insertOrders(await buyer(t), 500);
     await t.deps.db.execute(sql`ANALYZE orders`);
-    const limit = 20;
     const { sessionId } = await startSession(t.deps.db, t.clock, b.customer.id, false);
     const auth = { customerId: b.customer.id, sessionId };
     let cursor = (await listOrders(t.deps, auth, { limit: 100 })).nextCursor!;
@@ -65,33 +65,68 @@ describe('GET /api/orders/history on PostgreSQL', () => {
     }
     const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
 
-    for (const plan of [
-      await planOf('first', { sessionId, customerId: b.customer.id, limit: limit + 1 }),
-      await planOf('after', {
+    // the web app's size, written into its texts, and any other, a parameter
+    for (const limit of [ORDER_HISTORY_PAGE_SIZE, 7]) {
+      const firstPage = await planOf('first', {
+        sessionId,
+        customerId: b.customer.id,
+        limit: limit + 1,
+      });
+      const afterCursor = await planOf('after', {
         sessionId,
         customerId: b.customer.id,
         limit: limit + 1,
         createdAt,
         id,
-      }),
-    ]) {
-      const all = nodes(plan);
-      const scans = all.filter((n) => n['Relation Name'] === 'orders');
-      expect(scans).toHaveLength(1);
-      expect(scans[0]).toMatchObject({
-        'Node Type': 'Index Scan',
-        'Index Name': 'orders_customer_created_idx',
-        'Scan Direction': 'Backward',
       });
-      // a page of rows (and one to look ahead), not the 2,500 older or the 5,000 in all
-      expect(scans[0]!['Actual Rows']).toBeLessThanOrEqual(limit + 2);
-      // plans, receipts and periods are joined to the page only
-      const limitNode = all.find((n) => n['Node Type'] === 'Limit')!;
-      expect(
-        nodes(limitNode)
-          .map((n) => n['Relation Name'])
-          .filter(Boolean),
-      ).toEqual(['orders']);
+      for (const plan of [firstPage, afterCursor]) {
+        const all = nodes(plan);
+        const scans = all.filter((n) => n['Relation Name'] === 'orders');
+        expect(scans).toHaveLength(1);
+        expect(scans[0]).toMatchObject({
+          'Node Type': 'Index Scan',
+          'Index Name': 'orders_customer_created_idx',
+          'Scan Direction': 'Backward',
+        });
+        // a page of rows (and one to look ahead), not the 2,500 older or the 5,000 in all
+        expect(scans[0]!['Actual Rows']).toBeLessThanOrEqual(limit + 2);
+        // plans, receipts and periods are joined to the page only
+        const limitNode = all.find((n) => n['Node Type'] === 'Limit')!;
+        expect(
+          nodes(limitNode)
+            .map((n) => n['Relation Name'])
+            .filter(Boolean),
+        ).toEqual(['orders']);
+      }
+    }
+  });
+
+  it('keeps one plan per connection for the page size the web app asks for', async () => {
+    const b = await buyer(t);
+    await insertOrders(b, 3000);
+    await t.deps.db.execute(sql`ANALYZE orders`);
+    const { sessionId } = await startSession(t.deps.db, t.clock, b.customer.id, false);
+    const auth = { customerId: b.customer.id, sessionId };
+    const connection = onOneConnection(t.deps.db);
+    const calls = 12;
+    try {
+      const deps = { ...t.deps, db: connection.db };
+      for (let call = 0; call < calls; call++) {
+        const first = await listOrders(deps, auth, { limit: ORDER_HISTORY_PAGE_SIZE });
+        expect(first.orders).toHaveLength(ORDER_HISTORY_PAGE_SIZE);
+        const next = await listOrders(deps, auth, {
+          limit: ORDER_HISTORY_PAGE_SIZE,
+          cursor: first.nextCursor!,
+        });
+        expect(next.orders).toHaveLength(ORDER_HISTORY_PAGE_SIZE);
+      }
+      const plans = await connection.plans();
+      for (const name of ['orders_history_first_21', 'orders_history_after_21']) {
+        // PostgreSQL tries five plans for the call's values before it settles on one for any
+        expect(plans.get(name), name).toEqual({ generic: calls - 5, custom: 5 });
+      }
+    } finally {
+      await connection.close();
     }
   });
 });

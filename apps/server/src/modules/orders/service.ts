@@ -1,6 +1,7 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import {
   gstKind,
+  ORDER_HISTORY_PAGE_SIZE,
   orderAmount,
   rupeesToPaise,
   type CreateOrderRequest,
@@ -105,7 +106,7 @@ const positionOf = sql<string>`to_char(${orders.createdAt} at time zone 'UTC', '
  * are joined. Built and prepared once per database: the first page, and the page after a
  * position.
  */
-function prepareHistoryPage(db: Database, name: string, after?: SQL) {
+function prepareHistoryPage(db: Database, name: string, rows: SQL | Placeholder, after?: SQL) {
   const page = db
     .select({
       id: orders.id,
@@ -119,7 +120,8 @@ function prepareHistoryPage(db: Database, name: string, after?: SQL) {
     .from(orders)
     .where(and(eq(orders.customerId, sql.placeholder('customerId')), after))
     .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(sql.placeholder('limit'))
+    // Drizzle writes an SQL value in as it is; its type only names numbers and placeholders
+    .limit(rows as Placeholder)
     .as('page');
   const history = db
     .select({
@@ -166,24 +168,47 @@ function prepareHistoryPage(db: Database, name: string, after?: SQL) {
 
 const afterPosition = sql`(${orders.createdAt}, ${orders.id}) < (${sql.placeholder('createdAt')}::timestamptz, ${sql.placeholder('id')}::uuid)`;
 
+/** The rows the web app's page reads: its size, and one more to see whether a next page exists. */
+const WEB_PAGE_ROWS = ORDER_HISTORY_PAGE_SIZE + 1;
+
+/**
+ * The web app's page has texts with its size written in as the LIMIT: with a parameter there,
+ * PostgreSQL costs a plan made for any value too high to keep it, and plans the statement anew
+ * at every call (as the consents page, in consents/reads.ts). Any other size is a parameter.
+ */
 // a statement's name only lets the database keep it parsed; unnamed, it is parsed at each call
 // Stryker disable StringLiteral: equivalent, as said above
-const prepareStatements = (db: Database) => ({
-  first: prepareHistoryPage(db, 'orders_history_first'),
-  after: prepareHistoryPage(db, 'orders_history_after', afterPosition),
-});
+const prepareStatements = (db: Database) => {
+  const anySize = sql.placeholder('limit');
+  const webSize = sql.raw(String(WEB_PAGE_ROWS));
+  return {
+    anySize: {
+      first: prepareHistoryPage(db, 'orders_history_first', anySize),
+      after: prepareHistoryPage(db, 'orders_history_after', anySize, afterPosition),
+    },
+    webSize: {
+      first: prepareHistoryPage(db, `orders_history_first_${WEB_PAGE_ROWS}`, webSize),
+      after: prepareHistoryPage(
+        db,
+        `orders_history_after_${WEB_PAGE_ROWS}`,
+        webSize,
+        afterPosition,
+      ),
+    },
+  };
+};
 // Stryker restore StringLiteral
 const historyStatements = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
 
-/** The history's two statements on this database, prepared on first use. */
-export function historyPageStatements(db: Database) {
+/** The history's two statements on this database that read `rows` rows, prepared on first use. */
+export function historyPageStatements(db: Database, rows: number) {
   let statements = historyStatements.get(db);
   // Stryker disable next-line ConditionalExpression: a cache; statements prepared anew answer the same
   if (!statements) {
     statements = prepareStatements(db);
     historyStatements.set(db, statements);
   }
-  return statements;
+  return rows === WEB_PAGE_ROWS ? statements.webSize : statements.anySize;
 }
 
 export interface OrderHistoryPage {
@@ -203,7 +228,7 @@ export async function listOrders(
   { limit, cursor }: { limit: number; cursor?: string | undefined },
 ): Promise<OrderHistoryPage> {
   const position = cursor === undefined ? undefined : decodeCursor(cursor);
-  const statements = historyPageStatements(deps.db);
+  const statements = historyPageStatements(deps.db, limit + 1);
   // one row more than asked for says whether a next page exists, in the same round trip
   const read = position
     ? await statements.after.execute({ sessionId, customerId, limit: limit + 1, ...position })

@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSENTS_PAGE_SIZE, DASHBOARD_ACTIVITY_CONSENTS } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
+import { onOneConnection } from '../../test/database';
+import { startSession } from '../auth/sessions';
+import { listConsentPage } from './reads';
+import { createTestPartner } from './testing';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const CALLS = 12;
+
+describe('the consents page on PostgreSQL', () => {
+  it('keeps one plan per connection for the page sizes the web app asks for', async () => {
+    const customer = await createCustomer(t);
+    const { partner } = await createTestPartner(t);
+    // enough rows, with statistics, for the planner's costs to be those of a real customer
+    await t.deps.db.execute(sql`
+      INSERT INTO consents (customer_id, partner_ref, consent_id, status, provider_status,
+        permissions, expires_at, provider_created_at, provider_status_updated_at, created_at,
+        updated_at)
+      SELECT ${customer.id}, ${partner.id}, 'PLAN-' || i, 'Approved', 'Authorised',
+        '["ReadAccountsBasic"]', now() + interval '365 days', now(), now(),
+        now() - i * interval '1 minute', now() - i * interval '1 minute'
+      FROM generate_series(1, 3000) AS i`);
+    await t.deps.db.execute(sql`ANALYZE`);
+    const { sessionId } = await startSession(t.deps.db, t.clock, customer.id, false);
+    const auth = { customerId: customer.id, sessionId };
+    const connection = onOneConnection(t.deps.db);
+    try {
+      const deps = { ...t.deps, db: connection.db };
+      for (const limit of [CONSENTS_PAGE_SIZE, DASHBOARD_ACTIVITY_CONSENTS]) {
+        for (let call = 0; call < CALLS; call++) {
+          const first = await listConsentPage(deps, auth, { page: 1, limit });
+          expect(first.data).toHaveLength(limit);
+          const next = await listConsentPage(deps, auth, {
+            page: 2,
+            limit,
+            after: first.cursors.next!,
+          });
+          expect(next.data[0]!.consentId).toBe(`PLAN-${limit + 1}`);
+        }
+      }
+      const plans = await connection.plans();
+      for (const name of [
+        `consents_all_first_${CONSENTS_PAGE_SIZE}`,
+        `consents_all_after_${CONSENTS_PAGE_SIZE}`,
+        `consents_all_first_${DASHBOARD_ACTIVITY_CONSENTS}`,
+      ]) {
+        // PostgreSQL tries five plans for the call's values before it settles on one for any
+        expect(plans.get(name), name).toEqual({ generic: CALLS - 5, custom: 5 });
+      }
+    } finally {
+      await connection.close();
+    }
+  });
+});
