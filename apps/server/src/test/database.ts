@@ -95,6 +95,12 @@ export interface PreparedPlans {
 }
 
 /**
+ * How many calls of a prepared statement PostgreSQL plans for the call's values before it may
+ * settle on one plan for any values (plancache.c).
+ */
+export const CUSTOM_PLANS_FIRST = 5;
+
+/**
  * The PostgreSQL database of `db` through one connection only, and how that connection has
  * planned each of its prepared statements (pg_prepared_statements): a statement that PostgreSQL
  * keeps one plan for has generic plans, one it plans anew at every call only custom ones.

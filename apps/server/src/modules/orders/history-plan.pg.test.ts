@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_HISTORY_PAGE_SIZE, orderAmount } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { onOneConnection } from '../../test/database';
+import { CUSTOM_PLANS_FIRST, onOneConnection } from '../../test/database';
 import { startSession } from '../auth/sessions';
 import { buyer } from '../payments/test-support';
 import { listOrders, historyPageStatements } from './service';
@@ -122,8 +122,10 @@ describe('GET /api/orders/history on PostgreSQL', () => {
       }
       const plans = await connection.plans();
       for (const name of ['orders_history_first_21', 'orders_history_after_21']) {
-        // PostgreSQL tries five plans for the call's values before it settles on one for any
-        expect(plans.get(name), name).toEqual({ generic: calls - 5, custom: 5 });
+        expect(plans.get(name), name).toEqual({
+          generic: calls - CUSTOM_PLANS_FIRST,
+          custom: CUSTOM_PLANS_FIRST,
+        });
       }
     } finally {
       await connection.close();
