@@ -231,6 +231,10 @@ export const unrevokedSession = () =>
     isNull(sessions.revokedAt),
   );
 
+/** The same conditions in SQL text, for the fixed statements (db/statements.ts) that carry them. */
+export const unrevokedSessionSql = (alias: string, sessionId: string, customerId: string) =>
+  `${alias}.id = ${sessionId} AND ${alias}.customer_id = ${customerId} AND ${alias}.revoked_at IS NULL`;
+
 /**
  * Whether an access token's session still stands: one prepared primary-key read per request.
  * Read from the database every time, never cached, so that a logout or a password change on

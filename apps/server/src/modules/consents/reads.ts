@@ -14,11 +14,11 @@ import { CONSENTS_PAGE_SIZE, DASHBOARD_ACTIVITY_CONSENTS } from '@portal/contrac
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { sessionExpired, type RequestAuth } from '../auth/authenticate';
-import type { UnrevokedSession } from '../auth/sessions';
+import { unrevokedSessionSql, type UnrevokedSession } from '../auth/sessions';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import { expireDueConsents } from './customer-consents';
 import { toConsent, toPastConsent, type ConsentWithAccess } from './rows';
-import { runStatement, type Statement } from './statements';
+import { runStatement, type Statement } from '../../db/statements';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'consents' | 'queue' | 'config'>;
 
@@ -170,7 +170,7 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean, size?: nu
          WHERE ${where('c')} AND ${bound}
          ORDER BY c.created_at ${dir}, c.id ${dir} LIMIT ${p('limit')}
       ) r ON TRUE
-      WHERE s.id = ${p('session')} AND s.customer_id = ${p('customer')} AND s.revoked_at IS NULL
+      WHERE ${unrevokedSessionSql('s', p('session'), p('customer'))}
       ORDER BY r."createdAt" ${dir}, r.id ${dir}`;
     },
     size,

@@ -2,7 +2,7 @@
 import { COMING_UP_DAYS, type ComingUpResponse } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { comingUpPlanOf, daysUntil, DAY_MS } from '../plans/current-plan';
-import { runStatement, type Statement } from '../consents/statements';
+import { runStatement, type Statement } from '../../db/statements';
 
 /** Expiring consents are counted up to here: the card says "100 or more" past it. */
 export const EXPIRING_COUNT_CAP = 100;

@@ -2,7 +2,7 @@
 // on PostgreSQL each text is a named prepared statement, parsed and planned once per connection.
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import type { Database } from '../../db/client';
+import type { Database } from './client';
 
 export interface Statement {
   /** Names the prepared statement on PostgreSQL; unique per text. */
