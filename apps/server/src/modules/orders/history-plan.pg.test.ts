@@ -6,7 +6,9 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { CUSTOM_PLANS_FIRST, onOneConnection } from '../../test/database';
 import { startSession } from '../auth/sessions';
 import { buyer } from '../payments/test-support';
-import { listOrders, historyPageStatements } from './service';
+import type { RequestAuth } from '../auth/authenticate';
+import type { OrderPosition } from './cursor';
+import { listOrders, historyPageStatement } from './service';
 
 interface PlanNode {
   'Node Type': string;
@@ -29,13 +31,10 @@ afterAll(() => t.close());
  * What PostgreSQL does for a page, from EXPLAIN ANALYZE of the very statement the route runs.
  * Not a timing: the number of order rows read, which must not grow with the history.
  */
-async function planOf(statement: 'first' | 'after', values: Record<string, unknown>) {
-  const query = historyPageStatements(t.deps.db, values.limit as number)[statement].getQuery();
-  const params = query.params.map((p) =>
-    p && typeof p === 'object' && 'name' in p ? values[(p as { name: string }).name] : p,
-  );
+async function planOf(auth: RequestAuth, rows: number, position?: OrderPosition) {
+  const { statement, values } = historyPageStatement(auth, rows, position);
   const client = (t.deps.db as unknown as { $client: pg.Pool }).$client;
-  const result = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, params);
+  const result = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, values);
   return (result.rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan;
 }
 
@@ -67,18 +66,8 @@ describe('GET /api/orders/history on PostgreSQL', () => {
 
     // the web app's size, written into its texts, and any other, a parameter
     for (const limit of [ORDER_HISTORY_PAGE_SIZE, 7]) {
-      const firstPage = await planOf('first', {
-        sessionId,
-        customerId: b.customer.id,
-        limit: limit + 1,
-      });
-      const afterCursor = await planOf('after', {
-        sessionId,
-        customerId: b.customer.id,
-        limit: limit + 1,
-        createdAt,
-        id,
-      });
+      const firstPage = await planOf(auth, limit + 1);
+      const afterCursor = await planOf(auth, limit + 1, { createdAt: createdAt!, id: id! });
       for (const plan of [firstPage, afterCursor]) {
         const all = nodes(plan);
         const scans = all.filter((n) => n['Relation Name'] === 'orders');

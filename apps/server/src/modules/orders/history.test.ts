@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths, orderAmount, type Order } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -255,6 +255,28 @@ describe('GET /api/orders/history', () => {
       'Pending',
       'Pending',
     ]);
+  });
+
+  it("writes each date to the millisecond, cut and not rounded, as the order's other answers do", async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    await b.checkout((await b.pay(orderId)).checkoutPath, 'pay');
+    // PostgreSQL keeps microseconds; the answer shows the first three of them
+    await t.deps.db.execute(
+      sql`UPDATE orders SET created_at = '2026-06-01T09:00:05.123999Z' WHERE id = ${orderId}`,
+    );
+    await t.deps.db.execute(sql`UPDATE customer_plans
+      SET starts_at = '2026-06-01T09:00:05.987654Z', ends_at = '2027-06-01T09:00:05.000999Z'
+      WHERE order_id = ${orderId}`);
+    const [shown] = (await page(b)).orders;
+    expect(shown).toMatchObject({
+      _id: orderId,
+      orderDate: '2026-06-01T09:00:05.123Z',
+      servicePeriod: { startDate: '2026-06-01T09:00:05.987Z', endDate: '2027-06-01T09:00:05.000Z' },
+    });
+    // the same text as a date the driver reads, which the order's other answers write
+    const [row] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(shown!.orderDate).toBe(row!.createdAt.toISOString());
   });
 
   it('needs a signed-in customer, and shows nothing once the session has ended', async () => {
