@@ -115,11 +115,13 @@ function historyPageText(after: boolean, size: number | undefined): string {
   const rows = size ?? `$${after ? 5 : 3}::int`;
   return `SELECT s.created_at AS "sessionCreatedAt", s.last_used_at AS "sessionLastUsedAt",
   (SELECT coalesce(json_agg(json_build_object(
-      'id', o.id, 'customerId', o.customer_id, 'planId', o.plan_id, 'totalPaise', o.total_paise,
-      'status', o.status, 'orderDate', ${isoUtc('o.created_at', 'MS')},
-      'position', ${isoUtc('o.created_at', 'US')}, 'planName', p.plan_name,
-      'invoiceNumber', i.invoice_number, 'startDate', ${isoUtc('cp.starts_at', 'MS')},
-      'endDate', ${isoUtc('cp.ends_at', 'MS')}) ORDER BY o.created_at DESC, o.id DESC), '[]')
+      'order', json_build_object('id', o.id, 'customerId', o.customer_id, 'planId', o.plan_id,
+        'totalPaise', o.total_paise, 'status', o.status),
+      'orderDate', ${isoUtc('o.created_at', 'MS')}, 'position', ${isoUtc('o.created_at', 'US')},
+      'planName', p.plan_name, 'invoiceNumber', i.invoice_number,
+      'period', CASE WHEN cp.order_id IS NOT NULL THEN json_build_object(
+        'startDate', ${isoUtc('cp.starts_at', 'MS')}, 'endDate', ${isoUtc('cp.ends_at', 'MS')}) END
+    ) ORDER BY o.created_at DESC, o.id DESC), '[]')
     FROM (SELECT id, customer_id, plan_id, total_paise, status, created_at FROM orders
       WHERE customer_id = $2::uuid ${bound}
       ORDER BY created_at DESC, id DESC LIMIT ${rows}) o
@@ -166,8 +168,9 @@ export function historyPageStatement(
   position: OrderPosition | undefined,
 ): { statement: Statement; values: unknown[] } {
   // Stryker disable next-line ConditionalExpression: the parameter's texts answer the same; only PostgreSQL's plans tell them apart (history-plan.pg.test.ts)
-  const texts = rows === WEB_PAGE_ROWS ? PAGE_TEXTS.webSize : PAGE_TEXTS.anySize;
-  const sizeValue = rows === WEB_PAGE_ROWS ? [] : [rows];
+  const sizeWrittenIn = rows === WEB_PAGE_ROWS;
+  const texts = sizeWrittenIn ? PAGE_TEXTS.webSize : PAGE_TEXTS.anySize;
+  const sizeValue = sizeWrittenIn ? [] : [rows];
   return position
     ? {
         statement: texts.after,
@@ -176,15 +179,10 @@ export function historyPageStatement(
     : { statement: texts.first, values: [sessionId, customerId, ...sizeValue] };
 }
 
-/** An order of the history as its statement writes it. */
-interface HistoryEntry extends ShownOrder {
-  orderDate: string;
+/** An order of the history as its statement writes it: the view `toOrder` takes, and more. */
+interface HistoryEntry extends OrderView {
   /** The order's created_at to the microsecond: where the next page starts. */
   position: string;
-  planName: string;
-  invoiceNumber: string | null;
-  startDate: string | null;
-  endDate: string | null;
 }
 
 interface HistoryPageRow {
@@ -192,17 +190,6 @@ interface HistoryPageRow {
   sessionLastUsedAt: Date;
   orders: HistoryEntry[];
 }
-
-const historyView = (entry: HistoryEntry): OrderView => ({
-  order: entry,
-  orderDate: entry.orderDate,
-  planName: entry.planName,
-  invoiceNumber: entry.invoiceNumber,
-  period:
-    entry.startDate && entry.endDate
-      ? { startDate: entry.startDate, endDate: entry.endDate }
-      : null,
-});
 
 export interface OrderHistoryPage {
   orders: Order[];
@@ -228,10 +215,10 @@ export async function listOrders(
   const shown = entries.slice(0, limit);
   const last = shown.at(-1);
   return {
-    orders: shown.map((entry) => toOrder(deps, historyView(entry))),
+    orders: shown.map((entry) => toOrder(deps, entry)),
     nextCursor:
       entries.length > limit && last
-        ? encodeCursor({ createdAt: last.position, id: last.id })
+        ? encodeCursor({ createdAt: last.position, id: last.order.id })
         : null,
     session: row && { createdAt: row.sessionCreatedAt, lastUsedAt: row.sessionLastUsedAt },
   };
