@@ -65,7 +65,11 @@ const isRunning = (pid: number) => {
 
 describe('npm start with WEB_CONCURRENCY=2 on PostgreSQL', () => {
   it('prepares once, in the primary (migrations, secrets, seed, notices), and serves from two workers on one port', async () => {
-    await expect.poll(() => listeningPids().length, { timeout: 30_000 }).toBe(2);
+    // the primary's line and the workers' own come from three processes, in no fixed order
+    await expect
+      .poll(() => portal!.output(), { timeout: 30_000 })
+      .toMatch(/Portal running at [^\n]* \(2 workers\)/);
+    await expect.poll(() => listeningPids().length, { timeout: 5_000 }).toBe(2);
     const out = portal!.output();
     expect(out.match(/Demo account created/g)).toHaveLength(1);
     // the start-up notices come from the one preparation (migrations, secrets, seed)
