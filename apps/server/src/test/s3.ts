@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -30,6 +30,42 @@ export interface TestS3 {
   stop(): Promise<void>;
 }
 
+interface FilesystemStore {
+  putObject(object: { bucket: string; key: string }): Promise<{ size: number }>;
+  deleteObject(bucket: string, key: string): Promise<void>;
+  getResourcePath(bucket: string, key: string, resource: string): string;
+}
+
+/**
+ * s3rver's files race where S3 does not. A PUT of a small body is answered before its file is
+ * written, and a DELETE removes a key's folder once it looks empty: a DELETE of one key while
+ * another key of the folder is being written removes the folder under that write, and s3rver
+ * throws ENOENT outside any request (two instances' readiness probes did). Here its writes and
+ * deletes take turns, and a PUT ends once its file holds the object's bytes, as on S3.
+ */
+function writeInTurns(server: S3rver) {
+  const store = (server as unknown as { store: FilesystemStore }).store;
+  let last: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = last.then(work);
+    last = turn.catch(() => undefined);
+    return turn;
+  };
+  const put = store.putObject.bind(store);
+  const remove = store.deleteObject.bind(store);
+  store.putObject = (object) =>
+    inTurn(async () => {
+      const stored = await put(object);
+      const file = store.getResourcePath(object.bucket, object.key, 'object');
+      for (let waited = 0; waited < 5_000; waited += 5) {
+        if ((await stat(file).catch(() => undefined))?.size === stored.size) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return stored;
+    });
+  store.deleteObject = (bucket, key) => inTurn(() => remove(bucket, key));
+}
+
 /**
  * A real S3-compatible server (s3rver) in this process, on a free port of 127.0.0.1, keeping
  * its objects in a temporary folder, with one empty bucket.
@@ -47,6 +83,7 @@ export async function startTestS3(bucket = 'portal-files'): Promise<TestS3> {
       silent: true,
       configureBuckets: [{ name: bucket, configs: [] }],
     });
+    writeInTurns(next);
     ({ port } = await next.run());
     server = next;
   };
