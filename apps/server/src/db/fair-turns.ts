@@ -31,12 +31,16 @@ export function createFairTurns() {
   };
 }
 
+type Take = ReturnType<typeof createFairTurns>;
+const turnsOf = new WeakMap<PGlite, Take>();
+
 /**
  * Makes every statement and transaction sent to `client` take its turn. A transaction is one
  * turn: its own statements go through its handle, not through these methods.
  */
 export function takeTurnsOn(client: PGlite): PGlite {
   const take = createFairTurns();
+  turnsOf.set(client, take);
   const query = client.query.bind(client);
   const exec = client.exec.bind(client);
   const transaction = client.transaction.bind(client);
@@ -44,4 +48,10 @@ export function takeTurnsOn(client: PGlite): PGlite {
   client.exec = (...args) => take(() => exec(...args));
   client.transaction = (...args) => take(() => transaction(...args));
   return client;
+}
+
+/** Runs `job`, which speaks to `client` by other means than these methods, in a turn of its own. */
+export function inTurnOn<T>(client: PGlite, job: () => Promise<T>): Promise<T> {
+  const take = turnsOf.get(client);
+  return take ? take(job) : job();
 }
