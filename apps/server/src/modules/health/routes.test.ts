@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { openUnreachableDatabase } from '../../test/database';
 import { RETRY_AFTER_SECONDS } from '../../lib/http-errors';
@@ -30,12 +31,37 @@ describe('GET /api/health', () => {
     }
   });
 
-  it('sends the security headers', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(res.headers['strict-transport-security']).toBeUndefined();
+  it('sends the security headers on every answer: a read, an unknown route, bad input', async () => {
+    const answers = await Promise.all([
+      t.app.inject({ method: 'GET', url: '/api/health' }),
+      t.app.inject({ method: 'GET', url: '/api/nowhere' }),
+      t.app.inject({
+        method: 'POST',
+        url: authPaths.login,
+        headers: { 'content-type': 'application/json' },
+        payload: '{"a":',
+      }),
+    ]);
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 404, 400]);
+    for (const res of answers) {
+      expect(res.headers).toMatchObject({
+        'content-security-policy':
+          "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';" +
+          "frame-ancestors 'none';img-src 'self' data:;object-src 'none';script-src 'self';" +
+          "script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self'",
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'origin-agent-cluster': '?1',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-frame-options': 'DENY',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+      });
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
   });
 });
 
