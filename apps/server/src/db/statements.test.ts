@@ -4,6 +4,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../test/database';
 import { drizzleOptions, openPglite, type Database, type DatabaseHandle } from './client';
+import { isDatabaseUnavailable } from '../lib/database-errors';
 import { runStatement, type Statement } from './statements';
 
 const sum: Statement = {
@@ -97,6 +98,15 @@ describe('runStatement on PGlite', () => {
     setImmediate(() => log.push('socket read'));
     await Promise.all([first, second]);
     expect(log).toEqual(['first', 'socket read', 'second']);
+  });
+
+  it('refuses a call once the PGlite is closed, in the words that say the database is gone', async () => {
+    const closing = await openPglite();
+    expect(await runStatement(closing.db, divide, [5])).toEqual([{ n: 2 }]);
+    await closing.close();
+    const refused = await runStatement(closing.db, divide, [5]).catch((error: Error) => error);
+    expect(refused).toBeInstanceOf(Error);
+    expect(isDatabaseUnavailable(refused)).toBe(true);
   });
 
   it('waits for an open transaction on a PGlite that takes no turns, too', async () => {

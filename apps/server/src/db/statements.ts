@@ -71,14 +71,15 @@ async function prepareOnPglite(db: PGlite, statement: Statement): Promise<number
 /**
  * PGlite's query() parses and plans its text at every call, in six calls into the backend. Here
  * a text is parsed once, and a call sends bind, describe, execute and sync as one message, with
- * the generic plan asked for around them. It
- * takes the client's turn (db/fair-turns.ts) and PGlite's transaction lock, as query() does, so
- * that it never runs inside another caller's transaction. Reads only: nothing to sync to disk.
+ * the generic plan asked for around them. It takes the client's turn (db/fair-turns.ts) and
+ * PGlite's locks, and checks that PGlite is open, as query() does: it never runs inside another
+ * caller's transaction, nor after close. Reads only: nothing to sync to disk.
  */
 function runOnPglite<Row>(db: PGlite, statement: Statement, values: unknown[]): Promise<Row[]> {
   return inTurnOn(db, () =>
     db._runExclusiveTransaction(() =>
       db._runExclusiveQuery(async () => {
+        await db._checkReady();
         const types = await prepareOnPglite(db, statement);
         const messages = await db.execProtocolStream(
           inOne([
