@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { S3FileStoreOptions } from '../adapters/s3-file-store';
+import { createFairTurns } from '../db/fair-turns';
 
 /** s3rver's fixed credentials: it accepts these and no others. */
 const ACCESS_KEY_ID = 'S3RVER';
@@ -45,12 +46,7 @@ interface FilesystemStore {
  */
 function writeInTurns(server: S3rver) {
   const store = (server as unknown as { store: FilesystemStore }).store;
-  let last: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
-    const turn = last.then(work);
-    last = turn.catch(() => undefined);
-    return turn;
-  };
+  const inTurn = createFairTurns();
   const put = store.putObject.bind(store);
   const remove = store.deleteObject.bind(store);
   store.putObject = (object) =>
