@@ -14,6 +14,19 @@ describe('signed links', () => {
     expect(links.verify('/api/files/a.pdf', parse(link))).toBe('customer-1');
   });
 
+  it('keeps a subject that must be escaped in a URL, and signs it as given', () => {
+    const subject = 'a b&sub=c/é+%';
+    const query = parse(links.sign('/p', subject, 60));
+    expect(query.sub).toBe(subject);
+    expect(links.verify('/p', query)).toBe(subject);
+    expect(() => links.verify('/p', { ...query, sub: 'a b' })).toThrow(AppError);
+  });
+
+  it('signs with the secret it was given', () => {
+    const query = parse(links.sign('/p', 'c', 60));
+    expect(() => createSignedLinks('t'.repeat(40), clock).verify('/p', query)).toThrow(AppError);
+  });
+
   it('refuses a link for another path or subject', () => {
     const query = parse(links.sign('/api/files/a.pdf', 'customer-1', 60));
     expect(() => links.verify('/api/files/b.pdf', query)).toThrow(AppError);
