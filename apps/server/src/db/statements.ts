@@ -13,6 +13,17 @@ export interface Statement {
 
 type Driver = pg.Pool | PGlite;
 
+/**
+ * A parameter that the planner costs as one of a plan made for any value, in a plan made for
+ * this call's values too. PostgreSQL plans a statement for its values at the first five calls,
+ * then keeps a plan made for any values only if that one looks no dearer. For a customer with
+ * far more rows than most, a page's own plan looks cheaper (its LIMIT is a smaller share of the
+ * customer's rows), so the statement was planned anew at every call. Behind a subquery, the
+ * customer is costed alike in both plans and the plan is kept
+ * (docs/decisions/051-one-plan-for-every-customer.md).
+ */
+export const costedForAnyValue = (parameter: string) => `(SELECT ${parameter})`;
+
 /** Runs one fixed read with its values, in one round trip, outside any transaction. */
 export async function runStatement<Row>(
   db: Database,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { hashPassword } from '../lib/password';
 import { customers, type Customer } from '../modules/users/schema';
 import { createAccessTokens } from '../modules/auth/access-token';
@@ -34,6 +35,20 @@ export async function createCustomer(
 }
 
 /** Bearer headers for a customer, as after a completed sign-in: a real session stands behind them. */
+/**
+ * `count` customers made straight in the table, quickly: the many small accounts that a large one
+ * stands among. They share the company name returned, which finds them again.
+ */
+export async function insertCustomers(t: TestApp, count: number): Promise<string> {
+  const company = `Small Traders ${randomUUID()}`;
+  await t.deps.db.execute(sql`
+    INSERT INTO customers (email, company_name, mobile, gst_no, tally_serial_no, password_hash)
+    SELECT 'small-' || i || '-' || ${company} || '@example.test', ${company}, '9876543210',
+      '27AAPFU0939F1ZV', '700000001', 'not a password hash'
+    FROM generate_series(1, ${count}) AS i`);
+  return company;
+}
+
 export async function authHeaders(t: TestApp, customerId: string) {
   const { sessionId } = await startSession(t.deps.db, t.clock, customerId, false);
   const tokens = createAccessTokens(t.deps.secrets.jwt, t.clock);

@@ -18,7 +18,7 @@ import { unrevokedSessionSql, type UnrevokedSession } from '../auth/sessions';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import { expireDueConsents } from './customer-consents';
 import { toConsent, toPastConsent, type ConsentWithAccess } from './rows';
-import { runStatement, type Statement } from '../../db/statements';
+import { costedForAnyValue, runStatement, type Statement } from '../../db/statements';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'consents' | 'queue' | 'config'>;
 
@@ -50,14 +50,16 @@ interface Built extends Statement {
 
 /**
  * Numbers the parameters a text uses, in the order it first uses them. A `size` is written into
- * the text as its LIMIT instead of a parameter (see PAGE_SIZES).
+ * the text as its LIMIT instead of a parameter (see PAGE_SIZES). The customer is costed as any
+ * customer, so that a large one's statements keep one plan too.
  */
 function build(name: string, write: (p: P) => string, size?: number): Built {
   const params: Param[] = [];
   const text = write((param) => {
     if (param === 'limit' && size !== undefined) return String(size);
     if (!params.includes(param)) params.push(param);
-    return `$${params.indexOf(param) + 1}::${PARAM_TYPES[param]}`;
+    const value = `$${params.indexOf(param) + 1}::${PARAM_TYPES[param]}`;
+    return param === 'customer' ? costedForAnyValue(value) : value;
   });
   return { name, text, params };
 }

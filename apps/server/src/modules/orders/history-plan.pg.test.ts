@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_HISTORY_PAGE_SIZE, orderAmount } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
+import { insertCustomers } from '../../test/customers';
 import { CUSTOM_PLANS_FIRST, onOneConnection } from '../../test/database';
 import { startSession } from '../auth/sessions';
 import { buyer } from '../payments/test-support';
@@ -36,6 +37,16 @@ async function planOf(auth: RequestAuth, rows: number, position?: OrderPosition)
   const client = (t.deps.db as unknown as { $client: pg.Pool }).$client;
   const result = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, values);
   return (result.rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan;
+}
+
+/** `each` orders of the plan for every customer of `company`, made straight in the table. */
+async function insertOrdersOfCompany(company: string, planId: string, each: number) {
+  await t.deps.db.execute(sql`
+    INSERT INTO orders (customer_id, plan_id, base_paise, gst_paise, handling_paise, total_paise,
+      status, created_at, updated_at)
+    SELECT c.id, ${planId}, 100, 18, 0, 118, 'Pending', now() - j * interval '1 minute', now()
+    FROM customers c CROSS JOIN generate_series(1, ${each}) AS j
+    WHERE c.company_name = ${company}`);
 }
 
 /** The buyer's orders, made straight in the table: `count`, a minute apart, newest first. */
@@ -94,6 +105,39 @@ describe('GET /api/orders/history on PostgreSQL', () => {
     const b = await buyer(t);
     await insertOrders(b, 3000);
     await t.deps.db.execute(sql`ANALYZE orders`);
+    const { sessionId } = await startSession(t.deps.db, t.clock, b.customer.id, false);
+    const auth = { customerId: b.customer.id, sessionId };
+    const connection = onOneConnection(t.deps.db);
+    const calls = 12;
+    try {
+      const deps = { ...t.deps, db: connection.db };
+      for (let call = 0; call < calls; call++) {
+        const first = await listOrders(deps, auth, { limit: ORDER_HISTORY_PAGE_SIZE });
+        expect(first.orders).toHaveLength(ORDER_HISTORY_PAGE_SIZE);
+        const next = await listOrders(deps, auth, {
+          limit: ORDER_HISTORY_PAGE_SIZE,
+          cursor: first.nextCursor!,
+        });
+        expect(next.orders).toHaveLength(ORDER_HISTORY_PAGE_SIZE);
+      }
+      const plans = await connection.plans();
+      for (const name of ['orders_history_first_21', 'orders_history_after_21']) {
+        expect(plans.get(name), name).toEqual({
+          generic: calls - CUSTOM_PLANS_FIRST,
+          custom: CUSTOM_PLANS_FIRST,
+        });
+      }
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('keeps one plan too for a customer with far more orders than most', async () => {
+    const b = await buyer(t);
+    await insertOrders(b, 3000);
+    // most customers have a few orders: a plan for any customer is costed for a few rows
+    await insertOrdersOfCompany(await insertCustomers(t, 1000), b.plan.id, 2);
+    await t.deps.db.execute(sql`ANALYZE`);
     const { sessionId } = await startSession(t.deps.db, t.clock, b.customer.id, false);
     const auth = { customerId: b.customer.id, sessionId };
     const connection = onOneConnection(t.deps.db);

@@ -11,7 +11,7 @@ import {
   type PaymentStatus,
 } from '@portal/contract';
 import type { Executor } from '../../db/client';
-import { runStatement, type Statement } from '../../db/statements';
+import { costedForAnyValue, runStatement, type Statement } from '../../db/statements';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
@@ -123,7 +123,7 @@ function historyPageText(after: boolean, size: number | undefined): string {
         'startDate', ${isoUtc('cp.starts_at', 'MS')}, 'endDate', ${isoUtc('cp.ends_at', 'MS')}) END
     ) ORDER BY o.created_at DESC, o.id DESC), '[]')
     FROM (SELECT id, customer_id, plan_id, total_paise, status, created_at FROM orders
-      WHERE customer_id = $2::uuid ${bound}
+      WHERE customer_id = ${costedForAnyValue('$2::uuid')} ${bound}
       ORDER BY created_at DESC, id DESC LIMIT ${rows}) o
     JOIN plans p ON p.id = o.plan_id
     LEFT JOIN invoices i ON i.order_id = o.id
