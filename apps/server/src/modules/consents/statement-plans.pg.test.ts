@@ -4,6 +4,7 @@ import { CONSENTS_PAGE_SIZE, DASHBOARD_ACTIVITY_CONSENTS } from '@portal/contrac
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer, insertCustomers } from '../../test/customers';
 import { CUSTOM_PLANS_FIRST, onOneConnection } from '../../test/database';
+import type { RequestAuth } from '../auth/authenticate';
 import { startSession } from '../auth/sessions';
 import { listConsentPage } from './reads';
 import { createTestPartner } from './testing';
@@ -33,6 +34,48 @@ async function insertConsents(
     FROM generate_series(1, ${count}) AS i`);
 }
 
+/**
+ * The web app's first and next page at each of its sizes, read 12 times on one connection:
+ * PostgreSQL plans each statement for its values five times, then keeps one plan for the rest.
+ */
+async function expectOnePlanKept(auth: RequestAuth, prefix: string) {
+  const connection = onOneConnection(t.deps.db);
+  try {
+    const deps = { ...t.deps, db: connection.db };
+    const limits = [CONSENTS_PAGE_SIZE, DASHBOARD_ACTIVITY_CONSENTS];
+    for (const limit of limits) {
+      for (let call = 0; call < CALLS; call++) {
+        const first = await listConsentPage(deps, auth, { page: 1, limit });
+        expect(first.data).toHaveLength(limit);
+        const next = await listConsentPage(deps, auth, {
+          page: 2,
+          limit,
+          after: first.cursors.next!,
+        });
+        expect(next.data[0]!.consentId).toBe(`${prefix}-${limit + 1}`);
+      }
+    }
+    const plans = await connection.plans();
+    for (const name of limits.flatMap((limit) => [
+      `consents_all_first_${limit}`,
+      `consents_all_after_${limit}`,
+    ])) {
+      expect(plans.get(name), name).toEqual({
+        generic: CALLS - CUSTOM_PLANS_FIRST,
+        custom: CUSTOM_PLANS_FIRST,
+      });
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The customer's page as its own session reads it. */
+async function authOf(customerId: string): Promise<RequestAuth> {
+  const { sessionId } = await startSession(t.deps.db, t.clock, customerId, false);
+  return { customerId, sessionId };
+}
+
 describe('the consents page on PostgreSQL', () => {
   it('keeps one plan per connection for the page sizes the web app asks for', async () => {
     const customer = await createCustomer(t);
@@ -40,37 +83,7 @@ describe('the consents page on PostgreSQL', () => {
     // enough rows, with statistics, for the planner's costs to be those of a real customer
     await insertConsents(customer.id, partner.id, 'PLAN', 3000);
     await t.deps.db.execute(sql`ANALYZE`);
-    const { sessionId } = await startSession(t.deps.db, t.clock, customer.id, false);
-    const auth = { customerId: customer.id, sessionId };
-    const connection = onOneConnection(t.deps.db);
-    try {
-      const deps = { ...t.deps, db: connection.db };
-      for (const limit of [CONSENTS_PAGE_SIZE, DASHBOARD_ACTIVITY_CONSENTS]) {
-        for (let call = 0; call < CALLS; call++) {
-          const first = await listConsentPage(deps, auth, { page: 1, limit });
-          expect(first.data).toHaveLength(limit);
-          const next = await listConsentPage(deps, auth, {
-            page: 2,
-            limit,
-            after: first.cursors.next!,
-          });
-          expect(next.data[0]!.consentId).toBe(`PLAN-${limit + 1}`);
-        }
-      }
-      const plans = await connection.plans();
-      for (const name of [
-        `consents_all_first_${CONSENTS_PAGE_SIZE}`,
-        `consents_all_after_${CONSENTS_PAGE_SIZE}`,
-        `consents_all_first_${DASHBOARD_ACTIVITY_CONSENTS}`,
-      ]) {
-        expect(plans.get(name), name).toEqual({
-          generic: CALLS - CUSTOM_PLANS_FIRST,
-          custom: CUSTOM_PLANS_FIRST,
-        });
-      }
-    } finally {
-      await connection.close();
-    }
+    await expectOnePlanKept(await authOf(customer.id), 'PLAN');
   });
 
   it('keeps one plan too for a customer with far more consents than most', async () => {
@@ -88,32 +101,6 @@ describe('the consents page on PostgreSQL', () => {
       FROM customers c CROSS JOIN generate_series(1, 30) AS j
       WHERE c.company_name = ${company}`);
     await t.deps.db.execute(sql`ANALYZE`);
-    const { sessionId } = await startSession(t.deps.db, t.clock, customer.id, false);
-    const auth = { customerId: customer.id, sessionId };
-    const connection = onOneConnection(t.deps.db);
-    try {
-      const deps = { ...t.deps, db: connection.db };
-      for (let call = 0; call < CALLS; call++) {
-        const first = await listConsentPage(deps, auth, { page: 1, limit: CONSENTS_PAGE_SIZE });
-        expect(first.data).toHaveLength(CONSENTS_PAGE_SIZE);
-        await listConsentPage(deps, auth, {
-          page: 2,
-          limit: CONSENTS_PAGE_SIZE,
-          after: first.cursors.next!,
-        });
-      }
-      const plans = await connection.plans();
-      for (const name of [
-        `consents_all_first_${CONSENTS_PAGE_SIZE}`,
-        `consents_all_after_${CONSENTS_PAGE_SIZE}`,
-      ]) {
-        expect(plans.get(name), name).toEqual({
-          generic: CALLS - CUSTOM_PLANS_FIRST,
-          custom: CUSTOM_PLANS_FIRST,
-        });
-      }
-    } finally {
-      await connection.close();
-    }
+    await expectOnePlanKept(await authOf(customer.id), 'LARGE');
   });
 });
