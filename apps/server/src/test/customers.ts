@@ -34,7 +34,6 @@ export async function createCustomer(
   return { ...customer!, password };
 }
 
-/** Bearer headers for a customer, as after a completed sign-in: a real session stands behind them. */
 /**
  * `count` customers made straight in the table, quickly: the many small accounts that a large one
  * stands among. They share the company name returned, which finds them again.
@@ -49,6 +48,7 @@ export async function insertCustomers(t: TestApp, count: number): Promise<string
   return company;
 }
 
+/** Bearer headers for a customer, as after a completed sign-in: a real session stands behind them. */
 export async function authHeaders(t: TestApp, customerId: string) {
   const { sessionId } = await startSession(t.deps.db, t.clock, customerId, false);
   const tokens = createAccessTokens(t.deps.secrets.jwt, t.clock);
