@@ -1,10 +1,11 @@
 /**
- * Lighthouse mobile on the signed-in /dashboard for two or more builds of the web app, run in
- * turn (A, B, A, B, ...) at the same time on the same machine, so that a change's effect shows
- * even when other work makes each figure swing. Each build is served by its own portal over one
- * fresh PostgreSQL database, seeded with the bench's customer of 10,000 consents.
+ * Lighthouse mobile on the signed-in /dashboard (or on /login, signed out) for two or more builds
+ * of the web app, run in turn (A, B, A, B, ...) at the same time on the same machine, so that a
+ * change's effect shows even when other work makes each figure swing. Each build is served by its
+ * own portal over one fresh PostgreSQL database, seeded with the bench's customer of 10,000
+ * consents.
  *
- *   tsx lighthouse-compare.ts [--runs 3] <web dist> <web dist> ...
+ *   tsx lighthouse-compare.ts [--runs 3] [--page dashboard|login] <web dist> <web dist> ...
  *
  * A web dist is the output of `npx vite build --outDir <dir>` in apps/web.
  */
@@ -19,12 +20,23 @@ import { accountOf } from './seed';
 import { median } from './stats';
 
 const { values: flags, positionals: builds } = parseArgs({
-  options: { runs: { type: 'string', default: '3' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    page: { type: 'string', default: 'dashboard' },
+  },
   allowPositionals: true,
 });
 const runs = Number(flags.runs);
-if (builds.length < 1 || !Number.isInteger(runs) || runs < 1) {
-  throw new Error('usage: tsx lighthouse-compare.ts [--runs N] <web dist> <web dist> ...');
+const signedIn = flags.page === 'dashboard';
+if (
+  builds.length < 1 ||
+  !Number.isInteger(runs) ||
+  runs < 1 ||
+  !['dashboard', 'login'].includes(flags.page)
+) {
+  throw new Error(
+    'usage: tsx lighthouse-compare.ts [--runs N] [--page dashboard|login] <web dist> <web dist> ...',
+  );
 }
 const serverUrl =
   process.env.BENCH_DATABASE_URL ?? 'postgres://portal:portal@localhost:5432/postgres';
@@ -56,7 +68,9 @@ try {
   for (let run = 1; run <= runs; run++) {
     for (const build of served) {
       const before = load();
-      const scores = await lighthouseScores(`${build.portal.url}/dashboard`, build.session);
+      const scores = signedIn
+        ? await lighthouseScores(`${build.portal.url}/dashboard`, build.session)
+        : await lighthouseScores(`${build.portal.url}/login`);
       build.scores.push(scores);
       console.log(
         `run ${run} ${build.dist}: performance ${scores.performance}, TBT ${Math.round(scores.tbtMs)} ms, ` +
