@@ -2,7 +2,7 @@
  * The JavaScript a browser fetches on a first visit, gzipped, from Vite's manifest: for /login,
  * and for the signed-in /dashboard, with the chunks of it that carry zod.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -41,8 +41,8 @@ const readManifest = (webDist: string) =>
 
 /**
  * The entry chunk, the steps it imports at once (apps/web/src/main.tsx; index.html preloads
- * them), the given route modules and their static imports: what index.html loads and what
- * Vite's preload helper fetches with each route module.
+ * them), the given route modules and their static imports: what index.html loads and what the
+ * browser fetches with each route module as it finds its imports.
  */
 function firstLoadOf(webDist: string, manifest: Manifest, routes: string[]): FirstLoad {
   const seen = new Set<string>();
@@ -79,3 +79,18 @@ export function loginFirstLoad(webDist: string): FirstLoad {
 /** The signed-in /dashboard: the entry and the dashboard's route modules. */
 export const dashboardFirstLoad = (webDist: string): FirstLoad =>
   firstLoadOf(webDist, readManifest(webDist), DASHBOARD_ROUTE_MODULES);
+
+/**
+ * The scripts Vite's preload helper would link, all in one task, when a route's chunk loads: the
+ * files named in the helper's list of dependencies (`m.f=[...]`) in every built chunk. None is
+ * wanted (apps/web/vite.config.ts): each link's request costs the main thread on a phone.
+ */
+export function scriptsPreloadedByHelper(webDist: string): string[] {
+  const assets = path.join(webDist, 'assets');
+  const scripts = new Set<string>();
+  for (const file of readdirSync(assets).filter((name) => name.endsWith('.js'))) {
+    const list = /m\.f=\[([^\]]*)\]/.exec(readFileSync(path.join(assets, file), 'utf8'))?.[1];
+    for (const dep of list?.match(/[\w./-]+\.js/g) ?? []) scripts.add(path.basename(dep));
+  }
+  return [...scripts];
+}
