@@ -4,6 +4,7 @@ import { hashPassword } from '../lib/password';
 import { customers, type Customer } from '../modules/users/schema';
 import { createAccessTokens } from '../modules/auth/access-token';
 import { startSession } from '../modules/auth/sessions';
+import type { RequestAuth } from '../modules/auth/authenticate';
 import type { TestApp } from './app';
 
 let sequence = 0;
@@ -48,9 +49,15 @@ export async function insertCustomers(t: TestApp, count: number): Promise<string
   return company;
 }
 
+/** What a verified token gives a route for a customer, with a real session behind it. */
+export async function sessionAuth(t: TestApp, customerId: string): Promise<RequestAuth> {
+  const { sessionId } = await startSession(t.deps.db, t.clock, customerId, false);
+  return { customerId, sessionId };
+}
+
 /** Bearer headers for a customer, as after a completed sign-in: a real session stands behind them. */
 export async function authHeaders(t: TestApp, customerId: string) {
-  const { sessionId } = await startSession(t.deps.db, t.clock, customerId, false);
+  const { sessionId } = await sessionAuth(t, customerId);
   const tokens = createAccessTokens(t.deps.secrets.jwt, t.clock);
   const token = await tokens.sign({ customerId, sessionId });
   return { authorization: `Bearer ${token}` };

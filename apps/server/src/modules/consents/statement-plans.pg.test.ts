@@ -2,10 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENTS_PAGE_SIZE, DASHBOARD_ACTIVITY_CONSENTS } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { createCustomer, insertCustomers } from '../../test/customers';
+import { createCustomer, insertCustomers, sessionAuth } from '../../test/customers';
 import { CUSTOM_PLANS_FIRST, onOneConnection } from '../../test/database';
 import type { RequestAuth } from '../auth/authenticate';
-import { startSession } from '../auth/sessions';
 import { listConsentPage } from './reads';
 import { createTestPartner } from './testing';
 
@@ -71,11 +70,6 @@ async function expectOnePlanKept(auth: RequestAuth, prefix: string) {
 }
 
 /** The customer's page as its own session reads it. */
-async function authOf(customerId: string): Promise<RequestAuth> {
-  const { sessionId } = await startSession(t.deps.db, t.clock, customerId, false);
-  return { customerId, sessionId };
-}
-
 describe('the consents page on PostgreSQL', () => {
   it('keeps one plan per connection for the page sizes the web app asks for', async () => {
     const customer = await createCustomer(t);
@@ -83,7 +77,7 @@ describe('the consents page on PostgreSQL', () => {
     // enough rows, with statistics, for the planner's costs to be those of a real customer
     await insertConsents(customer.id, partner.id, 'PLAN', 3000);
     await t.deps.db.execute(sql`ANALYZE`);
-    await expectOnePlanKept(await authOf(customer.id), 'PLAN');
+    await expectOnePlanKept(await sessionAuth(t, customer.id), 'PLAN');
   });
 
   it('keeps one plan too for a customer with far more consents than most', async () => {
@@ -101,6 +95,6 @@ describe('the consents page on PostgreSQL', () => {
       FROM customers c CROSS JOIN generate_series(1, 30) AS j
       WHERE c.company_name = ${company}`);
     await t.deps.db.execute(sql`ANALYZE`);
-    await expectOnePlanKept(await authOf(customer.id), 'LARGE');
+    await expectOnePlanKept(await sessionAuth(t, customer.id), 'LARGE');
   });
 });

@@ -3,9 +3,8 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_HISTORY_PAGE_SIZE, orderAmount } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { insertCustomers } from '../../test/customers';
+import { insertCustomers, sessionAuth } from '../../test/customers';
 import { CUSTOM_PLANS_FIRST, onOneConnection } from '../../test/database';
-import { startSession } from '../auth/sessions';
 import { buyer } from '../payments/test-support';
 import type { RequestAuth } from '../auth/authenticate';
 import type { OrderPosition } from './cursor';
@@ -97,8 +96,7 @@ describe('GET /api/orders/history on PostgreSQL', () => {
     await insertOrders(b, 5000);
     await insertOrders(await buyer(t), 500);
     await t.deps.db.execute(sql`ANALYZE orders`);
-    const { sessionId } = await startSession(t.deps.db, t.clock, b.customer.id, false);
-    const auth = { customerId: b.customer.id, sessionId };
+    const auth = await sessionAuth(t, b.customer.id);
     let cursor = (await listOrders(t.deps, auth, { limit: 100 })).nextCursor!;
     for (let i = 0; i < 24; i++) {
       cursor = (await listOrders(t.deps, auth, { limit: 100, cursor })).nextCursor!;
@@ -135,9 +133,7 @@ describe('GET /api/orders/history on PostgreSQL', () => {
     const b = await buyer(t);
     await insertOrders(b, 3000);
     await t.deps.db.execute(sql`ANALYZE orders`);
-    const { sessionId } = await startSession(t.deps.db, t.clock, b.customer.id, false);
-    const auth = { customerId: b.customer.id, sessionId };
-    await expectOnePlanKept(auth);
+    await expectOnePlanKept(await sessionAuth(t, b.customer.id));
   });
 
   it('keeps one plan too for a customer with far more orders than most', async () => {
@@ -146,8 +142,6 @@ describe('GET /api/orders/history on PostgreSQL', () => {
     // most customers have a few orders: a plan for any customer is costed for a few rows
     await insertOrdersOfCompany(await insertCustomers(t, 1000), b.plan.id, 2);
     await t.deps.db.execute(sql`ANALYZE`);
-    const { sessionId } = await startSession(t.deps.db, t.clock, b.customer.id, false);
-    const auth = { customerId: b.customer.id, sessionId };
-    await expectOnePlanKept(auth);
+    await expectOnePlanKept(await sessionAuth(t, b.customer.id));
   });
 });
