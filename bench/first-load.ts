@@ -88,9 +88,14 @@ export const dashboardFirstLoad = (webDist: string): FirstLoad =>
 export function scriptsPreloadedByHelper(webDist: string): string[] {
   const assets = path.join(webDist, 'assets');
   const scripts = new Set<string>();
+  let lists = 0;
   for (const file of readdirSync(assets).filter((name) => name.endsWith('.js'))) {
     const list = /m\.f=\[([^\]]*)\]/.exec(readFileSync(path.join(assets, file), 'utf8'))?.[1];
-    for (const dep of list?.match(/[\w./-]+\.js/g) ?? []) scripts.add(path.basename(dep));
+    if (list === undefined) continue;
+    lists++;
+    for (const dep of list.match(/[\w./-]+\.js/g) ?? []) scripts.add(path.basename(dep));
   }
+  // the routes' chunks still list the stylesheet: no list at all means the helper's form changed
+  if (lists === 0) throw new Error(`no list of Vite's preload helper found in ${assets}`);
   return [...scripts];
 }
