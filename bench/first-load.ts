@@ -2,7 +2,7 @@
  * The JavaScript a browser fetches on a first visit, gzipped, from Vite's manifest: for /login,
  * and for the signed-in /dashboard, with the chunks of it that carry zod.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -86,16 +86,16 @@ export const dashboardFirstLoad = (webDist: string): FirstLoad =>
  * wanted (apps/web/vite.config.ts): each link's request costs the main thread on a phone.
  */
 export function scriptsPreloadedByHelper(webDist: string): string[] {
-  const assets = path.join(webDist, 'assets');
   const scripts = new Set<string>();
   let lists = 0;
-  for (const file of readdirSync(assets).filter((name) => name.endsWith('.js'))) {
-    const list = /m\.f=\[([^\]]*)\]/.exec(readFileSync(path.join(assets, file), 'utf8'))?.[1];
+  for (const { file } of Object.values(readManifest(webDist))) {
+    if (!file.endsWith('.js')) continue;
+    const list = /m\.f=\[([^\]]*)\]/.exec(readFileSync(path.join(webDist, file), 'utf8'))?.[1];
     if (list === undefined) continue;
     lists++;
     for (const dep of list.match(/[\w./-]+\.js/g) ?? []) scripts.add(path.basename(dep));
   }
   // the routes' chunks still list the stylesheet: no list at all means the helper's form changed
-  if (lists === 0) throw new Error(`no list of Vite's preload helper found in ${assets}`);
+  if (lists === 0) throw new Error(`no list of Vite's preload helper found in ${webDist}`);
   return [...scripts];
 }

@@ -69,7 +69,6 @@ async function expectOnePlanKept(auth: RequestAuth, prefix: string) {
   }
 }
 
-/** The customer's page as its own session reads it. */
 describe('the consents page on PostgreSQL', () => {
   it('keeps one plan per connection for the page sizes the web app asks for', async () => {
     const customer = await createCustomer(t);
