@@ -15,8 +15,10 @@ import { orders } from '../orders/schema';
 import { plans } from '../plans/schema';
 import { encodeCursor } from './cursor';
 import { allConsentBatches } from './reads';
-import { consents } from './schema';
-import { createTestPartner } from './testing';
+import { consentAccesses, consents } from './schema';
+import { partners } from '../partners/schema';
+import { toConsent, toPastConsent } from './rows';
+import { approvedTestConsent, createTestPartner, partnerRead } from './testing';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -188,6 +190,68 @@ describe('GET /api/user-consents by keyset', () => {
     expect(
       (await page(headers, { userId: customer.id, limit: '5', after: made('0') })).data,
     ).toEqual([]);
+  });
+});
+
+describe('a page as one JSON value', () => {
+  /** The consent as the single-consent answers show it: read by the driver, dates as `Date`. */
+  async function asTheDriverReadsIt(consentId: string) {
+    const [row] = await t.deps.db
+      .select()
+      .from(consents)
+      .innerJoin(partners, eq(partners.id, consents.partnerRef))
+      .leftJoin(consentAccesses, eq(consentAccesses.consentRef, consents.id))
+      .where(eq(consents.consentId, consentId));
+    const stored = { ...row!.consents, lastAccessedAt: row!.consent_accesses!.lastAccessedAt };
+    return { stored, partner: row!.partners };
+  }
+
+  it('answers every field of a consent as the driver-read answer does, instants to the microsecond cut alike, tokens decrypted', async () => {
+    const { customer, apiKey, consentId } = await approvedTestConsent(t, {
+      purpose: 'Loan underwriting',
+    });
+    expect((await partnerRead(t, apiKey, consentId, 'accounts')).statusCode).toBe(200);
+    // every instant the answer shows: most with microseconds that toISOString cuts, one with
+    // no fraction and one with trailing zeros, which PostgreSQL leaves out of its JSON
+    await t.deps.db.execute(sql`
+      UPDATE consents SET
+        access_token_expires_at = '2026-07-01T01:02:03.123456Z',
+        refresh_token_expires_at = '2026-08-01T01:02:03.999999Z',
+        expires_at = '2027-01-01T00:00:00Z',
+        provider_created_at = '2026-06-01T10:00:00.5005Z',
+        transaction_from = '2025-01-01T00:00:00.05Z',
+        transaction_to = '2026-05-31T23:59:59.999999Z',
+        reconnect_requested_at = '2026-06-02T03:04:05.060708Z',
+        created_at = '2026-06-01T10:00:00.123456Z',
+        updated_at = '2026-06-03T10:00:00.654321Z'
+      WHERE consent_id = ${consentId}`);
+    await t.deps.db.execute(sql`
+      UPDATE consent_accesses SET last_accessed_at = '2026-06-04T10:00:00.111111Z'
+      WHERE consent_ref = (SELECT id FROM consents WHERE consent_id = ${consentId})`);
+    const headers = await authHeaders(t, customer.id);
+    const { stored, partner } = await asTheDriverReadsIt(consentId);
+    const expected = toConsent(stored, partner, t.deps.consents.encryption);
+    expect(expected.accessToken).toEqual(expect.any(String));
+    expect(expected.reconnectRequestedAt).toBe('2026-06-02T03:04:05.060Z');
+    expect(expected.expirationDateTime).toBe('2027-01-01T00:00:00.000Z');
+    expect(expected.transactionFromDateTime).toBe('2025-01-01T00:00:00.050Z');
+
+    const listed = await page(headers, { page: '1', limit: '10', userId: customer.id });
+    expect(listed.data).toEqual([expected]);
+
+    await t.deps.db.execute(sql`
+      UPDATE consents SET status = 'Revoked', revoked_at = '2026-06-05T10:00:00.987654Z'
+      WHERE consent_id = ${consentId}`);
+    const past = await t.app.inject({
+      method: 'GET',
+      url: `/api/user-consents/history?page=1&limit=10&userId=${customer.id}`,
+      headers,
+    });
+    expect(past.statusCode, past.body).toBe(200);
+    const revoked = await asTheDriverReadsIt(consentId);
+    const pastExpected = toPastConsent(revoked.stored, revoked.partner, t.deps.consents.encryption);
+    expect(pastExpected.revokedAt).toBe('2026-06-05T10:00:00.987Z');
+    expect(past.json().data).toEqual([pastExpected]);
   });
 });
 

@@ -17,7 +17,7 @@ import { sessionExpired, type RequestAuth } from '../auth/authenticate';
 import { unrevokedSessionSql, type UnrevokedSession } from '../auth/sessions';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import { expireDueConsents } from './customer-consents';
-import { toConsent, toPastConsent, type ConsentWithAccess } from './rows';
+import { toConsent, toPastConsent, type ShownConsent } from './rows';
 import { costedForAnyValue, runStatement, type Statement } from '../../db/statements';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'consents' | 'queue' | 'config'>;
@@ -116,21 +116,26 @@ function totalSql(filter: Filter, p: P, searching: boolean): string {
 const searchSql = (p: P) =>
   `(pa.name ILIKE ${p('search')} OR c.consent_id ILIKE ${p('search')} OR pa.partner_id ILIKE ${p('search')})`;
 
-function columnsSql(p: P) {
-  return `c.id, c.customer_id AS "customerId", c.partner_ref AS "partnerRef",
-    c.consent_id AS "consentId",
+/**
+ * The columns of a consent of the page, named as `toConsent` reads them: the row the page's JSON
+ * array holds for it. Its instants are UTC timestamps, which PostgreSQL writes in JSON without
+ * a zone (`instantsAsIso` finishes them); `micros` is the key of the page's cursors.
+ */
+function pageColumnsSql(p: P) {
+  const utc = (column: string) => `${column} AT TIME ZONE 'UTC'`;
+  return `c.id, c.consent_id AS "consentId",
     CASE WHEN ${DUE('c', p)} THEN 'Expired' ELSE c.status END AS status,
-    c.provider_status AS "providerStatus", c.permissions, c.net_banking_user_id AS "netBankingUserId",
-    c.document_key AS "documentKey", c.access_token_enc AS "accessTokenEnc",
-    c.access_token_expires_at AS "accessTokenExpiresAt", c.refresh_token_enc AS "refreshTokenEnc",
-    c.refresh_token_expires_at AS "refreshTokenExpiresAt", c.expires_at AS "expiresAt",
-    c.provider_created_at AS "providerCreatedAt",
-    c.provider_status_updated_at AS "providerStatusUpdatedAt",
-    c.partner_request_id AS "partnerRequestId", c.created_at AS "createdAt",
-    c.updated_at AS "updatedAt", c.purpose, c.transaction_from AS "transactionFrom",
-    c.transaction_to AS "transactionTo", c.fetches_per_day AS "fetchesPerDay", c.accounts,
-    c.revoked_at AS "revokedAt", c.reconnect_requested_at AS "reconnectRequestedAt",
-    ca.last_accessed_at AS "lastAccessedAt",
+    c.permissions, c.net_banking_user_id AS "netBankingUserId", c.document_key AS "documentKey",
+    c.access_token_enc AS "accessTokenEnc",
+    ${utc('c.access_token_expires_at')} AS "accessTokenExpiresAt",
+    c.refresh_token_enc AS "refreshTokenEnc",
+    ${utc('c.refresh_token_expires_at')} AS "refreshTokenExpiresAt",
+    ${utc('c.expires_at')} AS "expiresAt", ${utc('c.provider_created_at')} AS "providerCreatedAt",
+    ${utc('c.created_at')} AS "createdAt", ${utc('c.updated_at')} AS "updatedAt", c.purpose,
+    ${utc('c.transaction_from')} AS "transactionFrom", ${utc('c.transaction_to')} AS "transactionTo",
+    c.fetches_per_day AS "fetchesPerDay", c.accounts,
+    ${utc('ca.last_accessed_at')} AS "lastAccessedAt",
+    ${utc('c.reconnect_requested_at')} AS "reconnectRequestedAt", ${utc('c.revoked_at')} AS "revokedAt",
     pa.name AS "partnerName", pa.partner_id AS "partnerPublicId",
     (extract(epoch FROM c.created_at) * 1000000)::bigint::text AS micros`;
 }
@@ -160,20 +165,18 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean, size?: nu
             : mode === 'before'
               ? `(c.created_at, c.id) > ${cursorKey()}`
               : `(c.created_at, c.id) ${dir === 'DESC' ? '<=' : '>='} ${keyAt()}`;
-      // the session comes with the page: no row at all when it is revoked (decision 046)
+      // the session comes with the page: no row at all when it is revoked (decision 046); the
+      // page is one JSON array, newest first, whichever way it was read (decision 053)
       return `SELECT s.created_at AS "sessionCreatedAt", s.last_used_at AS "sessionLastUsedAt",
-        t.total::int AS total, r.*
+        (${totalSql(filter, p, searching)})::int AS total,
+        (SELECT coalesce(json_agg(r ORDER BY r."createdAt" DESC, r.id DESC), '[]') FROM (
+          SELECT ${pageColumnsSql(p)}
+            FROM consents c JOIN partners pa ON pa.id = c.partner_ref
+            LEFT JOIN consent_accesses ca ON ca.consent_ref = c.id
+           WHERE ${where('c')} AND ${bound}
+           ORDER BY c.created_at ${dir}, c.id ${dir} LIMIT ${p('limit')}) r) AS page
       FROM sessions s
-      CROSS JOIN (SELECT ${totalSql(filter, p, searching)} AS total) t
-      LEFT JOIN LATERAL (
-        SELECT ${columnsSql(p)}
-          FROM consents c JOIN partners pa ON pa.id = c.partner_ref
-          LEFT JOIN consent_accesses ca ON ca.consent_ref = c.id
-         WHERE ${where('c')} AND ${bound}
-         ORDER BY c.created_at ${dir}, c.id ${dir} LIMIT ${p('limit')}
-      ) r ON TRUE
-      WHERE ${unrevokedSessionSql('s', p('session'), p('customer'))}
-      ORDER BY r."createdAt" ${dir}, r.id ${dir}`;
+      WHERE ${unrevokedSessionSql('s', p('session'), p('customer'))}`;
     },
     size,
   );
@@ -230,16 +233,22 @@ const TOTAL_STATEMENTS = new Map(
   ),
 );
 
-type PageRow = Omit<ConsentWithAccess, 'status'> & {
-  total: number;
-  id: string | null;
-  status: ConsentStatus | 'Revoked';
+/** A consent of a page, as its statement writes it in JSON. */
+type PageConsent = ShownConsent & {
   partnerName: string;
   partnerPublicId: string;
+  /** created_at in microseconds since the epoch: the key of a cursor. */
   micros: string;
+};
+
+/** A page statement's one row; none when the session is revoked. */
+interface PageRow {
   sessionCreatedAt: Date;
   sessionLastUsedAt: Date;
-};
+  total: number;
+  /** Newest first. */
+  page: PageConsent[];
+}
 
 interface Values {
   session?: string;
@@ -269,20 +278,51 @@ function pick<T>(map: Map<string, T>, name: string): T {
 /** A % or _ the customer typed is a letter to find, not a wildcard: escape it (and the escape). */
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, '\\$&')}%`;
 
-function toRecords<T>(deps: Deps, rows: PageRow[], as: typeof toConsent | typeof toPastConsent) {
-  return rows
-    .filter((row) => row.id !== null)
-    .map(
-      (row) =>
-        as(
-          row as unknown as ConsentWithAccess,
-          { name: row.partnerName, partnerId: row.partnerPublicId },
-          deps.consents.encryption,
-        ) as T,
-    );
+const PAGE_INSTANTS = [
+  'accessTokenExpiresAt',
+  'refreshTokenExpiresAt',
+  'expiresAt',
+  'providerCreatedAt',
+  'createdAt',
+  'updatedAt',
+  'transactionFrom',
+  'transactionTo',
+  'lastAccessedAt',
+  'reconnectRequestedAt',
+  'revokedAt',
+] as const;
+
+/**
+ * A page's consent with its instants as `Date.prototype.toISOString` writes them. PostgreSQL
+ * writes a UTC timestamp in JSON as `2026-06-03T10:00:00.654321`, its fraction cut of trailing
+ * zeros or absent: the milliseconds are its first three digits.
+ */
+function instantsAsIso(consent: PageConsent): PageConsent {
+  for (const field of PAGE_INSTANTS) {
+    const text = consent[field];
+    if (typeof text === 'string') {
+      consent[field] = `${text.slice(0, 19)}.${text.slice(20, 23).padEnd(3, '0')}Z`;
+    }
+  }
+  return consent;
 }
 
-const toConsents = (deps: Deps, rows: PageRow[]) => toRecords<Consent>(deps, rows, toConsent);
+function toRecords<T>(
+  deps: Deps,
+  rows: PageConsent[],
+  as: typeof toConsent | typeof toPastConsent,
+) {
+  return rows.map(
+    (row) =>
+      as(
+        instantsAsIso(row),
+        { name: row.partnerName, partnerId: row.partnerPublicId },
+        deps.consents.encryption,
+      ) as T,
+  );
+}
+
+const toConsents = (deps: Deps, rows: PageConsent[]) => toRecords<Consent>(deps, rows, toConsent);
 
 export interface PageQuery {
   page: number;
@@ -294,16 +334,15 @@ export interface PageQuery {
 }
 
 interface ReadPage {
-  rows: PageRow[];
+  rows: PageConsent[];
   pagination: Pagination;
   cursors: PageCursors;
   /** The request's session, read with the page; undefined when it is revoked. */
   session: UnrevokedSession | undefined;
 }
 
-/** The session a page statement read beside its rows. */
-function sessionOf(rows: PageRow[]): UnrevokedSession | undefined {
-  const [row] = rows;
+/** The session a page statement read beside its page. */
+function sessionOf(row: PageRow | undefined): UnrevokedSession | undefined {
   return row && { createdAt: row.sessionCreatedAt, lastUsedAt: row.sessionLastUsedAt };
 }
 
@@ -369,21 +408,20 @@ async function readPage(
     }
   }
 
-  const rows = await run<PageRow>(
+  const [row] = await run<PageRow>(
     deps,
     pageStatementFor(filter, mode, suffix, values.limit ?? limit),
     values,
   );
-  const total = rows[0]?.total ?? 0;
-  const found = rows.filter((row) => row.id !== null);
-  const newestFirst = ascending(mode) ? found.reverse() : found;
+  const total = row?.total ?? 0;
+  const newestFirst = row?.page ?? [];
   const totalPages = Math.ceil(total / limit);
-  const at = (row: PageRow | undefined, direction: Cursor['direction'], to: number) =>
-    row
+  const at = (consent: PageConsent | undefined, direction: Cursor['direction'], to: number) =>
+    consent
       ? encodeCursor({
           direction,
-          micros: row.micros,
-          id: row.id!,
+          micros: consent.micros,
+          id: consent.id,
           page: to,
           status: listName,
           search,
@@ -391,7 +429,7 @@ async function readPage(
       : null;
   return {
     rows: newestFirst,
-    session: sessionOf(rows),
+    session: sessionOf(row),
     pagination: { total, page, limit, total_pages: totalPages },
     cursors: {
       next: page < totalPages ? at(newestFirst.at(-1), 'after', page + 1) : null,
@@ -441,14 +479,14 @@ export async function* allConsentBatches(
   };
   let statement = pageStatementFor('all', 'first', '', batchSize);
   for (;;) {
-    const read = await run<PageRow>(deps, statement, values);
+    const [read] = await run<PageRow>(deps, statement, values);
     if (!sessionOf(read)) throw sessionExpired();
-    const rows = read.filter((row) => row.id !== null);
+    const rows = read!.page;
     if (rows.length > 0) yield toConsents(deps, rows);
     if (rows.length < batchSize) return;
     const last = rows.at(-1)!;
     values.micros = last.micros;
-    values.id = last.id!;
+    values.id = last.id;
     statement = pageStatementFor('all', 'after', '', batchSize);
   }
 }

@@ -27,13 +27,55 @@ export function readToken(
   }
 }
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
+/**
+ * An instant as the driver reads it, or already as the text `Date.prototype.toISOString` writes,
+ * as a page read in JSON gives it (docs/decisions/053-the-consents-page-as-one-json-value.md).
+ */
+type Instant = Date | string;
+
+function iso(instant: Instant): string;
+function iso(instant: Instant | null): string | null;
+function iso(instant: Instant | null) {
+  return instant === null || typeof instant === 'string' ? instant : instant.toISOString();
+}
 
 /** A stored consent with when its partner last read data under it (consent_accesses). */
 export type ConsentWithAccess = ConsentRow & { lastAccessedAt: Date | null };
 
+/** What the customer's answers read of a consent; its instants may be ISO text. */
+export type ShownConsent = {
+  [K in ShownField]: ConsentWithAccess[K] extends Date
+    ? Instant
+    : ConsentWithAccess[K] extends Date | null
+      ? Instant | null
+      : ConsentWithAccess[K];
+};
+type ShownField =
+  | 'id'
+  | 'consentId'
+  | 'status'
+  | 'permissions'
+  | 'netBankingUserId'
+  | 'documentKey'
+  | 'accessTokenEnc'
+  | 'accessTokenExpiresAt'
+  | 'refreshTokenEnc'
+  | 'refreshTokenExpiresAt'
+  | 'expiresAt'
+  | 'providerCreatedAt'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'purpose'
+  | 'transactionFrom'
+  | 'transactionTo'
+  | 'fetchesPerDay'
+  | 'accounts'
+  | 'lastAccessedAt'
+  | 'reconnectRequestedAt'
+  | 'revokedAt';
+
 /** What both APIs show of the consent's terms and its partner's reads. */
-function terms(row: ConsentWithAccess) {
+function terms(row: ShownConsent) {
   return {
     purpose: row.purpose,
     transactionFromDateTime: iso(row.transactionFrom),
@@ -48,7 +90,7 @@ function terms(row: ConsentWithAccess) {
 
 /** A stored consent as the customer API answers it (spec §3 Consent, with its terms). */
 export function toConsent(
-  row: ConsentWithAccess,
+  row: ShownConsent,
   partner: Pick<Partner, 'name' | 'partnerId'>,
   encryption: Encryption,
 ): Consent {
@@ -65,16 +107,16 @@ export function toConsent(
     accessTokenExpiresAt: iso(row.accessTokenExpiresAt),
     refreshToken: readToken(encryption, row.id, 'refresh', row.refreshTokenEnc),
     refreshTokenExpiresAt: iso(row.refreshTokenExpiresAt),
-    createdAt: row.createdAt.toISOString(),
+    createdAt: iso(row.createdAt),
     consentCreationDate: iso(row.providerCreatedAt),
-    lastUpdated: row.updatedAt.toISOString(),
+    lastUpdated: iso(row.updatedAt),
     ...terms(row),
   };
 }
 
 /** A revoked or expired consent, for the History view. */
 export function toPastConsent(
-  row: ConsentWithAccess,
+  row: ShownConsent,
   partner: Pick<Partner, 'name' | 'partnerId'>,
   encryption: Encryption,
 ): PastConsent {
@@ -97,8 +139,8 @@ export function toPartnerConsent(
     apiList: row.permissions,
     documentUploaded: row.documentKey ? 'Y' : 'N',
     ...terms(row),
-    createdAt: row.createdAt.toISOString(),
-    lastUpdated: row.updatedAt.toISOString(),
+    createdAt: iso(row.createdAt),
+    lastUpdated: iso(row.updatedAt),
   };
 }
 
