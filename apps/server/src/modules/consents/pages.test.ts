@@ -18,6 +18,7 @@ import { allConsentBatches } from './reads';
 import { consentAccesses, consents } from './schema';
 import { partners } from '../partners/schema';
 import { toConsent, toPastConsent } from './rows';
+import { accessJoin, consentWithAccess } from './access';
 import { approvedTestConsent, createTestPartner, partnerRead } from './testing';
 
 let t: TestApp;
@@ -197,13 +198,12 @@ describe('a page as one JSON value', () => {
   /** The consent as the single-consent answers show it: read by the driver, dates as `Date`. */
   async function asTheDriverReadsIt(consentId: string) {
     const [row] = await t.deps.db
-      .select()
+      .select({ stored: consentWithAccess, partner: partners })
       .from(consents)
       .innerJoin(partners, eq(partners.id, consents.partnerRef))
-      .leftJoin(consentAccesses, eq(consentAccesses.consentRef, consents.id))
+      .leftJoin(consentAccesses, accessJoin)
       .where(eq(consents.consentId, consentId));
-    const stored = { ...row!.consents, lastAccessedAt: row!.consent_accesses!.lastAccessedAt };
-    return { stored, partner: row!.partners };
+    return row!;
   }
 
   it('answers every field of a consent as the driver-read answer does, instants to the microsecond cut alike, tokens decrypted', async () => {

@@ -117,25 +117,38 @@ const searchSql = (p: P) =>
   `(pa.name ILIKE ${p('search')} OR c.consent_id ILIKE ${p('search')} OR pa.partner_id ILIKE ${p('search')})`;
 
 /**
+ * The instants a page's consent shows, each by the column it is read from. The statement selects
+ * them as UTC timestamps, which PostgreSQL writes in JSON without a zone; `instantsAsIso`
+ * finishes them.
+ */
+const PAGE_INSTANTS = {
+  accessTokenExpiresAt: 'c.access_token_expires_at',
+  refreshTokenExpiresAt: 'c.refresh_token_expires_at',
+  expiresAt: 'c.expires_at',
+  providerCreatedAt: 'c.provider_created_at',
+  createdAt: 'c.created_at',
+  updatedAt: 'c.updated_at',
+  transactionFrom: 'c.transaction_from',
+  transactionTo: 'c.transaction_to',
+  lastAccessedAt: 'ca.last_accessed_at',
+  reconnectRequestedAt: 'c.reconnect_requested_at',
+  revokedAt: 'c.revoked_at',
+} as const satisfies Partial<Record<keyof ShownConsent, string>>;
+const INSTANT_FIELDS = Object.keys(PAGE_INSTANTS) as (keyof typeof PAGE_INSTANTS)[];
+
+/**
  * The columns of a consent of the page, named as `toConsent` reads them: the row the page's JSON
- * array holds for it. Its instants are UTC timestamps, which PostgreSQL writes in JSON without
- * a zone (`instantsAsIso` finishes them); `micros` is the key of the page's cursors.
+ * array holds for it; `micros` is the key of the page's cursors.
  */
 function pageColumnsSql(p: P) {
-  const utc = (column: string) => `${column} AT TIME ZONE 'UTC'`;
+  const instants = Object.entries(PAGE_INSTANTS).map(
+    ([field, column]) => `${column} AT TIME ZONE 'UTC' AS "${field}"`,
+  );
   return `c.id, c.consent_id AS "consentId",
     CASE WHEN ${DUE('c', p)} THEN 'Expired' ELSE c.status END AS status,
     c.permissions, c.net_banking_user_id AS "netBankingUserId", c.document_key AS "documentKey",
-    c.access_token_enc AS "accessTokenEnc",
-    ${utc('c.access_token_expires_at')} AS "accessTokenExpiresAt",
-    c.refresh_token_enc AS "refreshTokenEnc",
-    ${utc('c.refresh_token_expires_at')} AS "refreshTokenExpiresAt",
-    ${utc('c.expires_at')} AS "expiresAt", ${utc('c.provider_created_at')} AS "providerCreatedAt",
-    ${utc('c.created_at')} AS "createdAt", ${utc('c.updated_at')} AS "updatedAt", c.purpose,
-    ${utc('c.transaction_from')} AS "transactionFrom", ${utc('c.transaction_to')} AS "transactionTo",
-    c.fetches_per_day AS "fetchesPerDay", c.accounts,
-    ${utc('ca.last_accessed_at')} AS "lastAccessedAt",
-    ${utc('c.reconnect_requested_at')} AS "reconnectRequestedAt", ${utc('c.revoked_at')} AS "revokedAt",
+    c.access_token_enc AS "accessTokenEnc", c.refresh_token_enc AS "refreshTokenEnc", c.purpose,
+    c.fetches_per_day AS "fetchesPerDay", c.accounts, ${instants.join(', ')},
     pa.name AS "partnerName", pa.partner_id AS "partnerPublicId",
     (extract(epoch FROM c.created_at) * 1000000)::bigint::text AS micros`;
 }
@@ -278,27 +291,13 @@ function pick<T>(map: Map<string, T>, name: string): T {
 /** A % or _ the customer typed is a letter to find, not a wildcard: escape it (and the escape). */
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, '\\$&')}%`;
 
-const PAGE_INSTANTS = [
-  'accessTokenExpiresAt',
-  'refreshTokenExpiresAt',
-  'expiresAt',
-  'providerCreatedAt',
-  'createdAt',
-  'updatedAt',
-  'transactionFrom',
-  'transactionTo',
-  'lastAccessedAt',
-  'reconnectRequestedAt',
-  'revokedAt',
-] as const;
-
 /**
  * A page's consent with its instants as `Date.prototype.toISOString` writes them. PostgreSQL
  * writes a UTC timestamp in JSON as `2026-06-03T10:00:00.654321`, its fraction cut of trailing
  * zeros or absent: the milliseconds are its first three digits.
  */
 function instantsAsIso(consent: PageConsent): PageConsent {
-  for (const field of PAGE_INSTANTS) {
+  for (const field of INSTANT_FIELDS) {
     const text = consent[field];
     if (typeof text === 'string') {
       consent[field] = `${text.slice(0, 19)}.${text.slice(20, 23).padEnd(3, '0')}Z`;
