@@ -118,6 +118,22 @@ export function onOneConnection(db: Database) {
         rows.map((row) => [row.name, { generic: Number(row.generic), custom: Number(row.custom) }]),
       );
     },
+    /**
+     * EXPLAIN ANALYZE of a prepared statement of this connection, run with `values`: the plan
+     * it keeps for any values, once it keeps one.
+     */
+    async keptPlan(name: string, values: string[]): Promise<unknown> {
+      const client = await pool.connect();
+      try {
+        const literals = values.map((value) => client.escapeLiteral(value)).join(', ');
+        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: unknown }] }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${client.escapeIdentifier(name)}(${literals})`,
+        );
+        return rows[0]!['QUERY PLAN'][0].Plan;
+      } finally {
+        client.release();
+      }
+    },
     close: () => pool.end(),
   };
 }

@@ -50,7 +50,8 @@ export const orders = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('orders_customer_created_idx').on(t.customerId, t.createdAt),
+    // ordered as the history pages them, (created_at, id): a page is read off the index in order
+    index('orders_customer_created_idx').on(t.customerId, t.createdAt, t.id),
     index('orders_status_created_idx').on(t.status, t.createdAt),
   ],
 );
