@@ -7,6 +7,7 @@ import { getProfileQueryOptions } from '@/features/profile/api/get-profile';
 import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 import { JUST_FETCHED_MS } from '@/lib/query-client';
+import { taskByTask } from '@/lib/next-task';
 
 /**
  * The newest orders: the history's first answer (its newest, newest first), under 'orders' so
@@ -41,17 +42,20 @@ const dashboardQueries = (userId: string) =>
 
 /**
  * Sends the dashboard's requests without waiting for them, before the screen renders, so that
- * starting them is not part of its first render and their answers arrive sooner.
+ * starting them is not part of its first render and their answers arrive sooner; a task each,
+ * so that sending them is not one long task either. Settles once all are sent.
  */
 export function prefetchDashboardData(client: QueryClient, userId: string) {
   const [profile, counters, consents, orders, plans] = dashboardQueries(userId);
-  // asked afresh on every visit; a request already on its way is shared, not repeated
-  void client.prefetchQuery({ ...profile, staleTime: 0 });
-  void client.prefetchQuery({ ...counters, staleTime: 0 });
-  void client.prefetchQuery({ ...consents, staleTime: 0 });
-  void client.prefetchQuery({ ...orders, staleTime: 0 });
-  // the catalogue changes rarely: it keeps its own time of being current
-  void client.prefetchQuery(plans);
+  return taskByTask([
+    // asked afresh on every visit; a request already on its way is shared, not repeated
+    () => client.prefetchQuery({ ...profile, staleTime: 0 }),
+    () => client.prefetchQuery({ ...counters, staleTime: 0 }),
+    () => client.prefetchQuery({ ...consents, staleTime: 0 }),
+    () => client.prefetchQuery({ ...orders, staleTime: 0 }),
+    // the catalogue changes rarely: it keeps its own time of being current
+    () => client.prefetchQuery(plans),
+  ]);
 }
 
 /** The dashboard's data, side by side. */
