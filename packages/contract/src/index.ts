@@ -3,6 +3,7 @@ export * from './common';
 export * from './constants';
 export * from './money';
 export * from './dates';
+export * from './numbers';
 export * from './values';
 export * from './health';
 export * from './auth';

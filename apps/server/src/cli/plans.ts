@@ -1,8 +1,6 @@
-import { rupeesToPaise } from '@portal/contract';
+import { formatInr, rupeesToPaise } from '@portal/contract';
 import { createPlan, listAllPlans, retirePlan } from '../modules/plans/service';
 import { asCli, CliError, parseOptions, requireOption, type CliCommand } from './command';
-
-const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 
 function positiveInt(values: Record<string, unknown>, name: string): number {
   const raw = requireOption(values, name);
@@ -63,7 +61,7 @@ export const planCommands: Record<string, CliCommand> = {
             p.planType,
             `${p.noOfCompany} ${p.noOfCompany === 1 ? 'company' : 'companies'}`,
             `${p.durationDays} days`,
-            inr.format(p.amountPaise / 100),
+            formatInr(p.amountPaise / 100),
             p.retiredAt ? `retired ${p.retiredAt.toISOString()}` : 'offered',
           ].join('  '),
         );

@@ -1,3 +1,4 @@
+import { formatInr } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import type { CurrentPlan, User } from '@portal/contract';
 import type { Database } from '../../db/client';
@@ -18,14 +19,13 @@ interface InForce {
   endsAt: string;
 }
 
-const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 const iso = (timestamp: string) => new Date(timestamp).toISOString();
 
 function planOf(inForce: InForce | null): CurrentPlan | null {
   if (!inForce) return null;
   return {
     planName: inForce.planName,
-    formattedAmount: inr.format(inForce.amountPaise / 100),
+    formattedAmount: formatInr(inForce.amountPaise / 100),
     formattedDuration: `${inForce.durationDays} ${inForce.durationDays === 1 ? 'day' : 'days'}`,
     startDate: iso(inForce.startsAt),
     endDate: iso(inForce.endsAt),

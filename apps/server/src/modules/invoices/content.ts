@@ -3,6 +3,7 @@ import {
   HANDLING_RATE_PERCENT,
   customerDate,
   stateLabel,
+  formatInr,
 } from '@portal/contract';
 import { rupeesInWords } from '../receipts/amount-in-words';
 import { stateCodeOf } from '../receipts/gst';
@@ -72,8 +73,7 @@ export interface CreditNoteData {
   amounts: DocumentAmounts;
 }
 
-const money = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
-const inr = (paise: number) => money.format(paise / 100);
+const inr = (paise: number) => formatInr(paise / 100);
 const day = customerDate;
 
 function supplierBlock(supplier: Supplier): Block {

@@ -1,5 +1,5 @@
-const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
-export const rupees = (paise: number) => inr.format(paise / 100);
+import { formatInr } from '@portal/contract';
+export const rupees = (paise: number) => formatInr(paise / 100);
 
 /** An absolute link into the portal. */
 export const portalUrl = (publicUrl: string, pathAndQuery: string) =>

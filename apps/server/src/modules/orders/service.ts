@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import {
+  formatInr,
   gstKind,
   ORDER_HISTORY_PAGE_SIZE,
   orderAmount,
@@ -25,8 +26,7 @@ import { invoices } from '../invoices/schema';
 import { encodeCursor, decodeCursor, type OrderPosition } from './cursor';
 import { orders, type OrderRow } from './schema';
 
-const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
-export const formatPaise = (paise: number) => inr.format(paise / 100);
+export const formatPaise = (paise: number) => formatInr(paise / 100);
 
 /** What an order shows of its own row. */
 type ShownOrder = Pick<OrderRow, 'id' | 'customerId' | 'planId' | 'totalPaise' | 'status'>;

@@ -1,3 +1,4 @@
+import { formatInr } from '@portal/contract';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type {
   ComingUpPlan,
@@ -10,7 +11,6 @@ import type {
 import type { Executor } from '../../db/client';
 import { customerPlans, plans } from './schema';
 
-const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface PeriodRow {
@@ -107,7 +107,7 @@ export async function currentPlanOf(
   const { inForce } = standing;
   return {
     planName: inForce.planName,
-    formattedAmount: inr.format(inForce.amountPaise / 100),
+    formattedAmount: formatInr(inForce.amountPaise / 100),
     formattedDuration: `${inForce.durationDays} ${inForce.durationDays === 1 ? 'day' : 'days'}`,
     startDate: inForce.startsAt.toISOString(),
     endDate: standing.endsAt.toISOString(),

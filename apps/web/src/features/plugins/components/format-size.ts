@@ -1,8 +1,4 @@
-import { formatterOnFirstUse } from '@portal/contract';
-
-const number = formatterOnFirstUse(
-  () => new Intl.NumberFormat('en-IN', { maximumFractionDigits: 1 }),
-);
+import { formatOneDecimal } from '@portal/contract';
 
 /** 356 B, 12.4 KB, 3.1 MB (binary units, en-IN digits). */
 export function formatSize(bytes: number): string {
@@ -13,5 +9,5 @@ export function formatSize(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return `${number().format(value)} ${units[unit]}`;
+  return `${formatOneDecimal(value)} ${units[unit]}`;
 }
