@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { customerDate, customerDateTime, customerYear } from './dates';
+import { CUSTOMER_DATE_FORMATS, customerDate, customerDateTime, customerYear } from './dates';
 
 describe('customerDate', () => {
   it('zero-pads day and month', () => {
@@ -21,22 +21,9 @@ describe('customerDateTime', () => {
 
 describe('the Indian date and time without Intl', () => {
   const intl = {
-    date: new Intl.DateTimeFormat('en-IN', {
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      timeZone: 'Asia/Kolkata',
-    }),
-    dateTime: new Intl.DateTimeFormat('en-IN', {
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-      timeZone: 'Asia/Kolkata',
-    }),
-    year: new Intl.DateTimeFormat('en-IN', { year: 'numeric', timeZone: 'Asia/Kolkata' }),
+    date: new Intl.DateTimeFormat('en-IN', CUSTOMER_DATE_FORMATS.date),
+    dateTime: new Intl.DateTimeFormat('en-IN', CUSTOMER_DATE_FORMATS.dateTime),
+    year: new Intl.DateTimeFormat('en-IN', CUSTOMER_DATE_FORMATS.year),
   };
   const expectAsIntl = (date: Date) => {
     expect(customerDate(date), date.toISOString()).toBe(intl.date.format(date));

@@ -21,30 +21,28 @@ const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
 const FIXED_OFFSET_FROM = Date.UTC(1946, 0, 1);
 const FIXED_OFFSET_UNTIL = Date.UTC(9999, 11, 31, 18, 30);
 
-const intlDateFormat = formatterOnFirstUse(
-  () =>
-    new Intl.DateTimeFormat('en-IN', {
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      timeZone: CUSTOMER_TIME_ZONE,
-    }),
-);
-const intlDateTimeFormat = formatterOnFirstUse(
-  () =>
-    new Intl.DateTimeFormat('en-IN', {
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-      timeZone: CUSTOMER_TIME_ZONE,
-    }),
-);
-const intlYearFormat = formatterOnFirstUse(
-  () => new Intl.DateTimeFormat('en-IN', { year: 'numeric', timeZone: CUSTOMER_TIME_ZONE }),
-);
+const dateOptions = {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  timeZone: CUSTOMER_TIME_ZONE,
+} as const;
+
+/**
+ * The three formats as Intl's options: what the fallbacks below make, and what dates.test.ts
+ * holds the arithmetic to.
+ */
+export const CUSTOMER_DATE_FORMATS = {
+  date: dateOptions,
+  dateTime: { ...dateOptions, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  year: { year: 'numeric', timeZone: CUSTOMER_TIME_ZONE },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+const intlFormat = (format: keyof typeof CUSTOMER_DATE_FORMATS) =>
+  formatterOnFirstUse(() => new Intl.DateTimeFormat('en-IN', CUSTOMER_DATE_FORMATS[format]));
+const intlDateFormat = intlFormat('date');
+const intlDateTimeFormat = intlFormat('dateTime');
+const intlYearFormat = intlFormat('year');
 
 /** The instant's fields in India, or null for one that Intl writes. Throws as Intl does. */
 function indianFields(date: Date): Date | null {
