@@ -101,10 +101,19 @@ describe('stopping the queue', () => {
   async function busyWorker(app: TestApp) {
     let finish = () => {};
     const finished = new Promise<void>((resolve) => (finish = resolve));
-    await app.deps.queue.work('auth-purge', () => finished, { pollingIntervalSeconds: 0.5 });
+    let started = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const handler = () => {
+      started();
+      return finished;
+    };
+    await app.deps.queue.work('auth-purge', handler, { pollingIntervalSeconds: 0.5 });
     const id = (await app.deps.queue.send(app.deps.db, 'auth-purge', {}))!;
     const state = async () => (await jobsOf(app, 'auth-purge')).find((j) => j.id === id)!.state;
-    await expect.poll(state, { timeout: 10_000 }).toBe('active');
+    // the job is active in the table before its worker holds it, and a stop in between would
+    // find no work in progress: pg-boss calls the handler once the worker holds the job
+    await running;
+    expect(await state()).toBe('active');
     return { finish, state };
   }
 
