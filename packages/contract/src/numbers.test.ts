@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatInr, formatInrWhole, formatNumber, formatOneDecimal } from './numbers';
+import { formatInr, formatInrWhole, formatNumber, formatOneDecimal, formatPaise } from './numbers';
 
 const formats = [
   { name: 'formatNumber', format: formatNumber, intl: new Intl.NumberFormat('en-IN') },
@@ -84,5 +84,14 @@ describe('en-IN grouping', () => {
   it('rounds the shortest decimal of the number, as Intl does, not its binary value', () => {
     expect((1.005).toFixed(2)).toBe('1.00');
     expect(formatInr(1.005)).toBe('₹1.01');
+  });
+});
+
+describe('formatPaise', () => {
+  it('shows an amount kept in paise as rupees to the paisa', () => {
+    expect(formatPaise(118_000)).toBe('₹1,180.00');
+    expect(formatPaise(1)).toBe('₹0.01');
+    expect(formatPaise(12_345_678_901)).toBe('₹12,34,56,789.01');
+    expect(formatPaise(-50)).toBe('-₹0.50');
   });
 });

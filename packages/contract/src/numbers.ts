@@ -1,4 +1,5 @@
 import { formatterOnFirstUse } from './dates';
+import { paiseToRupees } from './money';
 
 /**
  * en-IN numbers without Intl, for the same reason as the dates (decision 055): 1,23,45,678.9,
@@ -68,6 +69,9 @@ export const formatInr = enIn(
   '₹',
   () => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }),
 );
+
+/** ₹1,180.00 from 118000: how every amount kept in paise is shown. */
+export const formatPaise = (paise: number) => formatInr(paiseToRupees(paise));
 
 /** ₹1,23,457: no paise (the plans table). */
 export const formatInrWhole = enIn(

@@ -1,4 +1,4 @@
-import { formatInr, rupeesToPaise } from '@portal/contract';
+import { formatPaise, rupeesToPaise } from '@portal/contract';
 import { createPlan, listAllPlans, retirePlan } from '../modules/plans/service';
 import { asCli, CliError, parseOptions, requireOption, type CliCommand } from './command';
 
@@ -61,7 +61,7 @@ export const planCommands: Record<string, CliCommand> = {
             p.planType,
             `${p.noOfCompany} ${p.noOfCompany === 1 ? 'company' : 'companies'}`,
             `${p.durationDays} days`,
-            formatInr(p.amountPaise / 100),
+            formatPaise(p.amountPaise),
             p.retiredAt ? `retired ${p.retiredAt.toISOString()}` : 'offered',
           ].join('  '),
         );

@@ -5,6 +5,7 @@ export {
   formatInr,
   formatInrWhole,
   formatNumber,
+  formatPaise,
   orderRef as formatOrderRef,
 } from '@portal/contract';
 

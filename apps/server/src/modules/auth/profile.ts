@@ -1,4 +1,4 @@
-import { formatInr } from '@portal/contract';
+import { formatPaise } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import type { CurrentPlan, User } from '@portal/contract';
 import type { Database } from '../../db/client';
@@ -25,7 +25,7 @@ function planOf(inForce: InForce | null): CurrentPlan | null {
   if (!inForce) return null;
   return {
     planName: inForce.planName,
-    formattedAmount: formatInr(inForce.amountPaise / 100),
+    formattedAmount: formatPaise(inForce.amountPaise),
     formattedDuration: `${inForce.durationDays} ${inForce.durationDays === 1 ? 'day' : 'days'}`,
     startDate: iso(inForce.startsAt),
     endDate: iso(inForce.endsAt),

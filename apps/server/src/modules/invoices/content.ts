@@ -3,7 +3,7 @@ import {
   HANDLING_RATE_PERCENT,
   customerDate,
   stateLabel,
-  formatInr,
+  formatPaise,
 } from '@portal/contract';
 import { rupeesInWords } from '../receipts/amount-in-words';
 import { stateCodeOf } from '../receipts/gst';
@@ -73,7 +73,6 @@ export interface CreditNoteData {
   amounts: DocumentAmounts;
 }
 
-const inr = (paise: number) => formatInr(paise / 100);
 const day = customerDate;
 
 function supplierBlock(supplier: Supplier): Block {
@@ -104,15 +103,20 @@ function recipientBlock(recipient: Recipient): Block {
 function taxRows(amounts: DocumentAmounts, intraState: boolean): Row[] {
   const tax: Row[] = intraState
     ? [
-        [`CGST @ ${GST_RATE_PERCENT / 2}%`, inr(amounts.cgstPaise)],
-        [`SGST @ ${GST_RATE_PERCENT / 2}%`, inr(amounts.sgstPaise)],
+        [`CGST @ ${GST_RATE_PERCENT / 2}%`, formatPaise(amounts.cgstPaise)],
+        [`SGST @ ${GST_RATE_PERCENT / 2}%`, formatPaise(amounts.sgstPaise)],
       ]
-    : [[`IGST @ ${GST_RATE_PERCENT}%`, inr(amounts.igstPaise)]];
+    : [[`IGST @ ${GST_RATE_PERCENT}%`, formatPaise(amounts.igstPaise)]];
   const untaxed: Row[] =
     amounts.untaxedPaise > 0
-      ? [['Internet Handling Charges (outside the taxable value)', inr(amounts.untaxedPaise)]]
+      ? [
+          [
+            'Internet Handling Charges (outside the taxable value)',
+            formatPaise(amounts.untaxedPaise),
+          ],
+        ]
       : [];
-  return [['Taxable value', inr(amounts.taxablePaise)], ...tax, ...untaxed];
+  return [['Taxable value', formatPaise(amounts.taxablePaise)], ...tax, ...untaxed];
 }
 
 /** Whether the supply is within one state: CGST + SGST, else IGST. */
@@ -144,18 +148,18 @@ export function invoiceContent(data: InvoiceData): DocumentContent {
       rows: [
         [
           `${plan.name} plan (${plan.type}, ${companies}, ${plan.durationDays} days)`,
-          inr(data.basePaise),
+          formatPaise(data.basePaise),
         ],
         [
           // decision 038: the charge is part of the taxable value, and its GST is in the tax below
-          `Internet Handling Charges @ ${HANDLING_RATE_PERCENT}% (${inr(data.handlingPaise)} including GST)`,
-          inr(amounts.taxablePaise - data.basePaise),
+          `Internet Handling Charges @ ${HANDLING_RATE_PERCENT}% (${formatPaise(data.handlingPaise)} including GST)`,
+          formatPaise(amounts.taxablePaise - data.basePaise),
         ],
         [`Service period: ${day(data.period.start)} to ${day(data.period.end)}`, ''],
         [`SAC: ${data.sacCode}`, ''],
         ...taxRows(amounts, isIntraState(data.supplier, data.recipient)),
       ],
-      total: ['Total', inr(amounts.totalPaise)],
+      total: ['Total', formatPaise(amounts.totalPaise)],
     },
     words: `Amount in words: ${rupeesInWords(amounts.totalPaise)}`,
   };
@@ -189,7 +193,7 @@ export function creditNoteContent(data: CreditNoteData): DocumentContent {
         [`SAC: ${data.sacCode}`, ''],
         ...taxRows(amounts, isIntraState(data.supplier, data.recipient)),
       ],
-      total: ['Total credit', inr(amounts.totalPaise)],
+      total: ['Total credit', formatPaise(amounts.totalPaise)],
     },
     words: `Amount in words: ${rupeesInWords(amounts.totalPaise)}`,
   };

@@ -1,5 +1,5 @@
-import { customerDate, orderRef } from '@portal/contract';
-import { portalUrl, rupees } from '../mail/format';
+import { customerDate, formatPaise, orderRef } from '@portal/contract';
+import { portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
 import type { MailContext, RenderedMail } from '../mail/templates';
 
@@ -30,7 +30,7 @@ export async function creditNoteMail(
 ): Promise<RenderedMail> {
   const subject = creditNoteSubject(data.creditNoteNumber);
   const order = orderRef(data.orderId);
-  const what = `${rupees(data.totalPaise)} of your payment for the ${data.planName} plan (order ${order}) was refunded.`;
+  const what = `${formatPaise(data.totalPaise)} of your payment for the ${data.planName} plan (order ${order}) was refunded.`;
   const attached = `Your GST credit note ${data.creditNoteNumber}, against invoice ${data.invoiceNumber}, is attached as a PDF.`;
   const list = portalUrl(ctx.publicUrl, '/invoices');
   const date = customerDate(new Date(data.issuedAt));
@@ -43,7 +43,7 @@ export async function creditNoteMail(
       `Date: ${date}`,
       `Credit note: ${data.creditNoteNumber}`,
       `Invoice: ${data.invoiceNumber}`,
-      `Amount: ${rupees(data.totalPaise)}`,
+      `Amount: ${formatPaise(data.totalPaise)}`,
       '',
       `Your invoices and credit notes: ${list}`,
     ].join('\n'),
@@ -58,7 +58,7 @@ export async function creditNoteMail(
         ['Order', order],
         ['Credit note', data.creditNoteNumber],
         ['Invoice', data.invoiceNumber],
-        ['Amount', rupees(data.totalPaise)],
+        ['Amount', formatPaise(data.totalPaise)],
       ],
       action: { label: 'See your invoices', url: list },
       publicUrl: ctx.publicUrl,

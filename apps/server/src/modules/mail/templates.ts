@@ -1,6 +1,6 @@
-import { customerDateTime, orderRef } from '@portal/contract';
+import { customerDateTime, formatPaise, orderRef } from '@portal/contract';
 import type { CreditNoteMailData } from '../invoices/credit-note-mail';
-import { portalUrl, rupees } from './format';
+import { portalUrl } from './format';
 import { renderLayout } from './layout';
 import type { ReminderMailData } from '../reminders/mail';
 import type { TwoFactorMailData } from '../two-factor/mail';
@@ -250,7 +250,7 @@ export async function receiptMail(
 ): Promise<RenderedMail> {
   const subject = receiptSubject(data.invoiceNumber);
   const order = orderRef(data.orderId);
-  const what = `Thank you for your payment of ${rupees(data.totalPaise)} for the ${data.planName} plan (order ${order}).`;
+  const what = `Thank you for your payment of ${formatPaise(data.totalPaise)} for the ${data.planName} plan (order ${order}).`;
   const attached = `Your GST tax invoice ${data.invoiceNumber} is attached as a PDF.`;
   const history = portalUrl(ctx.publicUrl, '/orders');
   return {
@@ -262,7 +262,7 @@ export async function receiptMail(
       `When: ${when(data.paidAt)}`,
       `Order: ${order}`,
       `Invoice: ${data.invoiceNumber}`,
-      `Amount: ${rupees(data.totalPaise)}`,
+      `Amount: ${formatPaise(data.totalPaise)}`,
       '',
       `Your orders and invoices: ${history}`,
     ),
@@ -277,7 +277,7 @@ export async function receiptMail(
         ['Order', order],
         ['Plan', data.planName],
         ['Invoice', data.invoiceNumber],
-        ['Amount', rupees(data.totalPaise)],
+        ['Amount', formatPaise(data.totalPaise)],
       ],
       action: { label: 'See your orders', url: history },
       publicUrl: ctx.publicUrl,

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import {
-  formatInr,
+  formatPaise,
   gstKind,
   ORDER_HISTORY_PAGE_SIZE,
   orderAmount,
@@ -25,8 +25,6 @@ import { receiptLink, receiptOffered } from '../receipts/service';
 import { invoices } from '../invoices/schema';
 import { encodeCursor, decodeCursor, type OrderPosition } from './cursor';
 import { orders, type OrderRow } from './schema';
-
-export const formatPaise = (paise: number) => formatInr(paise / 100);
 
 /** What an order shows of its own row. */
 type ShownOrder = Pick<OrderRow, 'id' | 'customerId' | 'planId' | 'totalPaise' | 'status'>;

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   customerDate,
+  formatPaise,
   orderRef,
   paymentPaths,
   rupeesToPaise,
@@ -16,7 +17,7 @@ import { recordActivity } from '../activity/record';
 import { activatePlan, endPlanOfOrder } from '../plans/activation';
 import { plans } from '../plans/schema';
 import { isUuid } from '../plans/service';
-import { findOwnOrder, formatPaise } from '../orders/service';
+import { findOwnOrder } from '../orders/service';
 import { orders, type OrderRow } from '../orders/schema';
 import { enqueueMail } from '../mail/delivery';
 import { issueCreditNote, issueInvoice } from '../invoices/issue';

@@ -1,4 +1,4 @@
-import { formatInr } from '@portal/contract';
+import { formatPaise } from '@portal/contract';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type {
   ComingUpPlan,
@@ -107,7 +107,7 @@ export async function currentPlanOf(
   const { inForce } = standing;
   return {
     planName: inForce.planName,
-    formattedAmount: formatInr(inForce.amountPaise / 100),
+    formattedAmount: formatPaise(inForce.amountPaise),
     formattedDuration: `${inForce.durationDays} ${inForce.durationDays === 1 ? 'day' : 'days'}`,
     startDate: inForce.startsAt.toISOString(),
     endDate: standing.endsAt.toISOString(),

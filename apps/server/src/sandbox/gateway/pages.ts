@@ -1,4 +1,4 @@
-import { formatInr } from '@portal/contract';
+import { formatPaise } from '@portal/contract';
 const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 // no scripts: the app's content security policy allows none inline, and forms need none
@@ -60,10 +60,10 @@ ${row('Order', p.orderRef)}
 ${row('Description', p.description)}
 ${p.customer.name ? row('Customer', p.customer.name) : ''}
 ${p.customer.email ? row('Email', p.customer.email) : ''}
-${row('Amount', formatInr(p.amountPaise / 100), 'amount')}
+${row('Amount', formatPaise(p.amountPaise), 'amount')}
 </dl>
 <div class="actions">
-<form method="post" action="${escape(p.actionBase)}/pay"><button type="submit" class="pay">Pay ${escape(formatInr(p.amountPaise / 100))}</button></form>
+<form method="post" action="${escape(p.actionBase)}/pay"><button type="submit" class="pay">Pay ${escape(formatPaise(p.amountPaise))}</button></form>
 <form method="post" action="${escape(p.actionBase)}/fail"><button type="submit" class="fail">Fail payment</button></form>
 </div>`,
   );

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { CreditNote, Invoice, InvoiceStatus } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/http';
-import { formatDate, formatInr } from '@/lib/format';
+import { formatDate, formatPaise } from '@/lib/format';
 import { Badge, type BadgeTone } from '@/ui/badge';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
@@ -22,8 +22,6 @@ const statusTone: Record<InvoiceStatus, BadgeTone> = {
   'Partly refunded': 'yellow',
   Refunded: 'grey',
 };
-
-const rupees = (paise: number) => formatInr(paise / 100);
 
 const rowsOf = (invoices: Invoice[]): Row[] =>
   invoices.flatMap((invoice) => [
@@ -53,9 +51,9 @@ const columns: Column<Row>[] = [
       ),
   },
   { header: 'Date', cell: (row) => formatDate(row.document.issuedAt) },
-  { header: 'Taxable value', cell: (row) => rupees(row.document.taxablePaise) },
-  { header: 'Tax', cell: (row) => rupees(row.document.taxPaise) },
-  { header: 'Total', cell: (row) => rupees(row.document.totalPaise) },
+  { header: 'Taxable value', cell: (row) => formatPaise(row.document.taxablePaise) },
+  { header: 'Tax', cell: (row) => formatPaise(row.document.taxPaise) },
+  { header: 'Total', cell: (row) => formatPaise(row.document.totalPaise) },
   {
     header: 'Status',
     cell: (row) =>
