@@ -253,21 +253,3 @@ export const ReconnectConsentResponseSchema = z.object({
   data: ConsentSchema,
 });
 export type ReconnectConsentResponse = z.infer<typeof ReconnectConsentResponseSchema>;
-
-/** The portal's own paths for consents past the spec (the spec's own are in values.ts). */
-export const consentDetailPaths = {
-  /** Revoked and expired consents, newest first. */
-  history: '/api/user-consents/history',
-  /** One of the customer's current consents. */
-  one: '/api/user-consents/:id',
-  /** Asks the partner to reconnect an expired or expiring consent (decision 041). */
-  reconnect: '/api/user-consents/:id/reconnect',
-} as const;
-export const reconnectConsentPath = (id: string) =>
-  `/api/user-consents/${encodeURIComponent(id)}/reconnect`;
-
-/**
- * The screen that reconnects a consent: the consents page opens that consent's Reconnect
- * dialog. Links from elsewhere (the dashboard's "Coming up" card) use this.
- */
-export const reconnectConsentLink = (id: string) => `/consents?reconnect=${encodeURIComponent(id)}`;

@@ -56,6 +56,23 @@ export const consentPaths = {
 export const userConsentsPath = (userId: string) =>
   `/api/user-consents/user/${encodeURIComponent(userId)}`;
 export const userConsentPath = (id: string) => `/api/user-consents/${encodeURIComponent(id)}`;
+/** The portal's own paths for consents past the spec. */
+export const consentDetailPaths = {
+  /** Revoked and expired consents, newest first. */
+  history: '/api/user-consents/history',
+  /** One of the customer's current consents. */
+  one: '/api/user-consents/:id',
+  /** Asks the partner to reconnect an expired or expiring consent (decision 041). */
+  reconnect: '/api/user-consents/:id/reconnect',
+} as const;
+export const reconnectConsentPath = (id: string) =>
+  `/api/user-consents/${encodeURIComponent(id)}/reconnect`;
+
+/**
+ * The screen that reconnects a consent: the consents page opens that consent's Reconnect
+ * dialog. Links from elsewhere (the dashboard's "Coming up" card) use this.
+ */
+export const reconnectConsentLink = (id: string) => `/consents?reconnect=${encodeURIComponent(id)}`;
 /** Spec §4: the four consent states the portal knows. */
 export const CONSENT_STATUSES = ['Pending', 'Approved', 'Rejected', 'Expired'] as const;
 export const CONSENT_SEARCH_MAX_LENGTH = 100;
