@@ -10,6 +10,13 @@ import { loader } from '@/app/routes/dashboard';
 import { queryClient as appQueryClient, createQueryClient } from '@/lib/query-client';
 import { prefetchDashboardData } from '../api/get-dashboard-data';
 import { Dashboard } from './dashboard';
+import * as view from './dashboard-view';
+
+// the real view, counted: which props it is drawn with
+vi.mock('./dashboard-view', async (importOriginal) => {
+  const real = await importOriginal<typeof view>();
+  return { ...real, DashboardView: vi.fn(real.DashboardView) };
+});
 
 const user = testUser({
   _id: 'u1',
@@ -317,6 +324,38 @@ describe('Dashboard', () => {
     expect(screen.getByRole('heading', { name: 'Your Current Plan' })).toBeInTheDocument();
     expect(screen.queryByText('No active plan found.')).not.toBeInTheDocument();
     expect(screen.queryByText('No recent orders')).not.toBeInTheDocument();
+  });
+
+  it('draws the loading view once while the answers come in, then the screen with all of them', async () => {
+    const answered = answer({ consents: [consent('c1', 'Approved', '2026-05-10T10:00:00.000Z')] });
+    let releaseProfile = () => undefined as void;
+    const profileHeld = new Promise<void>((resolve) => (releaseProfile = resolve));
+    const answerNow = answered.getMockImplementation()!;
+    answered.mockImplementation(async (input, init) => {
+      if (String(input).includes('/auth/profile')) await profileHeld;
+      return answerNow(input, init);
+    });
+    const drawn = vi.mocked(view.DashboardView);
+    drawn.mockClear();
+    renderWithProviders(<Dashboard />, { path: '/dashboard' });
+
+    const sent = () => answered.mock.calls.map(([input]) => String(input));
+    await waitFor(() =>
+      expect(sent().filter((url) => !url.includes('/auth/profile')).length).toBeGreaterThanOrEqual(
+        4,
+      ),
+    );
+    // the other answers are in, and have been handed to the screen
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByRole('status')).toHaveTextContent('Loading dashboard');
+    releaseProfile();
+    const totalConsents = await screen.findByRole('link', { name: /Total Consents/ });
+    await waitFor(() => expect(totalConsents).toHaveTextContent('Total Consents11 approved'));
+
+    const propsDrawn = new Set(drawn.mock.calls.map(([props]) => props));
+    const loadingProps = [...propsDrawn].filter((props) => props.isLoading);
+    expect(loadingProps).toHaveLength(1);
+    expect([...propsDrawn].filter((props) => !props.isLoading)).toHaveLength(1);
   });
 });
 

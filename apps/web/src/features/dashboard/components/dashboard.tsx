@@ -12,6 +12,16 @@ import { DashboardView } from './dashboard-view';
 
 const MemoDashboardView = memo(DashboardView);
 
+const LOADING = {
+  user: undefined,
+  counters: undefined,
+  consents: undefined,
+  orders: undefined,
+  plans: undefined,
+  isLoading: true,
+  isError: false,
+};
+
 /** Spec §2 Dashboard: the counts from the server's counters, the activity made on the client. */
 export function Dashboard() {
   const sessionUser = useSessionStore((s) => s.user);
@@ -20,17 +30,33 @@ export function Dashboard() {
   const isLoading = calls.some((call) => call.isPending);
   const isError = calls.some((call) => call.isError);
 
+  // Until every call has answered the screen shows its loading view, which reads none of the
+  // answers: one object for all of that time, so that an answer arriving does not draw the
+  // whole screen again only to show the same placeholders.
+  const drawsAnswers = !isLoading || isError;
   const answers = useMemo(
-    () => ({
-      user: profile.data,
-      counters: counters.data,
-      consents: consents.data?.data,
-      orders: orders.data,
-      plans: plans.data,
+    () =>
+      drawsAnswers
+        ? {
+            user: profile.data,
+            counters: counters.data,
+            consents: consents.data?.data,
+            orders: orders.data,
+            plans: plans.data,
+            isLoading,
+            isError,
+          }
+        : LOADING,
+    [
+      drawsAnswers,
+      profile.data,
+      counters.data,
+      consents.data,
+      orders.data,
+      plans.data,
       isLoading,
       isError,
-    }),
-    [profile.data, counters.data, consents.data, orders.data, plans.data, isLoading, isError],
+    ],
   );
   // Answers arrive in updates React must draw at once; drawing the screen from them is
   // deferred, so that it is done in slices the browser can interleave with its own work.
