@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, VERIFICATION_CODE_LENGTH } from './constants';
+import { SuccessMessageResponseSchema } from './common';
 import { text } from './primitives';
+import { UserSchema } from './profile';
 import { SecondFactorSchema } from './two-factor';
 
 // Spec §5: "a simple address pattern".
@@ -43,34 +45,6 @@ export type Verify2faRequest = z.infer<typeof Verify2faRequestSchema>;
 export const ResendVerificationRequestSchema = z.object({ tempToken: text().min(1).max(200) });
 export type ResendVerificationRequest = z.infer<typeof ResendVerificationRequestSchema>;
 
-/** The current plan as the profile shows it (spec §3 User profile `plan`). */
-export const CurrentPlanSchema = z.object({
-  planName: z.string(),
-  formattedAmount: z.string(),
-  formattedDuration: z.string(),
-  startDate: z.string(),
-  endDate: z.string(),
-  status: z.string(),
-});
-export type CurrentPlan = z.infer<typeof CurrentPlanSchema>;
-
-/** Every profile field of spec §3; `_id` and `id` carry the same value. */
-export const UserSchema = z.object({
-  _id: z.string(),
-  id: z.string(),
-  company_name: z.string(),
-  email: z.string(),
-  mobile: z.string(),
-  gstNo: z.string(),
-  category: z.string().nullable(),
-  tally_serialno: z.string(),
-  tally_version: z.string().nullable(),
-  customer_type: z.string(),
-  created_at: z.string(),
-  plan: CurrentPlanSchema.nullable(),
-});
-export type User = z.infer<typeof UserSchema>;
-
 export const Verify2faResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
@@ -84,13 +58,6 @@ export const RefreshTokenResponseSchema = z.object({
   token: z.string(),
 });
 export type RefreshTokenResponse = z.infer<typeof RefreshTokenResponseSchema>;
-
-export const ProfileResponseSchema = z.object({
-  success: z.literal(true),
-  message: z.string(),
-  data: z.object({ user: UserSchema }),
-});
-export type ProfileResponse = z.infer<typeof ProfileResponseSchema>;
 
 export const ForgotPasswordRequestSchema = z.object({ email: emailField.max(254) });
 export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequestSchema>;
@@ -143,13 +110,6 @@ export const ChangePasswordFormSchema = z
     path: ['newPassword'],
   });
 export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;
-
-/** Answers that carry only a confirmation the client may show. */
-export const SuccessMessageResponseSchema = z.object({
-  success: z.literal(true),
-  message: z.string(),
-});
-export type SuccessMessageResponse = z.infer<typeof SuccessMessageResponseSchema>;
 
 export const ResendVerificationResponseSchema = SuccessMessageResponseSchema;
 export type ResendVerificationResponse = z.infer<typeof ResendVerificationResponseSchema>;

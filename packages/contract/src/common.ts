@@ -16,4 +16,11 @@ export const MessageResponseSchema = z.object({
 });
 export type MessageResponse = z.infer<typeof MessageResponseSchema>;
 
+/** Answers that carry only a confirmation the client may show. */
+export const SuccessMessageResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+export type SuccessMessageResponse = z.infer<typeof SuccessMessageResponseSchema>;
+
 export const IdParamsSchema = z.object({ id: IdSchema });

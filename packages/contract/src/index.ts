@@ -7,6 +7,7 @@ export * from './numbers';
 export * from './values';
 export * from './health';
 export * from './auth';
+export * from './profile';
 export * from './activity';
 export * from './plugins';
 export * from './notifications';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SuccessMessageResponseSchema } from './auth';
+import { SuccessMessageResponseSchema } from './common';
 import { IdSchema, text } from './primitives';
 import { SIGN_IN_HISTORY_MAX_PAGE_SIZE, SIGN_IN_HISTORY_PAGE_SIZE } from './values';
 

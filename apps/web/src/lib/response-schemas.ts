@@ -20,6 +20,7 @@ const contractModules = {
   plugins: () => import('@portal/contract/plugins'),
   preferences: () => import('@portal/contract/preferences'),
   privacy: () => import('@portal/contract/privacy'),
+  profile: () => import('@portal/contract/profile'),
   security: () => import('@portal/contract/security'),
   'two-factor': () => import('@portal/contract/two-factor'),
 };
@@ -32,7 +33,6 @@ export const schemaHomes = {
   RefreshTokenResponseSchema: 'auth',
   ResendVerificationResponseSchema: 'auth',
   ResetPasswordResponseSchema: 'auth',
-  UserSchema: 'auth',
   Verify2faResponseSchema: 'auth',
   BillingDetailsResponseSchema: 'billing',
   SaveBillingDetailsResponseSchema: 'billing',
@@ -68,6 +68,7 @@ export const schemaHomes = {
   PrivacyMessageResponseSchema: 'privacy',
   DataExportResponseSchema: 'privacy',
   DataExportRequestedResponseSchema: 'privacy',
+  UserSchema: 'profile',
 } as const satisfies Record<string, keyof typeof contractModules>;
 
 export type SchemaName = keyof typeof schemaHomes;
