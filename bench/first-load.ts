@@ -80,22 +80,20 @@ export function loginFirstLoad(webDist: string): FirstLoad {
 export const dashboardFirstLoad = (webDist: string): FirstLoad =>
   firstLoadOf(webDist, readManifest(webDist), DASHBOARD_ROUTE_MODULES);
 
+/** V8's explicit compile hint (apps/web/vite.config.ts), read on a script's first line only. */
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+
 /**
- * The scripts Vite's preload helper would link, all in one task, when a route's chunk loads: the
- * files named in the helper's list of dependencies (`m.f=[...]`) in every built chunk. None is
- * wanted (apps/web/vite.config.ts): each link's request costs the main thread on a phone.
+ * The built chunks whose first line is not the compile hint. Vite's preload helper puts the list
+ * of scripts it would link (`m.f=[...]`) at the top of a chunk, so a chunk with such a list, which
+ * decision 052 keeps out (each link's request costs a phone's main thread), shows here too.
  */
-export function scriptsPreloadedByHelper(webDist: string): string[] {
-  const scripts = new Set<string>();
-  let lists = 0;
-  for (const { file } of Object.values(readManifest(webDist))) {
-    if (!file.endsWith('.js')) continue;
-    const list = /m\.f=\[([^\]]*)\]/.exec(readFileSync(path.join(webDist, file), 'utf8'))?.[1];
-    if (list === undefined) continue;
-    lists++;
-    for (const dep of list.match(/[\w./-]+\.js/g) ?? []) scripts.add(path.basename(dep));
-  }
-  // the routes' chunks still list the stylesheet: no list at all means the helper's form changed
-  if (lists === 0) throw new Error(`no list of Vite's preload helper found in ${webDist}`);
-  return [...scripts];
+export function chunksWithoutCompileHint(webDist: string): string[] {
+  const chunks = Object.values(readManifest(webDist))
+    .map(({ file }) => file)
+    .filter((file) => file.endsWith('.js'));
+  if (chunks.length === 0) throw new Error(`no chunk in the manifest of ${webDist}`);
+  return chunks.filter(
+    (file) => !readFileSync(path.join(webDist, file), 'utf8').startsWith(`${COMPILE_HINT}\n`),
+  );
 }

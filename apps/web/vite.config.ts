@@ -103,13 +103,25 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: false,
     manifest: true,
+    // one stylesheet, linked by the first HTML: no chunk carries CSS of its own to link first
+    cssCodeSplit: false,
     modulePreload: {
       // A route's chunk brings its imports itself, as the browser finds them, instead of Vite's
       // preload helper linking every chunk a route needs in one task (27 for the dashboard):
-      // starting each request took 2 ms of a phone's main thread (decision 052). A stylesheet a
-      // chunk may carry is still linked first.
-      resolveDependencies: (_file, deps, { hostType }) =>
-        hostType === 'html' ? deps : deps.filter((dep) => dep.endsWith('.css')),
+      // starting each request took 2 ms of a phone's main thread (decision 052). With nothing
+      // to link, no chunk starts with the helper's list either, and each begins with its
+      // compile hint (below).
+      resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []),
+    },
+    rolldownOptions: {
+      output: {
+        // V8's explicit compile hint, on line 1 where V8 reads it: the engine compiles all of a
+        // chunk's functions while it streams in, off the main thread, instead of each one on the
+        // main thread at its first call. A first load runs most of each chunk it loads (React,
+        // the router, zod, the screens), and compiling at first call lengthened the tasks a
+        // phone counts as blocking (decision 056).
+        postBanner: '//# allFunctionsCalledOnLoad',
+      },
     },
   },
   test: {
