@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as contract from '@portal/contract';
 import { responseSchema } from './response-schema';
 import { schemaHomes } from './response-schemas';
+import profileModuleSource from '@portal/contract/profile?raw';
 
 describe('responseSchema', () => {
   it("loads each named schema from the contract module that holds it, the contract's own object", async () => {
@@ -12,5 +13,11 @@ describe('responseSchema', () => {
       expect(schema, name).toBeDefined();
       expect(schema, name).toBe(contract[name]);
     }
+  });
+
+  it("checks the dashboard's profile with a contract module that imports zod alone: no request schema is built for it", () => {
+    expect(schemaHomes.UserSchema).toBe('profile');
+    const imported = [...profileModuleSource.matchAll(/from '([^']+)'/g)].map(([, from]) => from);
+    expect(imported).toEqual(['zod']);
   });
 });
