@@ -96,6 +96,33 @@ describe('the job queue', () => {
   });
 });
 
+describe('a backlog', () => {
+  it('runs one job after another without waiting the polling interval between them', async () => {
+    const app = await createTestApp();
+    try {
+      const ran: number[] = [];
+      // a standard queue: a sweep's (stately) keeps one job waiting
+      await app.deps.queue.work<{ n: number }>(
+        'data-export',
+        async (job) => {
+          ran.push(job.data.n);
+        },
+        { pollingIntervalSeconds: 30 },
+      );
+      for (const n of [1, 2, 3, 4]) await app.deps.queue.send(app.deps.db, 'data-export', { n });
+      // one wake, as a request that queues a job gives; the interval alone would be 90 s more
+      app.deps.queue.wake('data-export');
+      const deadline = Date.now() + 5_000;
+      while (ran.length < 4 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(ran).toEqual([1, 2, 3, 4]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('stopping the queue', () => {
   /** A worker whose job runs until the test lets it finish. */
   async function busyWorker(app: TestApp) {

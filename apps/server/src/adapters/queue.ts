@@ -233,6 +233,9 @@ export function createQueue(
   const workers = new Map<JobName, string[]>();
   let running = 0;
   let starting: Promise<unknown> | null = null;
+  const wakeWorkers = (name: JobName) => {
+    for (const id of workers.get(name) ?? []) boss.notifyWorker(id);
+  };
   const start = () => {
     stopped = false;
     return (starting ??= boss.start());
@@ -258,6 +261,10 @@ export function createQueue(
             throw error;
           } finally {
             running -= 1;
+            // pg-boss waits its polling interval after every fetch, even one that found a job:
+            // a backlog would drain one job an interval. A worker that just ran one looks for
+            // the next at once, and waits only when the queue is empty.
+            wakeWorkers(name);
           }
         },
       );
@@ -271,9 +278,7 @@ export function createQueue(
 
     unschedule: (name) => idle.unschedule(name),
 
-    wake(name) {
-      for (const id of workers.get(name) ?? []) boss.notifyWorker(id);
-    },
+    wake: wakeWorkers,
 
     async counts() {
       const { rows } = await runner.executeSql(
