@@ -8,9 +8,11 @@ import {
   expectAccessible,
   mailCount,
   newestMail,
+  requestCode,
   signIn,
   test,
   waitForCode,
+  waitForMailMatching,
 } from '../support/fixtures';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -127,7 +129,7 @@ test.describe('sign-in', () => {
     // signing in with the box unticked forgets the entry
     await page.getByLabel('Remember me').uncheck();
     await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-    await page.getByRole('button', { name: 'Secure Login' }).click();
+    await requestCode(page);
     await expect(page.getByRole('dialog', { name: 'Two-Factor Authentication' })).toBeVisible();
     expect(
       await page.evaluate((key) => localStorage.getItem(key), REMEMBERED_LOGIN_KEY),
@@ -161,7 +163,7 @@ test.describe('sign-in', () => {
 
     // the screen still works
     await fillCredentials(page);
-    await page.getByRole('button', { name: 'Secure Login' }).click();
+    await requestCode(page);
     await expect(page.getByRole('dialog', { name: 'Two-Factor Authentication' })).toBeVisible();
   });
 
@@ -310,10 +312,11 @@ test.describe('password reset', () => {
     await expect(page.getByLabel('Email Address')).toHaveValue('');
     await page.waitForURL('**/login');
 
-    await expect.poll(mailCount).toBeGreaterThan(before);
-    const link = newestMail().match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/)?.[0];
-    expect(link).toBeTruthy();
-    await page.goto(link!);
+    const [link] = await waitForMailMatching(
+      before,
+      /https?:\/\/\S+\/reset-password\?token=[\w-]+/,
+    );
+    await page.goto(link);
     await expect(page.getByRole('heading', { name: 'Set New Password' })).toBeVisible();
     await expectAccessible(page);
 
@@ -328,7 +331,7 @@ test.describe('password reset', () => {
     await expect(page.getByText('Password reset successfully!')).toBeVisible();
 
     // the link works once
-    await page.goto(link!);
+    await page.goto(link);
     await page.getByLabel('New Password', { exact: true }).fill('Another@123');
     await page.getByLabel('Confirm Password', { exact: true }).fill('Another@123');
     await page.getByRole('button', { name: 'Reset Password' }).click();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { confirmBillingAndPay } from '../support/billing';
-import { DEMO, expect, expectAccessible, signIn, test } from '../support/fixtures';
+import { DEMO, expect, expectAccessible, requestCode, signIn, test } from '../support/fixtures';
 
 /*
  * The code step's countdown and masked address, the consent search across every page with its
@@ -33,7 +33,7 @@ for (const size of WIDTHS) {
       await page.getByLabel('GST Number').fill(DEMO.gstNo);
       await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
       await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-      await page.getByRole('button', { name: 'Secure Login' }).click();
+      await requestCode(page);
 
       const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
       await expect(dialog).toBeVisible();

@@ -1,13 +1,5 @@
 import type { Page, TestInfo } from '@playwright/test';
-import {
-  DEMO,
-  expect,
-  expectAccessible,
-  mailCount,
-  signIn,
-  test,
-  waitForCode,
-} from '../support/fixtures';
+import { DEMO, expect, expectAccessible, requestCode, signIn, test } from '../support/fixtures';
 import { confirmBillingAndPay } from '../support/billing';
 import { expectFitsScreen, expectToastsCoverNoControl, saveScreen } from '../support/layout';
 
@@ -64,11 +56,9 @@ test('the sign-in screens, the code dialog and the password reset pages', async 
   await page.getByLabel('GST Number').fill(DEMO.gstNo);
   await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
   await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-  const before = mailCount();
-  await page.getByRole('button', { name: 'Secure Login' }).click();
+  await requestCode(page);
   const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
   await expect(dialog).toBeVisible();
-  await waitForCode(before);
   await dialog.getByLabel('Verification code').fill('12345');
   await check('02-two-factor-dialog');
   await page.keyboard.press('Escape');
