@@ -55,6 +55,7 @@ export async function startPortal(options: {
       CONSENT_EXPIRY_MINUTES: '0',
       REMINDER_MINUTES: '0',
       DATA_EXPORT_PURGE_MINUTES: '0',
+      MAIL_PURGE_MINUTES: '0',
       ...SECRETS,
       ...UNUSED_SERVICES,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),

@@ -126,6 +126,8 @@ const ConfigSchema = z.object({
   REMINDER_MINUTES: z.coerce.number().min(0).max(1440).default(60),
   /** Minutes between purges of "Download my data" files past their 24 hours; 0 turns it off. */
   DATA_EXPORT_PURGE_MINUTES: z.coerce.number().min(0).max(1440).default(60),
+  /** Minutes between purges of the marks of mail delivered over 30 days ago; 0 turns it off. */
+  MAIL_PURGE_MINUTES: z.coerce.number().min(0).max(1440).default(60),
   /** Unset: receipts and installers are kept under DATA_DIR/files. Set: this S3-compatible bucket. */
   S3_BUCKET: z.string().min(3).optional(),
   /** An S3-compatible service other than AWS (MinIO, Ceph, s3rver); unset for AWS itself. */

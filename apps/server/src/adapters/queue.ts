@@ -15,6 +15,7 @@ export const JOB_NAMES = [
   'mail',
   'data-export',
   'data-export-purge',
+  'mail-purge',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -53,6 +54,7 @@ const QUEUE_SETTINGS: Record<JobName, QueueSettings> = {
     retryDelay: 60,
     expireInSeconds: 600,
   },
+  'mail-purge': { policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
 };
 
 /** Without running anything: pg-boss only reads and writes its tables. */

@@ -42,6 +42,7 @@ describe('jobs CLI', () => {
       'mail',
       'data-export',
       'data-export-purge',
+      'mail-purge',
     ]);
     expect(await statusOf('auth-purge')).toMatch(
       /^auth-purge +queued 0 {2}active 0 {2}failed 0 {2}none waiting$/,
@@ -67,7 +68,7 @@ describe('jobs CLI', () => {
   it('refuses an unknown queue, a missing one and an unknown option, changing nothing', async () => {
     await expect(run('jobs:retry', ['--queue', 'sms'])).rejects.toThrow(
       new CliError(
-        'Unknown queue "sms": one of payment-reconcile, auth-purge, consent-expiry, reminders, mail, data-export, data-export-purge',
+        'Unknown queue "sms": one of payment-reconcile, auth-purge, consent-expiry, reminders, mail, data-export, data-export-purge, mail-purge',
       ),
     );
     await expect(run('jobs:retry', [])).rejects.toThrow('--queue is required');

@@ -18,6 +18,7 @@ beforeAll(async () => {
       CONSENT_EXPIRY_MINUTES: '90',
       REMINDER_MINUTES: '0',
       DATA_EXPORT_PURGE_MINUTES: '30',
+      MAIL_PURGE_MINUTES: '120',
     },
   });
 });
@@ -32,6 +33,7 @@ const allOff = () => ({
     CONSENT_EXPIRY_MINUTES: 0,
     REMINDER_MINUTES: 0,
     DATA_EXPORT_PURGE_MINUTES: 0,
+    MAIL_PURGE_MINUTES: 0,
   },
 });
 
@@ -56,16 +58,19 @@ describe('startBackgroundJobs', () => {
       await expect.poll(schedules).toEqual([
         { name: 'consent-expiry', cron: '0 */1 * * *', timezone: 'UTC' },
         { name: 'data-export-purge', cron: '*/30 * * * *', timezone: 'UTC' },
+        { name: 'mail-purge', cron: '0 */2 * * *', timezone: 'UTC' },
         { name: 'payment-reconcile', cron: '*/5 * * * *', timezone: 'UTC' },
       ]);
       await drainQueue(t, 'payment-reconcile');
       await drainQueue(t, 'consent-expiry');
       await drainQueue(t, 'data-export-purge');
+      await drainQueue(t, 'mail-purge');
       const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
       expect(order!.status).toBe('Completed');
       expect((await jobsOf(t, 'payment-reconcile')).map((job) => job.state)).toContain('completed');
       expect((await jobsOf(t, 'consent-expiry')).map((job) => job.state)).toContain('completed');
       expect((await jobsOf(t, 'data-export-purge')).map((job) => job.state)).toContain('completed');
+      expect((await jobsOf(t, 'mail-purge')).map((job) => job.state)).toContain('completed');
       expect(await jobsOf(t, 'auth-purge')).toEqual([]);
     } finally {
       await jobs.stop();

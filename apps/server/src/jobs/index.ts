@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { AppDeps } from '../deps';
 import { runConsentExpirySweep } from '../modules/consents/expiry';
 import { startMailDelivery } from '../modules/mail/delivery';
+import { runMailPurge } from '../modules/mail/purge';
 import {
   purgeExpiredDataExports,
   runDataExportJob,
@@ -29,6 +30,7 @@ interface ScheduledJob {
     | 'CONSENT_EXPIRY_MINUTES'
     | 'REMINDER_MINUTES'
     | 'DATA_EXPORT_PURGE_MINUTES'
+    | 'MAIL_PURGE_MINUTES'
   >;
   run(deps: AppDeps, log: FastifyBaseLogger): Promise<void>;
 }
@@ -46,6 +48,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
       await purgeExpiredDataExports(deps);
     },
   },
+  { name: 'mail-purge', every: 'MAIL_PURGE_MINUTES', run: runMailPurge },
 ];
 
 /**

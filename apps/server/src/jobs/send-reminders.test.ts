@@ -15,6 +15,7 @@ beforeAll(async () => {
       CONSENT_EXPIRY_MINUTES: '0',
       REMINDER_MINUTES: '60',
       DATA_EXPORT_PURGE_MINUTES: '0',
+      MAIL_PURGE_MINUTES: '0',
     },
   });
 });
