@@ -8,7 +8,7 @@ import { openPostgres } from '../../db/client';
 import { RETRY_AFTER_SECONDS } from '../../lib/http-errors';
 import { createTestApp, type TestApp } from '../../test/app';
 import { openUnreachableDatabase } from '../../test/database';
-import { READINESS_TIMEOUT_MS } from './routes';
+import { READINESS_REUSE_MS, READINESS_TIMEOUT_MS } from './routes';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -49,6 +49,31 @@ describe('GET /api/health/ready', () => {
     });
     const left = await readdir(path.join(t.config.DATA_DIR, 'files', 'health')).catch(() => []);
     expect(left).toEqual([]);
+  });
+
+  it('checks once for probes side by side or within a second, and again after it', async () => {
+    const store = createFolderFileStore(path.join(t.config.DATA_DIR, 'probe-count'));
+    const writes: string[] = [];
+    const files = {
+      ...store,
+      put: (...args: Parameters<typeof store.put>) => {
+        writes.push(args[0]);
+        return store.put(...args);
+      },
+    };
+    const app = await createTestApp({ deps: { files } });
+    try {
+      const probe = () => app.app.inject({ method: 'GET', url: '/api/health/ready' });
+      const answers = await Promise.all(Array.from({ length: 20 }, probe));
+      expect(answers.map((res) => res.statusCode)).toEqual(Array(20).fill(200));
+      expect((await probe()).statusCode).toBe(200);
+      expect(writes).toHaveLength(1);
+      await new Promise((resolve) => setTimeout(resolve, READINESS_REUSE_MS + 200));
+      expect((await probe()).statusCode).toBe(200);
+      expect(writes).toHaveLength(2);
+    } finally {
+      await app.close();
+    }
   });
 
   it('answers 503 naming the database, and the queue in it, while it is unreachable', async () => {

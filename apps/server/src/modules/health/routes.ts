@@ -68,7 +68,24 @@ export async function readinessChecks(
   return { database, files, queue };
 }
 
+/**
+ * How long one readiness answer serves every probe after it: probes side by side, or a flood of
+ * them from outside, cost the file store at most one write (and its delete) a second an instance.
+ */
+export const READINESS_REUSE_MS = 1_000;
+
+/** `readinessChecks`, run once for every probe that comes while it runs or within the reuse. */
+function sharedReadinessChecks(deps: Pick<AppDeps, 'db' | 'files' | 'queue'>) {
+  let shared: Promise<ReadinessChecks> | null = null;
+  return () =>
+    (shared ??= readinessChecks(deps).finally(() => {
+      setTimeout(() => (shared = null), READINESS_REUSE_MS).unref();
+    }));
+}
+
 export async function healthRoutes(app: App) {
+  const checkReadiness = sharedReadinessChecks(app.deps);
+
   app.get(
     healthPath,
     {
@@ -110,7 +127,7 @@ export async function healthRoutes(app: App) {
       },
     },
     async (_request, reply) => {
-      const checks = await readinessChecks(app.deps);
+      const checks = await checkReadiness();
       const failing = (Object.keys(checks) as (keyof ReadinessChecks)[]).filter(
         (name) => checks[name] !== 'ok',
       );
