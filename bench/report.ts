@@ -2,9 +2,9 @@
 
 /**
  * pass/fail: against a budget; info: no budget of its own (peers, ceilings, inputs of ratios);
- * unavailable: the route does not exist yet; error: the measurement could not be made.
+ * error: the measurement could not be made.
  */
-export type Mark = 'pass' | 'FAIL' | 'info' | 'not available' | 'ERROR';
+export type Mark = 'pass' | 'FAIL' | 'info' | 'ERROR';
 
 export interface Row {
   section: string;
@@ -64,16 +64,6 @@ export class Report {
       shown: value,
       budget,
       mark: within ? 'pass' : 'FAIL',
-    });
-  }
-
-  unavailable(name: string, reason: string) {
-    this.rows.push({
-      section: this.section,
-      name,
-      shown: reason,
-      budget: '',
-      mark: 'not available',
     });
   }
 

@@ -23,43 +23,62 @@ export interface ScaleSettings {
 }
 
 export type ServerTime =
-  | { kind: 'measured'; p50Ms: number; requests: number }
-  /** The route answers 404: it does not exist yet. */
-  | { kind: 'absent' }
-  | { kind: 'failed'; reason: string };
+  { kind: 'measured'; p50Ms: number; requests: number } | { kind: 'failed'; reason: string };
 
-async function serverTime(
+/** One request's time, or why it has none. */
+async function timeOne(
   url: string,
   token: string,
   settings: ScaleSettings,
-): Promise<ServerTime> {
-  const times: number[] = [];
+): Promise<{ ms: number } | { failed: string }> {
+  const sent = performance.now();
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(settings.timeoutSeconds * 1000),
+    });
+    // the whole body: a long answer is part of the time it takes
+    await res.arrayBuffer();
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    return {
+      failed: timedOut
+        ? `no answer within ${settings.timeoutSeconds} s`
+        : `request failed: ${String(error)}`,
+    };
+  }
+  const ms = performance.now() - sent;
+  return res.ok ? { ms } : { failed: `answered ${res.status}` };
+}
+
+/**
+ * The series of each size for one request, taken in turn (small, large, small…): a change in the
+ * host's speed during the series falls on both sizes alike, and not on their ratio. A size whose
+ * request fails stops its own series only.
+ */
+async function serverTimes(
+  targets: { url: string; token: string }[],
+  settings: ScaleSettings,
+): Promise<ServerTime[]> {
+  const times = targets.map(() => [] as number[]);
+  const failures: (string | null)[] = targets.map(() => null);
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
-  while (times.length < settings.requests && elapsed() < settings.maxSeconds) {
-    const sent = performance.now();
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        headers: { authorization: `Bearer ${token}` },
-        signal: AbortSignal.timeout(settings.timeoutSeconds * 1000),
-      });
-      // the whole body: a long answer is part of the time it takes
-      await res.arrayBuffer();
-    } catch (error) {
-      const timedOut = error instanceof Error && error.name === 'TimeoutError';
-      return {
-        kind: 'failed',
-        reason: timedOut
-          ? `no answer within ${settings.timeoutSeconds} s`
-          : `request failed: ${String(error)}`,
-      };
+  const running = (i: number) => failures[i] === null && times[i]!.length < settings.requests;
+  while (targets.some((_, i) => running(i)) && elapsed() < settings.maxSeconds) {
+    for (const [i, target] of targets.entries()) {
+      if (!running(i)) continue;
+      const time = await timeOne(target.url, target.token, settings);
+      if ('ms' in time) times[i]!.push(time.ms);
+      else failures[i] = time.failed;
     }
-    const ms = performance.now() - sent;
-    if (!res.ok) return { kind: 'failed', reason: `answered ${res.status}` };
-    times.push(ms);
   }
-  return { kind: 'measured', p50Ms: median(times), requests: times.length };
+  return targets.map((_, i) =>
+    failures[i] !== null
+      ? { kind: 'failed', reason: failures[i]! }
+      : { kind: 'measured', p50Ms: median(times[i]!), requests: times[i]!.length },
+  );
 }
 
 export interface ScaleRequest {
@@ -154,13 +173,23 @@ export async function webAppRequests(baseUrl: string, session: Session): Promise
   ];
 }
 
-export async function measureScale(baseUrl: string, session: Session, settings: ScaleSettings) {
-  const results: { request: ScaleRequest; time: ServerTime }[] = [];
-  for (const request of await webAppRequests(baseUrl, session)) {
-    results.push({
-      request,
-      time: await serverTime(baseUrl + request.path, session.token, settings),
-    });
+/**
+ * Each request the web app makes, timed for every session (the customers of each size) in turn;
+ * answers each request with its time for each session, in the sessions' order.
+ */
+export async function measureScale(
+  baseUrl: string,
+  sessions: Session[],
+  settings: ScaleSettings,
+): Promise<{ name: string; times: ServerTime[] }[]> {
+  const requests = await Promise.all(sessions.map((s) => webAppRequests(baseUrl, s)));
+  const results: { name: string; times: ServerTime[] }[] = [];
+  for (const [n, { name }] of requests[0]!.entries()) {
+    const targets = sessions.map((session, i) => ({
+      url: baseUrl + requests[i]![n]!.path,
+      token: session.token,
+    }));
+    results.push({ name, times: await serverTimes(targets, settings) });
   }
   return results;
 }
