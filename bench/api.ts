@@ -1,7 +1,7 @@
 /**
  * Throughput of one route under load: autocannon keeps `connections` requests in flight for
- * `seconds`, after a warm-up, while the CPU time of the server's process is read before and
- * after from /proc.
+ * `seconds`, after the same load for `warmUpSeconds`, while the CPU time of the server's process
+ * is read before and after from /proc.
  */
 import autocannon from 'autocannon';
 import { cpuSeconds } from './processes';
@@ -9,8 +9,11 @@ import { cpuSeconds } from './processes';
 export interface LoadSettings {
   connections: number;
   seconds: number;
-  /** Requests sent first and not counted: compiled code paths, warm pools. */
-  warmUpRequests: number;
+  /**
+   * The same load first, not counted: a fresh process serves its first thousands of requests
+   * while V8 still compiles their code, on the cores that serve them, and full pools.
+   */
+  warmUpSeconds: number;
 }
 
 /** A request with no answer by then counts as a timeout, not as a latency. */
@@ -25,6 +28,8 @@ export interface Throughput {
   cpuMsPerRequest: number;
   requests: number;
   timeouts: number;
+  /** p99 of the warm-up, to show how far from it the counted figure is. */
+  warmUpP99Ms: number;
 }
 
 async function run(
@@ -46,9 +51,9 @@ export async function measureThroughput(
   load: LoadSettings,
 ): Promise<Throughput> {
   const headers = target.headers ?? {};
-  await run(target.url, headers, {
-    connections: Math.min(load.connections, 10),
-    amount: load.warmUpRequests,
+  const warmUp = await run(target.url, headers, {
+    connections: load.connections,
+    duration: load.warmUpSeconds,
   });
   const cpuBefore = cpuSeconds(target.pid);
   const result = await run(target.url, headers, {
@@ -65,5 +70,6 @@ export async function measureThroughput(
     cpuMsPerRequest: (cpu * 1000) / requests,
     requests,
     timeouts: result.timeouts,
+    warmUpP99Ms: warmUp.latency.p99,
   };
 }

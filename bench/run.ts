@@ -45,7 +45,7 @@ const FULL: Settings = {
     },
     others: { customers: 1_000, consents: 20, orders: 5 },
   },
-  load: { connections: 100, seconds: 10, warmUpRequests: 500 },
+  load: { connections: 100, seconds: 10, warmUpSeconds: 5 },
   scale: { requests: 30, maxSeconds: 20, timeoutSeconds: 60 },
   lighthousePaths: ['/login', '/dashboard'],
   lighthouseRuns: 5,
@@ -60,7 +60,7 @@ const SMOKE: Settings = {
     },
     others: { customers: 10, consents: 5, orders: 2 },
   },
-  load: { connections: 10, seconds: 1, warmUpRequests: 20 },
+  load: { connections: 10, seconds: 1, warmUpSeconds: 1 },
   scale: { requests: 5, maxSeconds: 2, timeoutSeconds: 30 },
   lighthousePaths: ['/login'],
   lighthouseRuns: 1,
@@ -141,7 +141,12 @@ function throughputRows(label: string, t: Throughput, budgeted: Budgeted) {
     'ms',
     0,
     budgeted.p99Ms === undefined ? undefined : { max: budgeted.p99Ms },
-    t.timeouts ? `${t.timeouts} requests had no answer within ${TIMEOUT_SECONDS} s` : '',
+    [
+      `in the ${settings.load.warmUpSeconds} s of warm-up before: ${t.warmUpP99Ms} ms`,
+      t.timeouts ? `${t.timeouts} requests had no answer within ${TIMEOUT_SECONDS} s` : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
   );
   report.number(
     `${label}: CPU per request`,
