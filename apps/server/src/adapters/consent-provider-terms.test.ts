@@ -11,8 +11,7 @@ import {
   type ConsentProvider,
   type ConsentTerms,
 } from './consent-provider';
-
-const DAY = 86_400_000;
+import { DAY_MS } from '../lib/clock';
 
 let t: TestApp;
 let provider: ConsentProvider;
@@ -45,7 +44,7 @@ function through(
 
 const terms = (extra: Partial<ConsentTerms> = {}): ConsentTerms => ({
   permissions: ['ReadAccountsBasic', 'ReadTransactionsDetail'],
-  expiresAt: new Date(t.clock.now().getTime() + 30 * DAY),
+  expiresAt: new Date(t.clock.now().getTime() + 30 * DAY_MS),
   transactionFrom: new Date('2026-04-01T00:00:00Z'),
   transactionTo: new Date('2026-05-31T00:00:00Z'),
   purpose: 'Bank reconciliation in TallyPrime',
@@ -203,7 +202,7 @@ describe('reading data through the consent provider', () => {
 
     const consentId = await authorised({
       fetchesPerDay: 1,
-      expiresAt: new Date(t.clock.now().getTime() + 2 * DAY),
+      expiresAt: new Date(t.clock.now().getTime() + 2 * DAY_MS),
     });
     const early = await refusal(
       provider.readData(consentId, {
@@ -226,7 +225,7 @@ describe('reading data through the consent provider', () => {
     expect(tooMany.refusal).toBe('frequency');
     expect(tooMany.message).toContain('allows 1 reads a day');
 
-    t.clock.advance(2 * DAY);
+    t.clock.advance(2 * DAY_MS);
     expect((await refusal(provider.readData(consentId, { resource: 'accounts' }))).refusal).toBe(
       'expired',
     );

@@ -12,10 +12,11 @@ import {
 import { ABSOLUTE_LIMIT_MS, IDLE_LIMIT_MS } from '../modules/auth/sessions';
 import { RATE_LIMITS } from '../modules/auth/throttle';
 import { whileHoldingJobLock } from './lock';
+import { DAY_MS } from '../lib/clock';
 
 // Reasons and figures: docs/decisions/021-purging-expired-sign-in-records.md
 /** A record is kept this long after it stopped being usable, so support can still see it. */
-export const PURGE_MARGIN_MS = 24 * 60 * 60 * 1000;
+export const PURGE_MARGIN_MS = DAY_MS;
 /** The longest rate-limit window of any action. */
 const LONGEST_WINDOW_MS = Math.max(...Object.values(RATE_LIMITS).map((limit) => limit.windowMs));
 

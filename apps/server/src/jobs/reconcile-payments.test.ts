@@ -9,6 +9,7 @@ import { authHeaders, createCustomer } from '../test/customers';
 import { orders } from '../modules/orders/schema';
 import { buyer, dropWebhooks } from '../modules/payments/test-support';
 import { reconcilePayments } from './reconcile-payments';
+import { HOUR_MS } from '../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -104,7 +105,7 @@ describe('reconcilePayments', () => {
 
   it('looks back 48 hours, not further', async () => {
     const { orderId } = await lostPayment();
-    t.clock.advance(49 * 60 * 60 * 1000);
+    t.clock.advance(49 * HOUR_MS);
     await reconcilePayments(t.deps);
     expect(await statusOf(orderId)).toBe('Pending');
   });

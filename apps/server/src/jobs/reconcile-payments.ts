@@ -4,9 +4,10 @@ import pino from 'pino';
 import type { AppDeps } from '../deps';
 import { checkOrderPayment } from '../modules/payments/service';
 import { orders } from '../modules/orders/schema';
+import { HOUR_MS } from '../lib/clock';
 
 /** How far back reconciliation looks: a payment settles well within this. */
-export const RECONCILE_WINDOW_MS = 48 * 60 * 60 * 1000;
+export const RECONCILE_WINDOW_MS = 48 * HOUR_MS;
 /** An order claimed by one instance is left alone by the others for this long. */
 const CLAIM_LEASE_MS = 2 * 60 * 1000;
 

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_SCHEMA } from '../adapters/queue';
 import { createTestApp, type TestApp } from '../test/app';
 import { drainQueue, jobsOf } from '../test/queue';
-import { customerWithPlan, DAY } from '../modules/reminders/test-support';
+import { customerWithPlan } from '../modules/reminders/test-support';
 import { startBackgroundJobs } from '.';
+import { DAY_MS } from '../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,7 +32,7 @@ const schedules = async () =>
 describe('the reminders job', () => {
   it('is scheduled by REMINDER_MINUTES and sends the reminders due in its run at start', async () => {
     const { customer, endsAt } = await customerWithPlan(t);
-    t.clock.set(new Date(endsAt.getTime() - 6 * DAY));
+    t.clock.set(new Date(endsAt.getTime() - 6 * DAY_MS));
     const jobs = startBackgroundJobs(t.deps, t.app.log);
     try {
       await expect.poll(schedules).toEqual([{ name: 'reminders', cron: '0 */1 * * *' }]);

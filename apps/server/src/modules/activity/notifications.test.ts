@@ -10,14 +10,13 @@ import { createTestPartner, decideAtBank, requestTestConsent } from '../consents
 import { buyer } from '../payments/test-support';
 import { sendDueReminders } from '../reminders/service';
 import { recordActivity } from './record';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const DAY = 24 * 60 * 60 * 1000;
 
 describe('the bell after a purchase', () => {
   it('tells of the settled payment, then of the plan ending at each reminder, once each', async () => {
@@ -50,7 +49,7 @@ describe('the bell after a purchase', () => {
     expect(seen.json()).toEqual({ success: true, unseen: 0 });
 
     // a look at the bell tells nothing new by itself; the reminders job does, once a threshold
-    t.clock.advance(20 * DAY);
+    t.clock.advance(20 * DAY_MS);
     expect((await bell()).unseen).toBe(0);
     await sendDueReminders(t.deps);
     const first = await bell();
@@ -66,7 +65,7 @@ describe('the bell after a purchase', () => {
       payload: { upTo: first.notifications[0]!.createdAt },
     });
 
-    t.clock.advance(4 * DAY);
+    t.clock.advance(4 * DAY_MS);
     await sendDueReminders(t.deps);
     await sendDueReminders(t.deps);
     const ending = await bell();
@@ -184,9 +183,9 @@ describe('the bell and consents', () => {
     const customer = await createCustomer(t);
     const { apiKey } = await createTestPartner(t);
     const consent = await requestTestConsent(t, apiKey, customer.id, {
-      expirationDateTime: new Date(t.clock.now().getTime() + DAY).toISOString(),
+      expirationDateTime: new Date(t.clock.now().getTime() + DAY_MS).toISOString(),
     });
-    t.clock.advance(2 * DAY);
+    t.clock.advance(2 * DAY_MS);
     const list = await t.app.inject({
       method: 'GET',
       url: `/api/user-consents/user/${customer.id}`,

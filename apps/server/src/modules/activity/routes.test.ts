@@ -11,7 +11,8 @@ import { authHeaders, createCustomer } from '../../test/customers';
 import { recordActivity } from './record';
 import { activityEvents } from './schema';
 import { sendDueReminders } from '../reminders/service';
-import { consentExpiring, customerWithPlan, DAY } from '../reminders/test-support';
+import { consentExpiring, customerWithPlan } from '../reminders/test-support';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -226,7 +227,7 @@ describe('notifications', () => {
       t.deps.db.select().from(activityEvents).where(eq(activityEvents.customerId, customer.id));
     const before = (await eventsOf()).length;
     // looking at the bell changes nothing, whatever is coming
-    t.clock.set(new Date(endsAt.getTime() - 3 * DAY));
+    t.clock.set(new Date(endsAt.getTime() - 3 * DAY_MS));
     await bell(customer.id);
     await bell(customer.id);
     expect(await eventsOf()).toHaveLength(before);

@@ -9,6 +9,7 @@ import { getUser } from '../users/service';
 import { createAccessTokens } from './access-token';
 import { ABSOLUTE_LIMIT_MS, revokeSession, startSession } from './sessions';
 import { bearer } from './test-support';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DAY = 86_400_000;
 const expired = { success: false, message: 'Session expired. Please log in again.' };
 
 /** A session of its own for the customer, and an access token for it signed now. */
@@ -67,15 +67,15 @@ describe('GET /api/auth/profile', () => {
     await period(
       customer.id,
       { planName: 'Growth', amountPaise: 12_345_678 },
-      now - DAY,
-      now + 29 * DAY,
+      now - DAY_MS,
+      now + 29 * DAY_MS,
     );
     expect((await profileOf(customer.id)).plan).toEqual({
       planName: 'Growth',
       formattedAmount: '₹1,23,456.78',
       formattedDuration: '30 days',
-      startDate: new Date(now - DAY).toISOString(),
-      endDate: new Date(now + 29 * DAY).toISOString(),
+      startDate: new Date(now - DAY_MS).toISOString(),
+      endDate: new Date(now + 29 * DAY_MS).toISOString(),
       status: 'Active',
     });
   });
@@ -83,7 +83,7 @@ describe('GET /api/auth/profile', () => {
   it('says "1 day" for a one-day plan', async () => {
     const customer = await createCustomer(t);
     const now = t.clock.now().getTime();
-    await period(customer.id, { durationDays: 1, amountPaise: 5_000 }, now, now + DAY);
+    await period(customer.id, { durationDays: 1, amountPaise: 5_000 }, now, now + DAY_MS);
     expect((await profileOf(customer.id)).plan).toMatchObject({
       formattedAmount: '₹50.00',
       formattedDuration: '1 day',
@@ -95,21 +95,21 @@ describe('GET /api/auth/profile', () => {
     const layouts: [number, number][][] = [
       // none; one ended; one ending exactly now; one not begun
       [],
-      [[now - 40 * DAY, now - 10 * DAY]],
-      [[now - 30 * DAY, now]],
-      [[now + DAY, now + 31 * DAY]],
+      [[now - 40 * DAY_MS, now - 10 * DAY_MS]],
+      [[now - 30 * DAY_MS, now]],
+      [[now + DAY_MS, now + 31 * DAY_MS]],
       // one beginning exactly now
-      [[now, now + 30 * DAY]],
+      [[now, now + 30 * DAY_MS]],
       // in force with two renewals queued after it, inserted out of order
       [
-        [now + 50 * DAY, now + 80 * DAY],
-        [now - 10 * DAY, now + 20 * DAY],
-        [now + 20 * DAY, now + 50 * DAY],
+        [now + 50 * DAY_MS, now + 80 * DAY_MS],
+        [now - 10 * DAY_MS, now + 20 * DAY_MS],
+        [now + 20 * DAY_MS, now + 50 * DAY_MS],
       ],
       // an ended one before the one in force
       [
-        [now - 60 * DAY, now - 30 * DAY],
-        [now - 30 * DAY, now + 5 * DAY],
+        [now - 60 * DAY_MS, now - 30 * DAY_MS],
+        [now - 30 * DAY_MS, now + 5 * DAY_MS],
       ],
     ];
     const plans = [];
@@ -127,16 +127,16 @@ describe('GET /api/auth/profile', () => {
       null,
       null,
       null,
-      { startDate: at(now), endDate: at(now + 30 * DAY) },
-      { startDate: at(now - 10 * DAY), endDate: at(now + 80 * DAY) },
-      { startDate: at(now - 30 * DAY), endDate: at(now + 5 * DAY) },
+      { startDate: at(now), endDate: at(now + 30 * DAY_MS) },
+      { startDate: at(now - 10 * DAY_MS), endDate: at(now + 80 * DAY_MS) },
+      { startDate: at(now - 30 * DAY_MS), endDate: at(now + 5 * DAY_MS) },
     ]);
   });
 
   it("never shows another customer's profile or plan", async () => {
     const [one, other] = [await createCustomer(t), await createCustomer(t)];
     const now = t.clock.now().getTime();
-    await period(other.id, { planName: 'Theirs' }, now - DAY, now + DAY);
+    await period(other.id, { planName: 'Theirs' }, now - DAY_MS, now + DAY_MS);
     expect(await profileOf(one.id)).toMatchObject({ id: one.id, email: one.email, plan: null });
     // a token naming one customer with the other's session
     const theirs = await session(other.id);

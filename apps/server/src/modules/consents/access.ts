@@ -16,6 +16,7 @@ import type { BankResource } from '../../sandbox/bank/wire';
 import type { Partner } from '../partners/schema';
 import { bankFailure, readToken, type ConsentWithAccess } from './rows';
 import { consentAccesses, consents } from './schema';
+import { DAY_MS } from '../../lib/clock';
 
 /** A consent's columns with its last access, for `db.select(…).from(consents)` + withAccess. */
 export const consentWithAccess = {
@@ -39,8 +40,6 @@ export async function findPartnerConsent(
     .where(and(eq(consents.consentId, consentId), eq(consents.partnerRef, partner.id)));
   return row ?? null;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The portal's guard before it asks the bank: the reads a day already used, as the portal recorded

@@ -8,6 +8,7 @@ import { injectFetch } from '../../sandbox/in-process';
 import { sandboxBankAccesses, sandboxBankConsents } from '../../sandbox/bank/schema';
 import { consentAccesses, consents } from './schema';
 import { approvedTestConsent, partnerRead } from './testing';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,14 +16,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DAY = 86_400_000;
-
 const terms = (extra: Record<string, unknown> = {}) => ({
   permissions: ['ReadAccountsBasic', 'ReadTransactionsDetail'],
   purpose: 'Bank reconciliation in TallyPrime',
   transactionFromDateTime: '2026-04-01T00:00:00+05:30',
   transactionToDateTime: '2026-05-01T00:00:00+05:30',
-  expirationDateTime: new Date(t.clock.now().getTime() + 90 * DAY).toISOString(),
+  expirationDateTime: new Date(t.clock.now().getTime() + 90 * DAY_MS).toISOString(),
   fetchesPerDay: 3,
   accountNumbers: ['501004123451234'],
   ...extra,

@@ -7,14 +7,13 @@ import { expireDueConsents } from './customer-consents';
 import { sweepExpiredConsents } from './expiry';
 import { consents } from './schema';
 import { createTestPartner } from './testing';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const DAY = 86_400_000;
 
 async function consentOf(customerId: string, status: string, expiresInDays: number) {
   const { partner } = await createTestPartner(t);
@@ -27,7 +26,7 @@ async function consentOf(customerId: string, status: string, expiresInDays: numb
       status,
       providerStatus: 'Authorised',
       permissions: [],
-      expiresAt: new Date(t.clock.now().getTime() + expiresInDays * DAY),
+      expiresAt: new Date(t.clock.now().getTime() + expiresInDays * DAY_MS),
       providerCreatedAt: t.clock.now(),
       providerStatusUpdatedAt: t.clock.now(),
     })
@@ -55,7 +54,7 @@ describe('sweepExpiredConsents', () => {
     const rejected = await consentOf(second.id, 'Rejected', 1);
     expect(await sweepExpiredConsents(t.deps)).toBe(0);
 
-    t.clock.advance(2 * DAY);
+    t.clock.advance(2 * DAY_MS);
     const runs = await Promise.all([sweepExpiredConsents(t.deps), sweepExpiredConsents(t.deps)]);
     expect(runs.sort()).toEqual([0, 3]);
     expect(await sweepExpiredConsents(t.deps)).toBe(0);
@@ -86,7 +85,7 @@ describe('sweepExpiredConsents', () => {
     const due = await consentOf(customer.id, 'Approved', 1);
     await consentOf(customer.id, 'Approved', 30);
     const before = (await t.outbox()).length;
-    t.clock.advance(2 * DAY);
+    t.clock.advance(2 * DAY_MS);
     // the sweep and a read storing the same expiry at once (on PostgreSQL they interleave)
     const storeOnRead = () =>
       t.deps.db.transaction((tx) => expireDueConsents(tx, t.deps, customer.id));

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { consents } from './schema';
 import { createTestPartner, decideAtBank, partnerRequest, requestTestConsent } from './testing';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,8 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DAY = 86_400_000;
-const inDays = (days: number) => new Date(t.clock.now().getTime() + days * DAY).toISOString();
+const inDays = (days: number) => new Date(t.clock.now().getTime() + days * DAY_MS).toISOString();
 
 async function customerWithPartner() {
   const customer = await createCustomer(t);
@@ -59,7 +59,7 @@ describe('GET /api/user-consents/history', () => {
     await decideAtBank(t, rejected.consentId, 'reject');
     await requestTestConsent(t, c.partner.apiKey, c.customer.id);
     expect((await remove(c.headers, revoked._id)).statusCode).toBe(200);
-    t.clock.advance(DAY);
+    t.clock.advance(DAY_MS);
     // a day on, the customer signs in again
     const headers = await authHeaders(t, c.customer.id);
 
@@ -157,7 +157,7 @@ describe('POST /api/user-consents/:id/reconnect', () => {
     const c = await customerWithPartner();
     const soon = await approvedConsent(c, { expirationDateTime: inDays(30) });
     const lapsing = await approvedConsent(c, { expirationDateTime: inDays(2) });
-    t.clock.advance(3 * DAY);
+    t.clock.advance(3 * DAY_MS);
     const headers = await authHeaders(t, c.customer.id);
 
     const first = await reconnect(headers, soon._id);

@@ -20,6 +20,7 @@ import { partners } from '../partners/schema';
 import { toConsent, toPastConsent } from './rows';
 import { accessJoin, consentWithAccess } from './access';
 import { approvedTestConsent, createTestPartner, partnerRead } from './testing';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,7 +28,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DAY = 86_400_000;
 const STATUSES: ConsentStatus[] = ['Pending', 'Approved', 'Rejected', 'Expired'];
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -260,7 +260,7 @@ describe('expiry at read time', () => {
     const customer = await createCustomer(t);
     let headers = await authHeaders(t, customer.id);
     const { partner } = await createTestPartner(t);
-    const soon = new Date(t.clock.now().getTime() + DAY);
+    const soon = new Date(t.clock.now().getTime() + DAY_MS);
     const [row] = await t.deps.db
       .insert(consents)
       .values({
@@ -287,7 +287,7 @@ describe('expiry at read time', () => {
       ).data;
     expect((await counters()).activeConsents).toBe(1);
 
-    t.clock.advance(DAY);
+    t.clock.advance(DAY_MS);
     // a new sign-in: the old access token has run out meanwhile
     headers = await authHeaders(t, customer.id);
     const listed = await page(headers, { userId: customer.id });
@@ -437,7 +437,7 @@ describe('the stored counters', () => {
             if (write.kind === 'delete') await db.delete(consents).where(eq(consents.id, id));
             else await db.update(consents).set({ status: write.status }).where(eq(consents.id, id));
           }
-          if (write.kind === 'clock') t.clock.advance(write.days * DAY);
+          if (write.kind === 'clock') t.clock.advance(write.days * DAY_MS);
           if (write.kind === 'sweep') await storeDueExpiries(t.deps, customer.id);
           if (write.kind === 'order') {
             await db.insert(orders).values({

@@ -11,14 +11,13 @@ import { CONSENT_ACCESS_TOKEN_HEADER } from '../../sandbox/bank/wire';
 import { activityEvents } from '../activity/schema';
 import { consents } from './schema';
 import { createTestPartner, decideAtBank, requestTestConsent } from './testing';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const DAY = 86_400_000;
 
 async function customerWithConsents(n: number, apiKey?: string) {
   const customer = await createCustomer(t);
@@ -340,7 +339,7 @@ describe('expiry', () => {
     const customer = await createCustomer(t);
     let headers = await authHeaders(t, customer.id);
     const { apiKey } = await createTestPartner(t);
-    const expirationDateTime = new Date(t.clock.now().getTime() + 2 * DAY).toISOString();
+    const expirationDateTime = new Date(t.clock.now().getTime() + 2 * DAY_MS).toISOString();
     const consent = await requestTestConsent(t, apiKey, customer.id, { expirationDateTime });
     await decideAtBank(t, consent.consentId, 'authorise');
     await refresh(headers, consent.consentId);
@@ -349,7 +348,7 @@ describe('expiry', () => {
       'Approved',
     );
 
-    t.clock.advance(2 * DAY);
+    t.clock.advance(2 * DAY_MS);
     // a new sign-in: the old access token has run out meanwhile
     headers = await authHeaders(t, customer.id);
     expect((await t.app.inject({ method: 'GET', url, headers })).json().data[0].consentStatus).toBe(

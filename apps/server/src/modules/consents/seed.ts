@@ -13,9 +13,7 @@ import { partners } from '../partners/schema';
 import { hashApiKey, newApiKey } from '../partners/service';
 import { consentAccesses, consents } from './schema';
 import { tokenAad } from './rows';
-
-const DAY = 24 * 60 * 60 * 1000;
-const HOUR = 60 * 60 * 1000;
+import { DAY_MS, HOUR_MS } from '../../lib/clock';
 
 const DEMO_PARTNERS = [
   { partnerId: 'PTN-TALLYLINK', name: 'TallyLink Bank Connector' },
@@ -108,7 +106,7 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
         ...partner,
         apiKeyHash: hashApiKey(newApiKey()),
         apiKeyPrefix: 'ptk_seeded',
-        createdAt: new Date(now.getTime() - 120 * DAY),
+        createdAt: new Date(now.getTime() - 120 * DAY_MS),
       })
       .returning();
     partnerRows.push(row!);
@@ -120,11 +118,11 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
   ];
   for (const [i, plan] of plans.entries()) {
     const ageDays = plan === 'Pending' ? 1 + i * 0.4 : 5 + i * 2.5;
-    const createdAt = new Date(now.getTime() - ageDays * DAY - i * HOUR);
-    const lifetime = plan === 'ExpiredLapsed' ? 3 * DAY : 180 * DAY;
+    const createdAt = new Date(now.getTime() - ageDays * DAY_MS - i * HOUR_MS);
+    const lifetime = plan === 'ExpiredLapsed' ? 3 * DAY_MS : 180 * DAY_MS;
     const expiry =
       i === ENDING_SOON
-        ? new Date(now.getTime() + 12 * DAY)
+        ? new Date(now.getTime() + 12 * DAY_MS)
         : new Date(createdAt.getTime() + lifetime);
     const p = i % partnerRows.length;
     // every fifth partner request came without terms: the screens show their defaults
@@ -136,14 +134,14 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
       ...(withTerms
         ? {
             purpose: PURPOSES[p],
-            transactionFromDateTime: new Date(createdAt.getTime() - 365 * DAY),
+            transactionFromDateTime: new Date(createdAt.getTime() - 365 * DAY_MS),
             transactionToDateTime: expiry,
             fetchesPerDay: FETCHES_PER_DAY[p],
           }
         : {}),
       createdAt,
     });
-    const decidedAt = new Date(createdAt.getTime() + 2 * HOUR);
+    const decidedAt = new Date(createdAt.getTime() + 2 * HOUR_MS);
     let final = bank;
     if (plan !== 'Pending' && plan !== 'Rejected') {
       final = await authoriseBankConsent(db, clock, bank.consentId, { at: decidedAt });
@@ -152,12 +150,12 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
     }
     if (plan === 'ExpiredRevoked' || plan === 'Revoked') {
       await revokeBankConsent(db, clock, bank.consentId, {
-        at: new Date(decidedAt.getTime() + 2 * DAY),
+        at: new Date(decidedAt.getTime() + 2 * DAY_MS),
       });
       final = {
         ...final,
         status: 'Revoked',
-        statusUpdateDateTime: new Date(decidedAt.getTime() + 2 * DAY),
+        statusUpdateDateTime: new Date(decidedAt.getTime() + 2 * DAY_MS),
         accessToken: null,
         refreshToken: null,
         accessTokenExpiresAt: null,
@@ -208,7 +206,7 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
     });
     if (plan === 'Approved') {
       // one read an hour or more ago, on the bank's record and as the portal's last access
-      const lastRead = new Date(now.getTime() - (i + 1) * HOUR);
+      const lastRead = new Date(now.getTime() - (i + 1) * HOUR_MS);
       const read = await readAtBank(
         db,
         { now: () => lastRead },

@@ -6,6 +6,7 @@ import { authHeaders, createCustomer } from '../../test/customers';
 import { sandboxBankConsents } from '../../sandbox/bank/schema';
 import { consentAccesses, consents } from './schema';
 import { createTestPartner, decideAtBank, partnerRequest, requestTestConsent } from './testing';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DAY = 86_400_000;
 const FULL_ACCOUNT = '501004123451234';
 const OTHER_ACCOUNT = '000123456789';
 
@@ -22,7 +22,7 @@ const terms = () => ({
   purpose: 'Bank reconciliation in TallyPrime',
   transactionFromDateTime: '2026-04-01T00:00:00+05:30',
   transactionToDateTime: '2027-03-31T23:59:59+05:30',
-  expirationDateTime: new Date(t.clock.now().getTime() + 90 * DAY).toISOString(),
+  expirationDateTime: new Date(t.clock.now().getTime() + 90 * DAY_MS).toISOString(),
   fetchesPerDay: 2,
   accountNumbers: [FULL_ACCOUNT, OTHER_ACCOUNT],
 });
@@ -139,7 +139,7 @@ describe('POST /api/partner/consents with the consent terms', () => {
     expect(data[0]).toMatchObject({ purpose: null, fetchesPerDay: 4, accounts: [] });
     // the bank's default expiry is shown as the consent's
     expect(data[0]!.expirationDateTime).toBe(
-      new Date(t.clock.now().getTime() + 90 * DAY).toISOString(),
+      new Date(t.clock.now().getTime() + 90 * DAY_MS).toISOString(),
     );
   });
 
@@ -239,7 +239,7 @@ describe('GET /api/partner/consents/:consentId/accounts', () => {
     const refused = await readAccounts(apiKey, consentId);
     expect(refused.statusCode).toBe(429);
     expect(refused.json().message).toContain('allows 2 reads a day');
-    t.clock.advance(DAY - 60_000 - 1);
+    t.clock.advance(DAY_MS - 60_000 - 1);
     expect((await readAccounts(apiKey, consentId)).statusCode).toBe(429);
     t.clock.advance(1);
     const again = await readAccounts(apiKey, consentId);
@@ -256,9 +256,9 @@ describe('GET /api/partner/consents/:consentId/accounts', () => {
     expect(res.json().message).toContain('is Pending');
 
     const live = await approved({
-      expirationDateTime: new Date(t.clock.now().getTime() + DAY).toISOString(),
+      expirationDateTime: new Date(t.clock.now().getTime() + DAY_MS).toISOString(),
     });
-    t.clock.advance(DAY);
+    t.clock.advance(DAY_MS);
     const lapsed = await readAccounts(live.apiKey, live.consentId);
     expect(lapsed.statusCode).toBe(403);
     expect(lapsed.json().message).toContain('is Expired');

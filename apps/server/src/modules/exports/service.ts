@@ -20,11 +20,11 @@ import { customers } from '../users/schema';
 import { CSV_BOM, csvRow, type Cell } from './csv';
 import { activityBatches, consentBatches, orderBatches, type ExportWindow } from './reads';
 import { tallyVouchersXml } from './tally';
+import { DAY_MS } from '../../lib/clock';
 
 /** Long enough to start the download the page asks for; the stream itself may run longer. */
 export const EXPORT_LINK_TTL_SECONDS = 60;
 
-const DAY_MS = 86_400_000;
 // India keeps one offset all year: midnight there is 18:30 UTC the day before
 const INDIA_OFFSET_MS = 330 * 60_000;
 

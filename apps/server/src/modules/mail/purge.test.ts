@@ -5,14 +5,13 @@ import { jobsOf } from '../../test/queue';
 import { deliverMail, enqueueMail, type MailJob } from './delivery';
 import { DELIVERY_MARK_DAYS, purgeDeliveryMarks } from './purge';
 import { mailDeliveries } from './schema';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const DAY = 24 * 60 * 60 * 1000;
 
 /** Queues a sign-in code mail to `to` and answers its job, which no worker of the test app runs. */
 async function queuedMail(to: string): Promise<MailJob> {
@@ -28,19 +27,19 @@ describe('purgeDeliveryMarks', () => {
   it(`keeps a delivered mail's mark ${DELIVERY_MARK_DAYS} days, so that a job run again sends nothing`, async () => {
     const old = await queuedMail('old@example.test');
     expect(await deliverMail(t.deps, old)).toBe('sent');
-    t.clock.advance(2 * DAY);
+    t.clock.advance(2 * DAY_MS);
     const recent = await queuedMail('recent@example.test');
     expect(await deliverMail(t.deps, recent)).toBe('sent');
 
     // the first mail's mark is one day short of its end: nothing goes
-    t.clock.advance((DELIVERY_MARK_DAYS - 3) * DAY);
+    t.clock.advance((DELIVERY_MARK_DAYS - 3) * DAY_MS);
     expect(await purgeDeliveryMarks(t.deps)).toBe(0);
     const before = (await readOutbox(t.outboxDir)).length;
     expect(await deliverMail(t.deps, old)).toBe('already');
     expect(await readOutbox(t.outboxDir)).toHaveLength(before);
 
     // two days on, the first mail's mark is past its end, the second's is not
-    t.clock.advance(2 * DAY);
+    t.clock.advance(2 * DAY_MS);
     expect(await purgeDeliveryMarks(t.deps)).toBe(1);
     expect(await marks()).toEqual([recent.messageId]);
     expect(await purgeDeliveryMarks(t.deps)).toBe(0);

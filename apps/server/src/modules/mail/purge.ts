@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
+import { DAY_MS } from '../../lib/clock';
 
 /**
  * How long the mark of a delivered mail is kept (decision 057). It stops a job run again from
@@ -14,7 +15,7 @@ export async function purgeDeliveryMarks({
   db,
   clock,
 }: Pick<AppDeps, 'db' | 'clock'>): Promise<number> {
-  const cutoff = new Date(clock.now().getTime() - DELIVERY_MARK_DAYS * 24 * 60 * 60 * 1000);
+  const cutoff = new Date(clock.now().getTime() - DELIVERY_MARK_DAYS * DAY_MS);
   // counted in the database: a first purge may delete more rows than are worth returning
   const result = await db.execute(sql`
     WITH purged AS (

@@ -17,6 +17,7 @@ import {
   sendWebhook,
   settledEffects as settledEffectsIn,
 } from './test-support';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,7 +32,6 @@ const paidSilently = (outcome: 'pay' | 'fail' = 'pay') => paidSilentlyIn(t, outc
 const settledEffects = (orderId: string, customerId: string) =>
   settledEffectsIn(t, orderId, customerId);
 
-const DAY_MS = 86_400_000;
 /** The one plan period a paid order of TEST_PLAN gets, when paid at `paidAt`. */
 const yearFrom = (paidAt: Date) => ({
   startsAt: paidAt.toISOString(),

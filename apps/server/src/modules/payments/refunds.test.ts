@@ -11,14 +11,13 @@ import {
   sendWebhook,
   settledEffects,
 } from './test-support';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const DAY_MS = 86_400_000;
 
 /** A Completed order, paid by `paymentId` at the current time. */
 async function completedOrder(paymentId: string) {

@@ -5,6 +5,7 @@ import { checkStatusPath } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { paymentEvents } from './schema';
 import { linkEvent, paidSilently, refundEvent, sendWebhook, settledEffects } from './test-support';
+import { DAY_MS } from '../../lib/clock';
 
 // PostgreSQL only: here the requests below really interleave, each on its own connection, so the
 // order's row lock and the event id's unique key are what keep the effects single.
@@ -15,7 +16,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const AT_ONCE = 12;
-const DAY_MS = 86_400_000;
 
 const checkStatus = (orderId: string, headers: Record<string, string>) =>
   t.app.inject({ method: 'POST', url: checkStatusPath(orderId), headers });

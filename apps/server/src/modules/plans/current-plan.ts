@@ -10,8 +10,7 @@ import type {
 } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import { customerPlans, plans } from './schema';
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../../lib/clock';
 
 interface PeriodRow {
   orderId: string;

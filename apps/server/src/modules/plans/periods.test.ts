@@ -3,6 +3,7 @@ import { orderRef, type PlansResponse, type User } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders } from '../../test/customers';
 import { buyer } from '../payments/test-support';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,7 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DAY = 86_400_000;
 const at = (ms: number) => new Date(ms).toISOString();
 
 /** A customer with a 30-day plan, and the screens' reads of it. */
@@ -47,13 +47,13 @@ describe('the plan period after a renewal', () => {
     const first = await b.buy();
     t.clock.advance(60_000);
     const second = await b.buy();
-    t.clock.advance(DAY - 60_000);
+    t.clock.advance(DAY_MS - 60_000);
 
     // the renewal starts where the plan in force ends: one end date for the whole account
     expect(await b.profile()).toMatchObject({
       planName: 'Starter',
       startDate: at(now),
-      endDate: at(now + 60 * DAY),
+      endDate: at(now + 60 * DAY_MS),
     });
 
     const { current, purchases, plans } = await b.plans();
@@ -61,24 +61,24 @@ describe('the plan period after a renewal', () => {
       planId: b.plan.id,
       planName: 'Starter',
       periodStartDate: at(now),
-      periodEndDate: at(now + 30 * DAY),
-      endDate: at(now + 60 * DAY),
+      periodEndDate: at(now + 30 * DAY_MS),
+      endDate: at(now + 60 * DAY_MS),
       daysLeft: 59,
       queued: [
         {
           orderId: second.orderId,
           planId: b.plan.id,
           planName: 'Starter',
-          startDate: at(now + 30 * DAY),
-          endDate: at(now + 60 * DAY),
+          startDate: at(now + 30 * DAY_MS),
+          endDate: at(now + 60 * DAY_MS),
         },
       ],
     });
     // buying it a third time would extend the plan by its duration again
     expect(purchases.find((p) => p.planId === b.plan.id)).toEqual({
       planId: b.plan.id,
-      startDate: at(now + 60 * DAY),
-      endDate: at(now + 90 * DAY),
+      startDate: at(now + 60 * DAY_MS),
+      endDate: at(now + 90 * DAY_MS),
       change: 'renewal',
       daysKept: 59,
     });
@@ -87,12 +87,12 @@ describe('the plan period after a renewal', () => {
     // the invoices' service periods are the same periods
     const orders = await b.orders();
     expect(orders.find((o) => o._id === second.orderId)?.servicePeriod).toEqual({
-      startDate: at(now + 30 * DAY),
-      endDate: at(now + 60 * DAY),
+      startDate: at(now + 30 * DAY_MS),
+      endDate: at(now + 60 * DAY_MS),
     });
     expect(orders.find((o) => o._id === first.orderId)?.servicePeriod).toEqual({
       startDate: at(now),
-      endDate: at(now + 30 * DAY),
+      endDate: at(now + 30 * DAY_MS),
     });
   });
 
@@ -101,13 +101,13 @@ describe('the plan period after a renewal', () => {
     const now = t.clock.now().getTime();
     await b.buy();
     await b.buy();
-    t.clock.advance(31 * DAY);
+    t.clock.advance(31 * DAY_MS);
     expect(await b.profile()).toMatchObject({
-      startDate: at(now + 30 * DAY),
-      endDate: at(now + 60 * DAY),
+      startDate: at(now + 30 * DAY_MS),
+      endDate: at(now + 60 * DAY_MS),
     });
     const { current } = await b.plans();
-    expect(current).toMatchObject({ endDate: at(now + 60 * DAY), daysLeft: 29, queued: [] });
+    expect(current).toMatchObject({ endDate: at(now + 60 * DAY_MS), daysLeft: 29, queued: [] });
   });
 
   it('has no plan and offers a period from now to a customer without one', async () => {
@@ -120,7 +120,7 @@ describe('the plan period after a renewal', () => {
     expect(purchases.find((p) => p.planId === b.plan.id)).toEqual({
       planId: b.plan.id,
       startDate: at(now),
-      endDate: at(now + 30 * DAY),
+      endDate: at(now + 30 * DAY_MS),
       change: 'new',
       daysKept: 0,
     });

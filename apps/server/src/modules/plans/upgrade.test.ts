@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { activatePlan } from './activation';
 import { createPlan } from './service';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,7 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DAY = 86_400_000;
 const at = (ms: number) => new Date(ms).toISOString();
 
 /** A customer 10 days into a 30-day Starter plan, and a larger Business plan on offer. */
@@ -48,7 +48,7 @@ async function starterCustomer() {
       now: t.clock.now(),
     }),
   );
-  t.clock.advance(10 * DAY);
+  t.clock.advance(10 * DAY_MS);
   const headers = async () => authHeaders(t, customer.id);
   return { customer, starter, business, professional, period, headers };
 }
@@ -105,7 +105,7 @@ describe('an upgrade to a larger plan (decision 040)', () => {
     expect(of(business.id)).toEqual({
       planId: business.id,
       startDate: at(period.endsAt.getTime()),
-      endDate: at(period.endsAt.getTime() + 180 * DAY),
+      endDate: at(period.endsAt.getTime() + 180 * DAY_MS),
       change: 'upgrade',
       daysKept: 20,
     });
@@ -138,14 +138,14 @@ describe('an upgrade to a larger plan (decision 040)', () => {
       amount: 9_223.77,
       servicePeriod: {
         startDate: at(period.endsAt.getTime()),
-        endDate: at(period.endsAt.getTime() + 180 * DAY),
+        endDate: at(period.endsAt.getTime() + 180 * DAY_MS),
       },
     });
     const { current } = await catalogue(h);
     expect(current).toMatchObject({
       planName: 'Starter',
       periodEndDate: at(period.endsAt.getTime()),
-      endDate: at(period.endsAt.getTime() + 180 * DAY),
+      endDate: at(period.endsAt.getTime() + 180 * DAY_MS),
     });
   });
 
@@ -173,7 +173,7 @@ describe('an upgrade to a larger plan (decision 040)', () => {
 describe('a renewal', () => {
   it('bought after the plan ended starts at payment, not at the old end', async () => {
     const { starter, period, headers } = await starterCustomer();
-    t.clock.advance(25 * DAY);
+    t.clock.advance(25 * DAY_MS);
     const h = await headers();
     const paidAt = t.clock.now().getTime();
     expect(paidAt).toBeGreaterThan(period.endsAt.getTime());
@@ -182,7 +182,7 @@ describe('a renewal', () => {
     expect(purchases.find((p) => p.planId === starter.id)).toEqual({
       planId: starter.id,
       startDate: at(paidAt),
-      endDate: at(paidAt + 30 * DAY),
+      endDate: at(paidAt + 30 * DAY_MS),
       change: 'new',
       daysKept: 0,
     });
@@ -190,7 +190,7 @@ describe('a renewal', () => {
     const profile = await t.app.inject({ method: 'GET', url: '/api/auth/profile', headers: h });
     expect(profile.json().data.user.plan).toMatchObject({
       startDate: at(paidAt),
-      endDate: at(paidAt + 30 * DAY),
+      endDate: at(paidAt + 30 * DAY_MS),
     });
   });
 
@@ -201,7 +201,7 @@ describe('a renewal', () => {
     const profile = await t.app.inject({ method: 'GET', url: '/api/auth/profile', headers: h });
     expect(profile.json().data.user.plan).toMatchObject({
       startDate: at(period.startsAt.getTime()),
-      endDate: at(period.endsAt.getTime() + 30 * DAY),
+      endDate: at(period.endsAt.getTime() + 30 * DAY_MS),
     });
   });
 });

@@ -19,6 +19,7 @@ import { customers } from '../users/schema';
 import { customerDataArchive } from './data-archive';
 import { isUniqueViolation } from './email-change';
 import { dataExports } from './schema';
+import { DAY_MS, HOUR_MS } from '../../lib/clock';
 
 type Deps = Pick<
   AppDeps,
@@ -26,9 +27,9 @@ type Deps = Pick<
 >;
 
 /** How long the mailed link works, and the file is kept. */
-export const DATA_EXPORT_TTL_MS = 24 * 60 * 60 * 1000;
+export const DATA_EXPORT_TTL_MS = DAY_MS;
 /** A new export is refused this long after the last one was ready: its link still works. */
-export const DATA_EXPORT_COOLDOWN_MS = 60 * 60 * 1000;
+export const DATA_EXPORT_COOLDOWN_MS = HOUR_MS;
 
 export interface DataExportJob {
   exportId: string;

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { EXPIRING, EXPIRING_COUNT_CAP, EXPIRING_SHOWN } from './coming-up';
-import { consentExpiring, customerWithPlan, DAY } from './test-support';
+import { consentExpiring, customerWithPlan } from './test-support';
+import { DAY_MS } from '../../lib/clock';
 
 interface PlanNode {
   'Node Type': string;
@@ -28,7 +29,7 @@ describe('GET /api/coming-up on PostgreSQL', () => {
   it('reads only the customer’s consents in the window, from the due-consents index, at most the cap', async () => {
     const { customer } = await customerWithPlan(t);
     const now = t.clock.now();
-    const { partner } = await consentExpiring(t, customer.id, new Date(now.getTime() + DAY));
+    const { partner } = await consentExpiring(t, customer.id, new Date(now.getTime() + DAY_MS));
     const others = await Promise.all([1, 2, 3].map(() => createCustomer(t)));
     // 20,000 live consents expiring after the window, 2,000 within it, and as many of others'
     for (const [who, days, n] of [
@@ -51,7 +52,7 @@ describe('GET /api/coming-up on PostgreSQL', () => {
     const result = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${EXPIRING.text}`, [
       customer.id,
       now,
-      new Date(now.getTime() + 30 * DAY),
+      new Date(now.getTime() + 30 * DAY_MS),
       EXPIRING_COUNT_CAP,
       EXPIRING_SHOWN,
     ]);

@@ -5,7 +5,8 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { retirePlan } from '../plans/service';
 import { EXPIRING_COUNT_CAP } from './coming-up';
-import { consentExpiring, customerWithPlan, DAY } from './test-support';
+import { consentExpiring, customerWithPlan } from './test-support';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -23,12 +24,12 @@ async function comingUp(customerId: string): Promise<ComingUpResponse['data']> {
   return ComingUpResponseSchema.parse(res.json()).data;
 }
 
-const inDays = (days: number) => new Date(t.clock.now().getTime() + days * DAY);
+const inDays = (days: number) => new Date(t.clock.now().getTime() + days * DAY_MS);
 
 describe('GET /api/coming-up', () => {
   it('gives the plan’s end, the days left and the plan Renew orders', async () => {
     const { customer, plan, endsAt } = await customerWithPlan(t, { durationDays: 90 });
-    t.clock.advance(80 * DAY + 3_600_000);
+    t.clock.advance(80 * DAY_MS + 3_600_000);
     expect((await comingUp(customer.id)).plan).toEqual({
       planName: 'Quarterly',
       endDate: endsAt.toISOString(),

@@ -1,8 +1,9 @@
 // The dashboard's "Coming up" (docs/decisions/040-the-plan-over-time.md).
 import { COMING_UP_DAYS, type ComingUpResponse } from '@portal/contract';
 import type { AppDeps } from '../../deps';
-import { comingUpPlanOf, daysUntil, DAY_MS } from '../plans/current-plan';
+import { comingUpPlanOf, daysUntil } from '../plans/current-plan';
 import { runStatement, type Statement } from '../../db/statements';
+import { DAY_MS } from '../../lib/clock';
 
 /** Expiring consents are counted up to here: the card says "100 or more" past it. */
 export const EXPIRING_COUNT_CAP = 100;

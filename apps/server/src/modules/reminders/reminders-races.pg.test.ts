@@ -4,7 +4,8 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { activityEvents } from '../activity/schema';
 import { remindersSent } from './schema';
 import { sendDueReminders } from './service';
-import { consentExpiring, customerWithPlan, DAY } from './test-support';
+import { consentExpiring, customerWithPlan } from './test-support';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,11 +18,11 @@ describe('the reminders job on two instances at once', () => {
     const customers = await Promise.all(
       Array.from({ length: 6 }, async () => {
         const c = await customerWithPlan(t);
-        await consentExpiring(t, c.customer.id, new Date(c.endsAt.getTime() - DAY));
+        await consentExpiring(t, c.customer.id, new Date(c.endsAt.getTime() - DAY_MS));
         return c;
       }),
     );
-    t.clock.set(new Date(customers[0]!.endsAt.getTime() - 3 * DAY));
+    t.clock.set(new Date(customers[0]!.endsAt.getTime() - 3 * DAY_MS));
 
     // two runs interleave on separate connections: each claims by inserting the key
     const sent = await Promise.all([sendDueReminders(t.deps), sendDueReminders(t.deps)]);

@@ -10,7 +10,8 @@ import { retirePlan } from '../plans/service';
 import { savePreferences } from '../preferences/service';
 import { remindersSent } from './schema';
 import { sendDueReminders } from './service';
-import { consentExpiring, customerWithPlan, DAY } from './test-support';
+import { consentExpiring, customerWithPlan } from './test-support';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -41,12 +42,12 @@ async function runAt(end: Date, msBeforeEnd: number) {
 describe('the reminders of a plan’s end', () => {
   it('sends the 30-day reminder from 30 days before the end, not at 31, and once', async () => {
     const { customer, endsAt } = await customerWithPlan(t);
-    await runAt(endsAt, 31 * DAY);
+    await runAt(endsAt, 31 * DAY_MS);
     expect(await remindersTo(customer.email)).toHaveLength(0);
 
-    await runAt(endsAt, 30 * DAY);
-    await runAt(endsAt, 30 * DAY);
-    await runAt(endsAt, 29 * DAY);
+    await runAt(endsAt, 30 * DAY_MS);
+    await runAt(endsAt, 30 * DAY_MS);
+    await runAt(endsAt, 29 * DAY_MS);
     const mails = await remindersTo(customer.email);
     expect(mails.map((m) => m.subject)).toEqual(['Your Quarterly plan ends in 30 days']);
     expect(mails[0]!.text).toContain(
@@ -60,15 +61,15 @@ describe('the reminders of a plan’s end', () => {
 
   it('sends the 7-day and the 1-day reminders when they are reached, and nothing after the end', async () => {
     const { customer, endsAt, plan } = await customerWithPlan(t);
-    await runAt(endsAt, 30 * DAY);
-    await runAt(endsAt, 7 * DAY + 1);
+    await runAt(endsAt, 30 * DAY_MS);
+    await runAt(endsAt, 7 * DAY_MS + 1);
     expect(await remindersTo(customer.email)).toHaveLength(1);
-    await runAt(endsAt, 7 * DAY);
-    await runAt(endsAt, 2 * DAY);
-    await runAt(endsAt, DAY);
+    await runAt(endsAt, 7 * DAY_MS);
+    await runAt(endsAt, 2 * DAY_MS);
+    await runAt(endsAt, DAY_MS);
     await runAt(endsAt, 1);
     await runAt(endsAt, 0);
-    await runAt(endsAt, -DAY);
+    await runAt(endsAt, -DAY_MS);
     const mails = await remindersTo(customer.email);
     expect(mails.map((m) => m.subject)).toEqual([
       'Your Quarterly plan ends in 30 days',
@@ -82,8 +83,8 @@ describe('the reminders of a plan’s end', () => {
 
   it('sends only the latest reminder due when the job runs late, and once when it runs twice', async () => {
     const { customer, endsAt } = await customerWithPlan(t);
-    await runAt(endsAt, 5 * DAY);
-    await runAt(endsAt, 5 * DAY);
+    await runAt(endsAt, 5 * DAY_MS);
+    await runAt(endsAt, 5 * DAY_MS);
     // the 7-day reminder (the smallest threshold reached), saying the days actually left
     expect((await remindersTo(customer.email)).map((m) => m.subject)).toEqual([
       'Your Quarterly plan ends in 5 days',
@@ -98,9 +99,9 @@ describe('the reminders of a plan’s end', () => {
 
   it('reminds of the new end after a renewal, and not of the old one', async () => {
     const first = await customerWithPlan(t, { durationDays: 10 });
-    await runAt(first.endsAt, 7 * DAY);
+    await runAt(first.endsAt, 7 * DAY_MS);
     // renewed 5 days before the end: the plan now ends 10 days later
-    t.clock.set(new Date(first.endsAt.getTime() - 5 * DAY));
+    t.clock.set(new Date(first.endsAt.getTime() - 5 * DAY_MS));
     const renewal = await t.deps.db.transaction((tx) =>
       activatePlan(tx, {
         customerId: first.customer.id,
@@ -112,8 +113,8 @@ describe('the reminders of a plan’s end', () => {
     );
     expect(renewal.startsAt).toEqual(first.endsAt);
     // a day before the old end the new end is 11 days away: its 30-day reminder, no 1-day one
-    await runAt(first.endsAt, DAY);
-    await runAt(renewal.endsAt, DAY);
+    await runAt(first.endsAt, DAY_MS);
+    await runAt(renewal.endsAt, DAY_MS);
     expect((await remindersTo(first.customer.email)).map((m) => m.subject)).toEqual([
       'Your Quarterly plan ends in 7 days',
       'Your Quarterly plan ends in 11 days',
@@ -124,7 +125,7 @@ describe('the reminders of a plan’s end', () => {
   it('sends Renew to the Plans screen when the plan is no longer offered', async () => {
     const { customer, endsAt, plan } = await customerWithPlan(t);
     await retirePlan(t.deps.db, t.clock, plan.id);
-    await runAt(endsAt, DAY);
+    await runAt(endsAt, DAY_MS);
     const [mail] = await remindersTo(customer.email);
     expect(mail!.text).toContain('Renew: http://localhost:3000/plans');
   });
@@ -133,11 +134,11 @@ describe('the reminders of a plan’s end', () => {
 describe('the reminders of a consent’s expiry', () => {
   it('sends one at 30, 7 and 1 days before an Approved consent expires, naming the partner', async () => {
     const { customer } = await customerWithPlan(t);
-    const expiresAt = new Date(t.clock.now().getTime() + 40 * DAY);
+    const expiresAt = new Date(t.clock.now().getTime() + 40 * DAY_MS);
     const consent = await consentExpiring(t, customer.id, expiresAt, {
       partnerName: 'Ledger Sync Ltd',
     });
-    for (const days of [31, 30, 29, 8, 7, 7, 1, 0.5, 0, -1]) await runAt(expiresAt, days * DAY);
+    for (const days of [31, 30, 29, 8, 7, 7, 1, 0.5, 0, -1]) await runAt(expiresAt, days * DAY_MS);
     const mails = (await remindersTo(customer.email)).filter((m) => /consent/.test(m.subject));
     expect(mails.map((m) => m.subject)).toEqual([
       'Your consent for Ledger Sync Ltd expires in 30 days',
@@ -154,11 +155,11 @@ describe('the reminders of a consent’s expiry', () => {
 
   it('sends none for a consent that is not Approved', async () => {
     const { customer } = await customerWithPlan(t);
-    const expiresAt = new Date(t.clock.now().getTime() + 20 * DAY);
+    const expiresAt = new Date(t.clock.now().getTime() + 20 * DAY_MS);
     for (const status of ['Pending', 'Rejected', 'Expired']) {
       await consentExpiring(t, customer.id, expiresAt, { status });
     }
-    await runAt(expiresAt, 6 * DAY);
+    await runAt(expiresAt, 6 * DAY_MS);
     expect((await remindersTo(customer.email)).filter((m) => /consent/.test(m.subject))).toEqual(
       [],
     );
@@ -173,7 +174,7 @@ describe('a customer who turned reminders off', () => {
       reminders: false,
       consentChanges: true,
     });
-    await runAt(endsAt, 3 * DAY);
+    await runAt(endsAt, 3 * DAY_MS);
     expect(await remindersTo(customer.email)).toEqual([]);
     expect(await bellEventsOf(customer.id)).toEqual([]);
 
@@ -181,10 +182,10 @@ describe('a customer who turned reminders off', () => {
       reminders: true,
       consentChanges: true,
     });
-    await runAt(endsAt, 3 * DAY);
+    await runAt(endsAt, 3 * DAY_MS);
     expect(await remindersTo(customer.email)).toEqual([]);
     // the next threshold is theirs again
-    await runAt(endsAt, DAY);
+    await runAt(endsAt, DAY_MS);
     expect((await remindersTo(customer.email)).map((m) => m.subject).sort()).toEqual([
       'Your Quarterly plan ends in 1 day',
       `Your consent for ${consent.partner.name} expires in 1 day`,
@@ -196,8 +197,8 @@ describe('the reminders job', () => {
   it('queues each reminder’s mail in the transaction that writes its key', async () => {
     const { customer, endsAt } = await customerWithPlan(t);
     const before = (await jobsOf(t, 'mail')).length;
-    expect(await runAt(endsAt, 3 * DAY)).toBeGreaterThanOrEqual(1);
-    expect(await runAt(endsAt, 3 * DAY)).toBe(0);
+    expect(await runAt(endsAt, 3 * DAY_MS)).toBeGreaterThanOrEqual(1);
+    expect(await runAt(endsAt, 3 * DAY_MS)).toBe(0);
     expect((await jobsOf(t, 'mail')).length - before).toBeGreaterThanOrEqual(1);
     expect(await remindersTo(customer.email)).toHaveLength(1);
   });

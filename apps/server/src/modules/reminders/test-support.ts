@@ -6,8 +6,6 @@ import { createTestPartner } from '../consents/testing';
 import { activatePlan } from '../plans/activation';
 import { createPlan, type NewPlan } from '../plans/service';
 
-export const DAY = 86_400_000;
-
 /** A customer of a test's own, with a plan of `durationDays` paid for at the clock's time. */
 export async function customerWithPlan(
   t: TestApp,

@@ -13,6 +13,7 @@ import { bearer, freshIp, latestCode, wrongCode } from '../auth/test-support';
 import { recordSignInAttempt, SIGN_IN_HISTORY_MS } from './record';
 import { signInEvents } from './schema';
 import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, passwordStep, signInFrom } from './test-support';
+import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,8 +26,6 @@ const history = (headers: Record<string, string>, query = '') =>
 
 const lastSignIn = (token: string) =>
   t.app.inject({ method: 'GET', url: securityPaths.lastSignIn, headers: bearer(token) });
-
-const DAY_MS = 24 * 60 * 60_000;
 
 describe('GET /api/security/sign-ins', () => {
   it('lists successes and refused passwords and codes with device and address, newest first', async () => {

@@ -1,7 +1,7 @@
 import { and, eq, lte } from 'drizzle-orm';
 import { SIGN_IN_HISTORY_DAYS, type SignInOutcome } from '@portal/contract';
 import type { Executor } from '../../db/client';
-import type { Clock } from '../../lib/clock';
+import { DAY_MS, type Clock } from '../../lib/clock';
 import { randomToken, sha256 } from '../auth/secrets';
 import { sessionDevices, sessionEndLinks, signInEvents } from './schema';
 
@@ -13,9 +13,9 @@ export interface SignInClient {
 
 /** Longer than any real browser's; a longer header is cut, not refused. */
 export const USER_AGENT_MAX_LENGTH = 512;
-export const SIGN_IN_HISTORY_MS = SIGN_IN_HISTORY_DAYS * 24 * 60 * 60_000;
+export const SIGN_IN_HISTORY_MS = SIGN_IN_HISTORY_DAYS * DAY_MS;
 /** How long the link of a new-browser notice ends its session: longer than a session lives. */
-export const END_LINK_TTL_MS = 24 * 60 * 60_000;
+export const END_LINK_TTL_MS = DAY_MS;
 
 const userAgentOf = (client: SignInClient) =>
   (client.userAgent ?? '').slice(0, USER_AGENT_MAX_LENGTH);

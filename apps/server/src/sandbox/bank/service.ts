@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, inArray, max, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import type { Clock } from '../../lib/clock';
+import { DAY_MS, type Clock } from '../../lib/clock';
 import { sandboxBankAccesses, sandboxBankConsents, type SandboxBankConsent } from './schema';
 import type { BankResource, BankTransaction } from './wire';
 
@@ -13,7 +13,6 @@ export const BANK_STATUSES = [
 ] as const;
 export type BankStatus = (typeof BANK_STATUSES)[number];
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long a consent lasts when the client names no expiry. */
 export const DEFAULT_CONSENT_DAYS = 90;
 /** Access tokens live a day; the refresh token lives as long as the consent. */
