@@ -23,9 +23,12 @@ export function NotificationsSection() {
   const preferences = usePreferences();
   const save = useSavePreferences();
   const current = preferences.data;
+  // a change shows at once; a failed save puts the switch back
+  const shown = save.isPending ? save.variables : current;
 
   const change = (key: keyof NotificationPreferences, on: boolean) => {
-    if (!current) return;
+    // one save at a time; the switches stay enabled, so that focus stays on the one pressed
+    if (!current || save.isPending) return;
     save.mutate(
       { ...current, [key]: on },
       {
@@ -53,7 +56,7 @@ export function NotificationsSection() {
               Retry
             </Button>
           </div>
-        ) : !current ? (
+        ) : !shown ? (
           <div className="h-24 animate-pulse rounded-md bg-slate-100" aria-label="Loading" />
         ) : (
           <ul className="space-y-3">
@@ -65,8 +68,8 @@ export function NotificationsSection() {
                     role="switch"
                     name={key}
                     className="mt-0.5 h-5 w-5 shrink-0 accent-blue-700"
-                    checked={current[key]}
-                    disabled={save.isPending}
+                    checked={shown[key]}
+                    aria-disabled={save.isPending || undefined}
                     aria-describedby={`${key}-hint`}
                     onChange={(event) => change(key, event.target.checked)}
                   />

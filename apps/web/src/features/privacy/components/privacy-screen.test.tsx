@@ -9,6 +9,8 @@ import { PrivacyScreen } from './privacy-screen';
 
 interface Server {
   preferences: { reminders: boolean; consentChanges: boolean } | 'fail';
+  /** A refusal of the preferences' save, sent once `after` settles. */
+  refuseSave?: { status: number; message: string; after: Promise<void> };
   /** The answer to the e-mail change's first step. */
   emailCode?: { status: number; message: string };
   closeAnswer?: { status: number; message: string };
@@ -34,6 +36,11 @@ function serve(server: Server) {
     if (path === '/api/preferences/notifications') {
       if (server.preferences === 'fail')
         return jsonResponse(500, { success: false, message: 'Database is down' });
+      if (method === 'PUT' && server.refuseSave) {
+        const { status, message, after } = server.refuseSave;
+        await after;
+        return jsonResponse(status, { success: false, message });
+      }
       if (method === 'PUT') server.preferences = body as Server['preferences'] & object;
       return jsonResponse(200, {
         success: true,
@@ -98,6 +105,31 @@ describe('the Privacy screen', () => {
       expect(screen.getByRole('switch', { name: /Reminders/ })).not.toBeChecked(),
     );
     expect(screen.getByText(/Security notices are always sent/)).toBeInTheDocument();
+  });
+
+  it('shows a switch changed at once, saves one change at a time, and puts it back when the save is refused', async () => {
+    let answer = () => {};
+    const after = new Promise<void>((resolve) => (answer = resolve));
+    serve({
+      preferences: { reminders: true, consentChanges: true },
+      refuseSave: { status: 503, message: 'Please try again in a minute', after },
+    });
+    renderWithProviders(<PrivacyScreen />, { path: '/privacy' });
+    const reminders = await screen.findByRole('switch', { name: /Reminders/ });
+    await userEvent.click(reminders);
+    await waitFor(() => expect(reminders).not.toBeChecked());
+    // not disabled while it is saved: a disabled control would lose the keyboard's focus
+    expect(reminders).toBeEnabled();
+    expect(reminders).toHaveAttribute('aria-disabled', 'true');
+    const consentChanges = screen.getByRole('switch', { name: /Consent changes/ });
+    await userEvent.click(consentChanges);
+    expect(consentChanges).toBeChecked();
+    expect(sent('/api/preferences/notifications')).toHaveLength(1);
+
+    answer();
+    expect(await screen.findByText('Please try again in a minute')).toBeInTheDocument();
+    await waitFor(() => expect(reminders).toBeChecked());
+    expect(reminders).not.toHaveAttribute('aria-disabled');
   });
 
   it('offers a retry when the preferences cannot be read', async () => {
