@@ -7,12 +7,16 @@ import { Button } from './button';
 export function DialogActions({
   action,
   danger = false,
-  disabled,
+  disabled = false,
+  busy = false,
   onCancel,
 }: {
   action: string;
   danger?: boolean;
-  disabled: boolean;
+  /** Not ready to be sent: a field is missing. */
+  disabled?: boolean;
+  /** Being sent. */
+  busy?: boolean;
   onCancel(): void;
 }) {
   return (
@@ -22,6 +26,7 @@ export function DialogActions({
         variant={danger ? 'danger' : 'primary'}
         className="max-md:h-11 sm:flex-1"
         disabled={disabled}
+        busy={busy}
       >
         {action}
       </Button>

@@ -165,7 +165,7 @@ export function BillingDetailsForm({
         <Button variant="secondary" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" disabled={mutation.isPending}>
+        <Button type="submit" busy={mutation.isPending}>
           {mutation.isPending ? 'Saving...' : submitLabel}
         </Button>
       </div>

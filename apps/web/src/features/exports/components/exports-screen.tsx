@@ -201,7 +201,7 @@ export function ExportsScreen() {
           )}
 
           <div className="max-md:[&>button]:w-full">
-            <Button type="submit" className="max-md:h-11" disabled={createLink.isPending}>
+            <Button type="submit" className="max-md:h-11" busy={createLink.isPending}>
               {createLink.isPending ? (
                 <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
               ) : (

@@ -35,7 +35,7 @@ function CheckStatusButton({ order }: { order: Order }) {
     <Button
       variant="ghost"
       size="sm"
-      disabled={check.isPending}
+      busy={check.isPending}
       onClick={() =>
         check.mutate(order._id, {
           onSuccess: (result) => toast.success(result.message),

@@ -77,7 +77,7 @@ function CloseAccountForm({ onDone }: { onDone(): void }) {
         <Button
           variant="secondary"
           className="max-md:h-11 max-md:w-full"
-          disabled={sendCode.isPending}
+          busy={sendCode.isPending}
           onClick={askForCode}
         >
           {codeSent ? 'Send a new code' : 'Send code'}
@@ -87,7 +87,8 @@ function CloseAccountForm({ onDone }: { onDone(): void }) {
       <DialogActions
         action="Close account"
         danger
-        disabled={closeAccount.isPending || !password || !code.trim()}
+        disabled={!password || !code.trim()}
+        busy={closeAccount.isPending}
         onCancel={onDone}
       />
     </form>

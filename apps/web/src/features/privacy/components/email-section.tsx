@@ -91,7 +91,8 @@ function EmailChangeForm({ onDone }: { onDone(): void }) {
       <FormError message={error} />
       <DialogActions
         action={codeSentTo ? 'Confirm' : 'Send code'}
-        disabled={busy || (codeSentTo ? !code.trim() : !newEmail.trim() || !password)}
+        disabled={codeSentTo ? !code.trim() : !newEmail.trim() || !password}
+        busy={busy}
         onCancel={onDone}
       />
     </form>

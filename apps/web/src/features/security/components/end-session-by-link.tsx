@@ -59,8 +59,7 @@ export function EndSessionByLink() {
                 variant="danger"
                 className="h-11 w-full"
                 onClick={() => end.mutate(token)}
-                disabled={end.isPending}
-                aria-busy={end.isPending}
+                busy={end.isPending}
               >
                 End that session
               </Button>

@@ -73,7 +73,8 @@ export function DisableDialog({
         <DialogActions
           action="Turn off"
           danger
-          disabled={disable.isPending || !password || !code.trim()}
+          disabled={!password || !code.trim()}
+          busy={disable.isPending}
           onCancel={() => close(false)}
         />
       </form>

@@ -131,7 +131,8 @@ export function SetupDialog({
           <FormError message={error} />
           <DialogActions
             action="Turn on"
-            disabled={enable.isPending || !password || code.replace(' ', '').length !== 6}
+            disabled={!password || code.replace(' ', '').length !== 6}
+            busy={enable.isPending}
             onCancel={() => close(false)}
           />
         </form>
