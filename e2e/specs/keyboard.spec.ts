@@ -3,8 +3,9 @@ import { confirmBillingAndPay, tabTo } from '../support/billing';
 import { DEMO, expect, mailCount, test, waitForCode } from '../support/fixtures';
 
 /*
- * Sign-in, a purchase up to the gateway's checkout, and ending a consent, with the keyboard only:
- * Tab to a control, Enter or Escape, type. After every dialog closes, focus is back on the
+ * Sign-in, a purchase up to the gateway's checkout, ending a consent, and the controls of
+ * Security, Invoices, Exports and Privacy, with the keyboard only: Tab to a control, Enter, Space
+ * or Escape, type. After every dialog closes, focus is back on the
  * control that opened it (or, when that is gone, on the main content), never on <body>.
  */
 
@@ -150,5 +151,67 @@ test.describe('by keyboard only', () => {
     await expect(remove).toHaveCount(0);
     // its button went with the row: focus goes to the main content, not to <body>
     await expect(page.locator('#main-content')).toBeFocused();
+  });
+
+  test('works Security, Invoices, Exports and Privacy: dialogs give focus back, a switch keeps it', async ({
+    page,
+  }) => {
+    await signInByKeyboard(page);
+
+    await goByKeyboard(page, 'Security', 'Security');
+    const setUp = page.getByRole('button', { name: 'Set up', exact: true });
+    await tabTo(page, setUp);
+    await page.keyboard.press('Enter');
+    const authenticator = page.getByRole('dialog', { name: 'Set up an authenticator app' });
+    await expect(authenticator).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(authenticator).toBeHidden();
+    await expect(setUp).toBeFocused();
+
+    await goByKeyboard(page, 'Invoices', 'Invoices');
+    await expect(page.getByRole('heading', { name: 'Invoices', level: 1 })).toBeVisible();
+
+    await goByKeyboard(page, 'Exports', 'Exports');
+    const kind = page.getByLabel('What to export');
+    await tabTo(page, kind);
+    // a closed list box picks the option whose label is typed
+    await page.keyboard.type('Activity');
+    await expect(kind).toHaveValue('activity');
+    await tabTo(page, page.getByRole('button', { name: 'Download' }));
+    const downloading = page.waitForEvent('download');
+    await page.keyboard.press('Enter');
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(
+      /^activity-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
+    await expect(page.getByRole('status')).toHaveText(
+      `Your download of ${download.suggestedFilename()} has started.`,
+    );
+    await expect(page.getByRole('button', { name: 'Download' })).toBeFocused();
+
+    await goByKeyboard(page, 'Privacy', 'Privacy');
+    const reminders = page.getByRole('switch', { name: /Reminders/ });
+    await expect(reminders).toBeEnabled();
+    const wasOn = await reminders.isChecked();
+    await tabTo(page, reminders);
+    await page.keyboard.press('Space');
+    await expect(reminders).toBeChecked({ checked: !wasOn });
+    // saved, and the keyboard is still where it was
+    await expect(reminders).toBeEnabled();
+    await expect(reminders).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(reminders).toBeChecked({ checked: wasOn });
+    await expect(reminders).toBeEnabled();
+
+    const changeEmail = page.getByRole('button', { name: 'Change e-mail' });
+    await tabTo(page, changeEmail);
+    await page.keyboard.press('Enter');
+    const emailDialog = page.getByRole('dialog', { name: 'Change e-mail address' });
+    await expect(emailDialog).toBeVisible();
+    // focus moved into the dialog
+    await expect(emailDialog.locator(':focus')).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    await expect(emailDialog).toBeHidden();
+    await expect(changeEmail).toBeFocused();
   });
 });
