@@ -74,6 +74,7 @@ try {
       build.scores.push(scores);
       console.log(
         `run ${run} ${build.dist}: performance ${scores.performance}, TBT ${Math.round(scores.tbtMs)} ms, ` +
+          `benchmark index ${Math.round(scores.benchmarkIndex)}, ` +
           `LCP ${scores.lcpSeconds.toFixed(2)} s, CLS ${scores.cls.toFixed(3)} (load ${before} to ${load()})`,
       );
     }

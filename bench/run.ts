@@ -286,6 +286,14 @@ async function lighthouseRows(portal: Portal, route: string) {
   figure('CLS', (s) => s.cls, '', 3, { max: limits.maxCls });
   figure('best practices', (s) => s.bestPractices, '', 0, { min: limits.minBestPractices });
   figure('accessibility', (s) => s.accessibility, '', 0, { min: limits.minAccessibility });
+  report.number(
+    "host's benchmark index (higher is faster)",
+    scores.benchmarkIndex,
+    '',
+    0,
+    undefined,
+    note((s) => s.benchmarkIndex, 0),
+  );
 }
 
 async function scaleRows(portal: Portal) {
