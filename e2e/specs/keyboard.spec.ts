@@ -196,11 +196,14 @@ test.describe('by keyboard only', () => {
     await tabTo(page, reminders);
     await page.keyboard.press('Space');
     await expect(reminders).toBeChecked({ checked: !wasOn });
-    // saved, and the keyboard is still where it was
+    // saved (a switch ignores presses while its change is saved), and the keyboard is still
+    // where it was
+    await expect(reminders).not.toHaveAttribute('aria-disabled');
     await expect(reminders).toBeEnabled();
     await expect(reminders).toBeFocused();
     await page.keyboard.press('Space');
     await expect(reminders).toBeChecked({ checked: wasOn });
+    await expect(reminders).not.toHaveAttribute('aria-disabled');
     await expect(reminders).toBeEnabled();
 
     const changeEmail = page.getByRole('button', { name: 'Change e-mail' });

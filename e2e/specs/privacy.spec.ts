@@ -97,6 +97,10 @@ for (const [width, use] of WIDTHS) {
       await expect(page.getByRole('switch', { name: /Reminders/ })).toBeChecked({
         checked: wasOn,
       });
+      // the switch shows a change at once: saved when it takes presses again
+      await expect(page.getByRole('switch', { name: /Reminders/ })).not.toHaveAttribute(
+        'aria-disabled',
+      );
     });
   });
 }
