@@ -133,16 +133,16 @@ test.describe('buying a plan', () => {
     await expect(page.getByText('Receipt not available for this order.')).toBeVisible();
   });
 
-  test('a long history shows the newest 20 orders and loads the rest on demand', async ({
+  test('a long history shows the newest 10 orders and loads the rest on demand', async ({
     page,
   }) => {
     await signIn(page);
-    const total = await placeOrders(page, 21);
-    expect(total).toBeGreaterThanOrEqual(21);
+    const total = await placeOrders(page, 11);
+    expect(total).toBeGreaterThanOrEqual(11);
 
     await page.goto('/orders?tab=history');
     const rows = page.locator('tbody tr');
-    await expect(rows).toHaveCount(20);
+    await expect(rows).toHaveCount(10);
     const loadMore = page.getByRole('button', { name: 'Load more orders' });
     await expectAccessible(page, 'history with more to load');
     while (await loadMore.isVisible()) {
@@ -180,17 +180,17 @@ test.describe('a long order history on a phone', () => {
 
   test('loads more with a full-width 44 px button, without sideways scroll', async ({ page }) => {
     await signIn(page);
-    await placeOrders(page, 21);
+    await placeOrders(page, 11);
     await page.goto('/orders?tab=history');
     const cards = page.locator('tbody tr');
-    await expect(cards).toHaveCount(20);
+    await expect(cards).toHaveCount(10);
     const loadMore = page.getByRole('button', { name: 'Load more orders' });
     const box = (await loadMore.boundingBox())!;
     const card = (await cards.first().boundingBox())!;
     expect(box.height).toBeGreaterThanOrEqual(44);
     expect(box.width).toBeGreaterThanOrEqual(card.width - 1);
     await loadMore.tap();
-    await expect(cards).not.toHaveCount(20);
+    await expect(cards).not.toHaveCount(10);
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
     ).toBe(true);

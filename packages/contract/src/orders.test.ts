@@ -26,8 +26,8 @@ describe('CreateOrderRequestSchema amount (rupees)', () => {
 });
 
 describe('OrderHistoryQuerySchema', () => {
-  it('defaults to the first page of 20 and takes a limit from 1 to 100 only', () => {
-    expect(OrderHistoryQuerySchema.parse({})).toEqual({ limit: 20 });
+  it('defaults to the first page of 10 and takes a limit from 1 to 100 only', () => {
+    expect(OrderHistoryQuerySchema.parse({})).toEqual({ limit: 10 });
     expect(OrderHistoryQuerySchema.parse({ limit: '1', cursor: 'abc' })).toEqual({
       limit: 1,
       cursor: 'abc',

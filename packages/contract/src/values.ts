@@ -100,7 +100,7 @@ export const receiptPath = (orderId: string) =>
   `/api/orders/${encodeURIComponent(orderId)}/receipt`;
 /** How an order is named on every screen, in mail and at the gateway: #4FA65D. */
 export const orderRef = (orderId: string) => `#${orderId.slice(0, 6).toUpperCase()}`;
-export const ORDER_HISTORY_PAGE_SIZE = 20;
+export const ORDER_HISTORY_PAGE_SIZE = 10;
 export const ORDER_HISTORY_MAX_LIMIT = 100;
 export const ORDER_HISTORY_CURSOR_MAX_LENGTH = 200;
 export const ORDER_CURSOR_MESSAGE = 'must be the nextCursor of an earlier page';

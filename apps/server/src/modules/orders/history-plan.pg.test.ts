@@ -103,7 +103,7 @@ async function expectOnePlanKept(auth: RequestAuth) {
       expect(next.orders).toHaveLength(ORDER_HISTORY_PAGE_SIZE);
     }
     const plans = await connection.plans();
-    for (const name of ['orders_history_first_21', 'orders_history_after_21']) {
+    for (const name of ['orders_history_first_11', 'orders_history_after_11']) {
       expect(plans.get(name), name).toEqual({
         generic: calls - CUSTOM_PLANS_FIRST,
         custom: CUSTOM_PLANS_FIRST,

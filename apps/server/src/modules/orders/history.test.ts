@@ -87,15 +87,15 @@ describe('GET /api/orders/history', () => {
     }
   });
 
-  it('answers the newest 20 and a next cursor when asked with no parameters', async () => {
+  it('answers the newest 10 and a next cursor when asked with no parameters', async () => {
     const b = await buyer(t);
     const expected = await insertOrders(
       b,
-      Array.from({ length: 23 }, (_, i) => at(i)),
+      Array.from({ length: 13 }, (_, i) => at(i)),
     );
     const first = await page(b);
     expect(first.success).toBe(true);
-    expect(first.orders.map((o) => o._id)).toEqual(expected.slice(0, 20));
+    expect(first.orders.map((o) => o._id)).toEqual(expected.slice(0, 10));
     expect(first.nextCursor).toEqual(expect.any(String));
     const rest = await page(b, `?cursor=${first.nextCursor}`);
     expect(rest).toEqual({
@@ -103,7 +103,7 @@ describe('GET /api/orders/history', () => {
       orders: expect.any(Array),
       nextCursor: null,
     });
-    expect(rest.orders.map((o) => o._id)).toEqual(expected.slice(20));
+    expect(rest.orders.map((o) => o._id)).toEqual(expected.slice(10));
   });
 
   it('gives no next cursor when the last page is exactly full, and an empty list to a new customer', async () => {
@@ -111,7 +111,7 @@ describe('GET /api/orders/history', () => {
     expect(await page(b)).toEqual({ success: true, orders: [], nextCursor: null });
     const expected = await insertOrders(
       b,
-      Array.from({ length: 20 }, (_, i) => at(i)),
+      Array.from({ length: 10 }, (_, i) => at(i)),
     );
     const full = await page(b);
     expect(full.orders.map((o) => o._id)).toEqual(expected);

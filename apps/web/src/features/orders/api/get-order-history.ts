@@ -18,7 +18,7 @@ const REFRESH_MS = 5 * 60 * 1000;
 const HISTORY_KEY = ['orders', 'history'] as const;
 
 /**
- * The first page of the history (the newest 20 orders). Its key is the prefix of every page's:
+ * The first page of the history (the newest 10 orders). Its key is the prefix of every page's:
  * invalidating it after a payment refreshes the Order History tab's pages too.
  */
 export const getOrderHistoryQueryOptions = () =>
