@@ -1,5 +1,5 @@
 import type { Page, Response } from '@playwright/test';
-import { confirmBillingAndPay } from '../support/billing';
+import { confirmBillingAndPay, tabTo } from '../support/billing';
 import { expect, expectAccessible, signIn, test } from '../support/fixtures';
 
 /** Orders the plan from the Plans screen and lands on the sandbox checkout page. */
@@ -133,7 +133,7 @@ test.describe('buying a plan', () => {
     await expect(page.getByText('Receipt not available for this order.')).toBeVisible();
   });
 
-  test('a long history shows the newest 10 orders and loads the rest on demand', async ({
+  test('a long history shows the newest 10 orders and loads the rest on demand, by keyboard', async ({
     page,
   }) => {
     await signIn(page);
@@ -147,7 +147,8 @@ test.describe('buying a plan', () => {
     await expectAccessible(page, 'history with more to load');
     while (await loadMore.isVisible()) {
       const before = await rows.count();
-      await loadMore.click();
+      await tabTo(page, loadMore);
+      await page.keyboard.press('Enter');
       await expect(rows).not.toHaveCount(before);
       // reading goes on from the first order added
       await expect(rows.nth(before).locator('[data-order-id]')).toBeFocused();
