@@ -15,15 +15,16 @@ import { parseArgs } from 'node:util';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import base from '../stryker.config.mjs';
 
-// The budget, in estimated seconds of one CI run's mutation phase (2 cores, PGlite), measured on
-// this project (docs/testing.md): the dry run takes about SECONDS_PER_TEST_FILE per test file
-// (most build the app on a fresh database, one runner), and the mutants about
-// SECONDS_PER_MUTANT each (static ones and compile errors cost next to nothing, the others run
-// the tests that reach them, on the runners in parallel). A mutant count alone would let one
-// directory's long dry run, or a file whose mutants are all tested, blow the budget.
-const BUDGET_SECONDS = 360;
-const SECONDS_PER_TEST_FILE = 6;
-const SECONDS_PER_MUTANT = 3;
+// The budget: CI gives mutation testing about 8 minutes on 2 cores (PGlite). Measured here on a
+// busy machine (load 5 to 12), the dry run took 10 to 20 s per test file, most of which build the
+// app on a fresh database (one runner), and the mutation phase 9 to 10 s per mutant counted below
+// (orders/cursor.ts: 41 mutants, 6 min 20 s; payments/service.ts: 66 of 91 in 10 min 23 s), the
+// static ones and compile errors included. So a run is priced by both: a mutant count alone
+// would let a directory's long dry run through. 420 s of that leaves the rest of the 8 minutes
+// to choosing, starting Stryker and the type checker.
+const BUDGET_SECONDS = 420;
+const SECONDS_PER_TEST_FILE = 16;
+const SECONDS_PER_MUTANT = 9;
 const RECENT = '30.days';
 
 const { values: args } = parseArgs({
@@ -81,11 +82,12 @@ async function mutantSpans(files) {
 }
 
 /**
- * A file's parts of at most `max` mutants, as mutate ranges. A part ends where no mutant spans
- * the cut (between functions) when it can, as a mutant across a cut is in neither part.
+ * A file's parts of at most `max` mutants, as line ranges. A part ends where no mutant spans the
+ * cut (between functions) when it can, as a mutant across a cut is in neither part.
  */
 function parts(file, spans, max) {
-  if (spans.length <= max) return [{ mutate: file, mutants: spans.length }];
+  const length = readFileSync(file, 'utf8').split('\n').length;
+  if (spans.length <= max) return [{ file, from: 1, to: length, length, mutants: spans.length }];
   const sorted = [...spans].sort((a, b) => a[0] - b[0]);
   const result = [];
   let first = 0;
@@ -102,28 +104,40 @@ function parts(file, spans, max) {
       if (clean >= 0) last = clean;
     }
     const from = first === 0 ? 1 : sorted[first][0];
-    const to =
-      last === sorted.length - 1
-        ? readFileSync(file, 'utf8').split('\n').length
-        : sorted[last + 1][0] - 1;
-    result.push({ mutate: `${file}:${from}-${to}`, mutants: last - first + 1 });
+    const to = last === sorted.length - 1 ? length : sorted[last + 1][0] - 1;
+    result.push({ file, from, to, length, mutants: last - first + 1 });
     first = last + 1;
   }
   return result;
 }
 
-const fileOf = (mutate) => mutate.replace(/:\d+-\d+$/, '');
-const testsOf = (chosen) => [
-  ...new Set(chosen.flatMap((part) => testsBeside(fileOf(part.mutate)))),
-];
+/** Neighbouring parts of one file as one range, so that mutants across their cut are made too. */
+function joined(chosen) {
+  const result = [];
+  for (const part of chosen) {
+    const previous = result.at(-1);
+    if (previous?.file === part.file && previous.to + 1 === part.from) {
+      result[result.length - 1] = {
+        ...previous,
+        to: part.to,
+        mutants: previous.mutants + part.mutants,
+      };
+    } else result.push(part);
+  }
+  return result;
+}
+
+const target = ({ file, from, to, length }) =>
+  from === 1 && to === length ? file : `${file}:${from}-${to}`;
+const testsOf = (files) => [...new Set(files.flatMap(testsBeside))];
 const cost = (chosen) =>
-  testsOf(chosen).length * SECONDS_PER_TEST_FILE +
+  testsOf(chosen.map((part) => part.file)).length * SECONDS_PER_TEST_FILE +
   chosen.reduce((sum, part) => sum + part.mutants, 0) * SECONDS_PER_MUTANT;
 
 async function choose() {
   const files = scope();
   const spans = await mutantSpans(files);
-  const whole = (file) => ({ mutate: file, mutants: spans.get(file).length });
+  const whole = (file) => parts(file, spans.get(file), Infinity)[0];
 
   if (git('rev-parse', '--is-shallow-repository') === 'true') {
     console.log('The history is shallow: what changed recently is unknown.');
@@ -144,9 +158,13 @@ async function choose() {
     );
   }
 
-  // the scope in path order, large files cut in parts so that every part fits the budget alone
-  const maxMutants = Math.floor(BUDGET_SECONDS / 2 / SECONDS_PER_MUTANT);
-  const all = files.flatMap((file) => parts(file, spans.get(file), maxMutants));
+  // the scope in path order, large files cut in parts so that every part fits the budget alone,
+  // with the dry run of the tests beside it
+  const room = (file) =>
+    Math.floor(
+      (BUDGET_SECONDS - testsBeside(file).length * SECONDS_PER_TEST_FILE) / SECONDS_PER_MUTANT,
+    );
+  const all = files.flatMap((file) => parts(file, spans.get(file), room(file)));
   const seed = args.seed ?? git('rev-parse', '--short=8', 'HEAD');
   const start = Number.parseInt(seed.slice(0, 8), 16) % all.length;
   const chosen = [all[start]];
@@ -156,7 +174,7 @@ async function choose() {
     chosen.push(next.at(-1));
   }
   return {
-    chosen,
+    chosen: joined(chosen),
     why:
       `a window of the scope (${files.length} files, ${all.length} parts in path order), from part ` +
       `${start + 1}, chosen by the commit ${seed} (its first 8 hex digits modulo ${all.length}), ` +
@@ -168,14 +186,16 @@ let mutate;
 let tests;
 if (args.files) {
   mutate = list(args.files);
-  tests = args.tests ? list(args.tests) : testsOf(mutate.map((part) => ({ mutate: part })));
+  tests = args.tests
+    ? list(args.tests)
+    : testsOf(mutate.map((part) => part.replace(/:[\d-]+$/, '')));
   console.log('Mutating the files given.');
 } else {
   const { chosen, why } = await choose();
-  mutate = chosen.map((part) => part.mutate);
-  tests = testsOf(chosen);
+  mutate = chosen.map(target);
+  tests = testsOf(chosen.map((part) => part.file));
   console.log(`Mutating ${why}:`);
-  for (const part of chosen) console.log(`  ${part.mutate} (${part.mutants} mutants)`);
+  for (const part of chosen) console.log(`  ${target(part)} (${part.mutants} mutants)`);
   console.log(`with the tests beside them (${tests.length} files), estimated ${cost(chosen)} s.`);
 }
 // without --testFiles the runner would take every test that imports the file, through the app
