@@ -1,13 +1,12 @@
 import { defineConfig } from '@playwright/test';
 import base, { E2E_DATA_DIR } from './playwright.config';
+import { PORT } from './support/ports';
 
 /**
  * A subset of the suite (sign-in, refresh, logout, the dashboard after a purchase) against two
  * portal processes on one PostgreSQL database behind haproxy, round robin: what one instance
  * starts, the other must finish. Needs haproxy and TEST_DATABASE_URL (npm run test:cluster:e2e).
  */
-// the same port as the base config and the fixtures read (npm run test:cluster:e2e sets 3140)
-const PORT = Number(process.env.E2E_PORT ?? 3100);
 
 export default defineConfig({
   ...base,

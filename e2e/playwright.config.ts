@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { PORT } from './support/ports';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) {
@@ -10,14 +11,14 @@ if (!existsSync(CHROMIUM)) {
   );
 }
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-// Each port gets its own data folder and web build, so suites on several ports never collide.
+// Each port gets its own data folder, so suites on several ports never collide.
 export const E2E_DATA_DIR = path.resolve(import.meta.dirname, `.data/${PORT}`);
 
 export default defineConfig({
   testDir: './specs',
-  fullyParallel: false,
-  workers: 1,
+  // every test signs in as a customer of its own (support/fixtures.ts) and reads only its mail
+  fullyParallel: true,
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -1,19 +1,25 @@
-// Builds the web app and starts the portal on a fresh data folder, for the end-to-end suite.
+// Starts the portal (portal.mjs) on a fresh data folder, for the end-to-end suite.
+import { rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { buildWebInto } from './build-web.mjs';
+import { builtWeb } from './build-web.mjs';
 
-const webDir = buildWebInto(process.env.DATA_DIR);
+const webDir = builtWeb();
+rmSync(process.env.DATA_DIR, { recursive: true, force: true });
 
-const server = spawn('npx', ['tsx', 'src/main.ts'], {
-  cwd: new URL('../apps/server/', import.meta.url),
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    LOG_LEVEL: 'warn',
-    WEB_DIST_DIR: webDir,
-    PUBLIC_URL: `http://localhost:${process.env.PORT}`,
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', new URL('portal.mjs', import.meta.url).pathname],
+  {
+    cwd: new URL('../apps/server/', import.meta.url),
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      WEB_DIST_DIR: webDir,
+      PUBLIC_URL: `http://localhost:${process.env.PORT}`,
+    },
   },
-});
+);
 const stop = () => server.kill('SIGTERM');
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

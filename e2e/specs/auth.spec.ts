@@ -6,6 +6,7 @@ import {
   DEMO,
   expect,
   expectAccessible,
+  fillCredentials,
   mailCount,
   newestMail,
   requestCode,
@@ -14,21 +15,13 @@ import {
   waitForCode,
   waitForMailMatching,
 } from '../support/fixtures';
+import { PORT } from '../support/ports';
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
 const SECRETS = path.resolve(import.meta.dirname, `../.data/${PORT}/secrets.json`);
 const REMEMBERED_LOGIN_KEY = 'remembered-login';
 
 const storedSession = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? 'null'));
-
-async function fillCredentials(page: Page) {
-  await page.getByLabel('Email').fill(DEMO.email);
-  await page.getByLabel('Mobile Number').fill(DEMO.mobile);
-  await page.getByLabel('GST Number').fill(DEMO.gstNo);
-  await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-}
 
 async function logoutFromSidebar(page: Page) {
   await page
@@ -51,8 +44,8 @@ test.describe('sign-in', () => {
     await expect(page.getByText('Email is required')).toBeVisible();
     await expect(page.getByText('Password is required')).toBeVisible();
 
-    await fillCredentials(page);
-    const before = mailCount();
+    await fillCredentials(page, DEMO);
+    const before = mailCount(DEMO.email);
     await page.getByRole('button', { name: 'Secure Login' }).click();
     const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
     await expect(dialog).toBeVisible();
@@ -61,7 +54,7 @@ test.describe('sign-in', () => {
         "We've sent a verification code to your email. Please enter it below to complete your login.",
       ),
     ).toBeVisible();
-    const code = await waitForCode(before);
+    const code = await waitForCode(DEMO.email, before);
     await expectAccessible(page);
 
     const verify = dialog.getByRole('button', { name: 'Verify & Login' });
@@ -103,40 +96,46 @@ test.describe('sign-in', () => {
     await page.waitForURL('**/dashboard');
   });
 
-  test('Remember me pre-fills the next visit, never with the password', async ({ page }) => {
-    await signIn(page, { rememberMe: true });
+  test('Remember me pre-fills the next visit, never with the password', async ({
+    page,
+    customer,
+  }) => {
+    await signIn(page, customer, { rememberMe: true });
     const saved = await page.evaluate(
       (key) => JSON.parse(localStorage.getItem(key) ?? 'null'),
       REMEMBERED_LOGIN_KEY,
     );
     expect(saved).toEqual({
-      email: DEMO.email,
-      mobile: DEMO.mobile,
-      gstNo: DEMO.gstNo,
-      tally_serialno: DEMO.tallySerialNo,
+      email: customer.email,
+      mobile: customer.mobile,
+      gstNo: customer.gstNo,
+      tally_serialno: customer.tallySerialNo,
       rememberMe: true,
     });
     await logoutFromSidebar(page);
 
     await page.goto('/login');
-    await expect(page.getByLabel('Email')).toHaveValue(DEMO.email);
-    await expect(page.getByLabel('Mobile Number')).toHaveValue(DEMO.mobile);
-    await expect(page.getByLabel('GST Number')).toHaveValue(DEMO.gstNo);
-    await expect(page.getByLabel('Tally Serial Number')).toHaveValue(DEMO.tallySerialNo);
+    await expect(page.getByLabel('Email')).toHaveValue(customer.email);
+    await expect(page.getByLabel('Mobile Number')).toHaveValue(customer.mobile);
+    await expect(page.getByLabel('GST Number')).toHaveValue(customer.gstNo);
+    await expect(page.getByLabel('Tally Serial Number')).toHaveValue(customer.tallySerialNo);
     await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
     await expect(page.getByLabel('Remember me')).toBeChecked();
 
     // signing in with the box unticked forgets the entry
     await page.getByLabel('Remember me').uncheck();
-    await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-    await requestCode(page);
+    await page.getByLabel('Password', { exact: true }).fill(customer.password);
+    await requestCode(page, customer.email);
     await expect(page.getByRole('dialog', { name: 'Two-Factor Authentication' })).toBeVisible();
     expect(
       await page.evaluate((key) => localStorage.getItem(key), REMEMBERED_LOGIN_KEY),
     ).toBeNull();
   });
 
-  test('a corrupt remembered entry is ignored with a console error only', async ({ page }) => {
+  test('a corrupt remembered entry is ignored with a console error only', async ({
+    page,
+    customer,
+  }) => {
     const consoleErrors: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
@@ -162,13 +161,13 @@ test.describe('sign-in', () => {
     await expect(page.getByRole('alert')).toHaveCount(0);
 
     // the screen still works
-    await fillCredentials(page);
-    await requestCode(page);
+    await fillCredentials(page, customer);
+    await requestCode(page, customer.email);
     await expect(page.getByRole('dialog', { name: 'Two-Factor Authentication' })).toBeVisible();
   });
 
-  test('logout ends the session on the server and in the browser', async ({ page }) => {
-    await signIn(page);
+  test('logout ends the session on the server and in the browser', async ({ page, customer }) => {
+    await signIn(page, customer);
     const refreshCookie = (await page.context().cookies()).find((c) => c.name.includes('refresh'));
     expect(refreshCookie).toBeDefined();
     await logoutFromSidebar(page);
@@ -192,8 +191,11 @@ test.describe('sign-in', () => {
     expect(refresh.status()).toBe(401);
   });
 
-  test('an expired access token is refreshed without the user noticing', async ({ page }) => {
-    await signIn(page);
+  test('an expired access token is refreshed without the user noticing', async ({
+    page,
+    customer,
+  }) => {
+    await signIn(page, customer);
     const session = await storedSession(page);
     const current: string = session.state.token;
     const claims = decodeJwt(current);
@@ -220,7 +222,7 @@ test.describe('sign-in', () => {
       .getByRole('link', { name: 'Profile' })
       .click();
     await page.waitForURL('**/profile');
-    await expect(page.getByRole('heading', { name: DEMO.companyName })).toBeVisible();
+    await expect(page.getByRole('heading', { name: customer.companyName })).toBeVisible();
     await expect(page.getByText('Since 20')).toBeVisible();
     await expect(page.getByText('session has expired')).toHaveCount(0);
 
@@ -232,20 +234,23 @@ test.describe('sign-in', () => {
 });
 
 test.describe('layout and profile', () => {
-  test('the profile shows every field and passes an accessibility check', async ({ page }) => {
-    await signIn(page);
+  test('the profile shows every field and passes an accessibility check', async ({
+    page,
+    customer,
+  }) => {
+    await signIn(page, customer);
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Profile' })
       .click();
     await expect(page.getByRole('heading', { level: 1, name: 'Profile Settings' })).toBeVisible();
-    await expect(page.getByRole('heading', { name: DEMO.companyName })).toBeVisible();
+    await expect(page.getByRole('heading', { name: customer.companyName })).toBeVisible();
     const main = page.getByRole('main');
     for (const [label, value] of [
-      ['Mobile Number', DEMO.mobile],
-      ['GST Number', DEMO.gstNo],
+      ['Mobile Number', customer.mobile],
+      ['GST Number', customer.gstNo],
       ['Category', 'Retail'],
-      ['Tally Serial No', DEMO.tallySerialNo],
+      ['Tally Serial No', customer.tallySerialNo],
       ['Tally Version', 'TallyPrime 5.1'],
     ]) {
       await expect(main.locator('dt', { hasText: label }).locator('+ dd')).toHaveText(value!);
@@ -264,14 +269,14 @@ test.describe('layout and profile', () => {
     await expect(dialog).toBeHidden();
   });
 
-  test('under 1024 px the menu toggle opens the sidebar as a panel', async ({ page }) => {
+  test('under 1024 px the menu toggle opens the sidebar as a panel', async ({ page, customer }) => {
     await page.setViewportSize({ width: 800, height: 900 });
-    await signIn(page);
+    await signIn(page, customer);
     await expect(page.getByRole('complementary', { name: 'Sidebar' })).toBeHidden();
     await page.getByRole('button', { name: 'Open menu' }).click();
     const panel = page.getByRole('dialog', { name: 'Menu' });
     await expect(panel.getByRole('link', { name: 'Consents' })).toBeVisible();
-    await expect(panel.getByText(DEMO.email)).toBeVisible();
+    await expect(panel.getByText(customer.email)).toBeVisible();
     await expectAccessible(page);
     await page.keyboard.press('Escape');
     await expect(panel).toBeHidden();
@@ -281,8 +286,8 @@ test.describe('layout and profile', () => {
     await expect(panel).toBeHidden();
   });
 
-  test('logout from the profile says so with its own notice', async ({ page }) => {
-    await signIn(page);
+  test('logout from the profile says so with its own notice', async ({ page, customer }) => {
+    await signIn(page, customer);
     await page.goto('/profile');
     await page.getByRole('main').getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
@@ -291,8 +296,8 @@ test.describe('layout and profile', () => {
 });
 
 test.describe('password reset', () => {
-  // last: it changes the demo password, and puts it back through the Change Password modal
-  test('resets the password through the e-mailed link', async ({ page }) => {
+  // the password changed by the link, then back through the Change Password modal
+  test('resets the password through the e-mailed link', async ({ page, customer }) => {
     const newPassword = 'Reset@67890';
     await page.goto('/login');
     // the first HTML's frame takes a click on its link too, but a click while the app replaces
@@ -305,14 +310,15 @@ test.describe('password reset', () => {
 
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await expect(page.getByText('Email is required')).toBeVisible();
-    const before = mailCount();
-    await page.getByLabel('Email Address').fill(DEMO.email);
+    const before = mailCount(customer.email);
+    await page.getByLabel('Email Address').fill(customer.email);
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await expect(page.getByRole('main').getByText('Password reset email sent!')).toBeVisible();
     await expect(page.getByLabel('Email Address')).toHaveValue('');
     await page.waitForURL('**/login');
 
     const [link] = await waitForMailMatching(
+      customer.email,
       before,
       /https?:\/\/\S+\/reset-password\?token=[\w-]+/,
     );
@@ -338,25 +344,29 @@ test.describe('password reset', () => {
     await expect(page.getByText(/invalid|expired/i)).toBeVisible();
 
     // the notice about the reset must not be taken for the sign-in code mail
-    await expect.poll(newestMail).toContain('Subject: Your password was changed');
-    await signIn(page, { password: newPassword });
+    await expect
+      .poll(() => newestMail(customer.email))
+      .toContain('Subject: Your password was changed');
+    await signIn(page, customer, { password: newPassword });
     await page.goto('/profile');
     await page.getByRole('main').getByRole('button', { name: 'Change Password' }).click();
     const dialog = page.getByRole('dialog', { name: 'Change Password' });
     await dialog.getByLabel('Current Password', { exact: true }).fill('wrong-password');
-    await dialog.getByLabel('New Password', { exact: true }).fill(DEMO.password);
-    await dialog.getByLabel('Confirm New Password', { exact: true }).fill(DEMO.password);
+    await dialog.getByLabel('New Password', { exact: true }).fill(customer.password);
+    await dialog.getByLabel('Confirm New Password', { exact: true }).fill(customer.password);
     await dialog.getByRole('button', { name: 'Change Password' }).click();
     await expect(dialog.getByText('Current password is incorrect')).toBeVisible();
     await dialog.getByLabel('Current Password', { exact: true }).fill(newPassword);
-    const mailsBeforeChange = mailCount();
+    const mailsBeforeChange = mailCount(customer.email);
     await dialog.getByRole('button', { name: 'Change Password' }).click();
     await expect(page.getByText('Password changed successfully!')).toBeVisible();
     await expect(dialog).toBeHidden();
 
-    await expect.poll(mailCount).toBeGreaterThan(mailsBeforeChange);
-    await expect.poll(newestMail).toContain('Subject: Your password was changed');
+    await expect.poll(() => mailCount(customer.email)).toBeGreaterThan(mailsBeforeChange);
+    await expect
+      .poll(() => newestMail(customer.email))
+      .toContain('Subject: Your password was changed');
     await logoutFromSidebar(page);
-    await signIn(page);
+    await signIn(page, customer);
   });
 });

@@ -3,7 +3,14 @@
 // and at a phone's. Codes are computed here from the key the dialog shows, as a phone would.
 import type { Locator, Page } from '@playwright/test';
 import { generateSync } from 'otplib';
-import { DEMO, expect, expectAccessible, signIn, test } from '../support/fixtures';
+import {
+  expect,
+  expectAccessible,
+  fillCredentials,
+  signIn,
+  test,
+  type Credentials,
+} from '../support/fixtures';
 
 const WIDTHS = [
   ['desktop', { viewport: { width: 1280, height: 900 } }],
@@ -30,13 +37,9 @@ async function signOut(page: Page) {
 }
 
 /** The password step; answers the two-factor modal, which asks for the app's code. */
-async function passwordStep(page: Page): Promise<Locator> {
+async function passwordStep(page: Page, customer: Credentials): Promise<Locator> {
   await page.goto('/login');
-  await page.getByLabel('Email').fill(DEMO.email);
-  await page.getByLabel('Mobile Number').fill(DEMO.mobile);
-  await page.getByLabel('GST Number').fill(DEMO.gstNo);
-  await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+  await fillCredentials(page, customer);
   await page.getByRole('button', { name: 'Secure Login' }).click();
   const modal = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
   await expect(modal).toContainText('authenticator app');
@@ -49,8 +52,9 @@ for (const [width, use] of WIDTHS) {
 
     test('is set up from its key, signs in with its code and with a recovery code, and is turned off', async ({
       page,
+      customer,
     }) => {
-      await signIn(page);
+      await signIn(page, customer);
       await openSecurity(page);
       await expect(section(page)).toContainText('Sign-in asks for a code sent by e-mail.');
 
@@ -68,7 +72,7 @@ for (const [width, use] of WIDTHS) {
       await setup.getByLabel('Password', { exact: true }).fill('not the password');
       await setup.getByRole('button', { name: 'Turn on' }).click();
       await expect(setup).toContainText('The password is not correct.');
-      await setup.getByLabel('Password', { exact: true }).fill(DEMO.password);
+      await setup.getByLabel('Password', { exact: true }).fill(customer.password);
       await setup.getByLabel('Code from the app').fill(codeOf(secret));
       await setup.getByRole('button', { name: 'Turn on' }).click();
 
@@ -85,7 +89,7 @@ for (const [width, use] of WIDTHS) {
 
       // sign-in asks for the app's code; the code of the step to come is new (decision 036)
       await signOut(page);
-      let modal = await passwordStep(page);
+      let modal = await passwordStep(page, customer);
       await expect(modal.getByRole('button', { name: 'Resend Code' })).toHaveCount(0);
       await expectAccessible(page, 'two-factor modal with the app');
       await modal.getByLabel('Code from your authenticator app').fill(codeOf(secret, 1));
@@ -94,7 +98,7 @@ for (const [width, use] of WIDTHS) {
 
       // and with a recovery code, once
       await signOut(page);
-      modal = await passwordStep(page);
+      modal = await passwordStep(page, customer);
       await modal.getByRole('button', { name: 'Use a recovery code' }).click();
       await expectAccessible(page, 'two-factor modal with a recovery code');
       await modal.getByLabel('Recovery code').fill(codes[0]!);
@@ -108,7 +112,7 @@ for (const [width, use] of WIDTHS) {
       const off = page.getByRole('dialog', { name: 'Turn off the authenticator app' });
       await expectAccessible(page, 'turn-off dialog');
       await off.getByLabel('Code from the app, or a recovery code').fill(codes[0]!);
-      await off.getByLabel('Password', { exact: true }).fill(DEMO.password);
+      await off.getByLabel('Password', { exact: true }).fill(customer.password);
       await off.getByRole('button', { name: 'Turn off' }).click();
       await expect(off).toContainText('The code is not correct, or it was used already.');
       await off.getByLabel('Code from the app, or a recovery code').fill(codes[1]!);
@@ -119,7 +123,7 @@ for (const [width, use] of WIDTHS) {
 
       // the e-mailed code again
       await signOut(page);
-      await signIn(page);
+      await signIn(page, customer);
     });
   });
 }

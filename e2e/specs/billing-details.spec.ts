@@ -11,8 +11,8 @@ const widths = [
   ['phone', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
 ] as const;
 
-test('an order with no billing address asks for one before payment', async ({ page }) => {
-  await signIn(page);
+test('an order with no billing address asks for one before payment', async ({ page, customer }) => {
+  await signIn(page, customer);
   await page.goto('/plans');
   await page.getByRole('button', { name: 'Purchase Plan Starter' }).click();
   await page.waitForURL(/\/orders\?planId=/);
@@ -34,11 +34,12 @@ for (const [width, use] of widths) {
 
     test('a bad GSTIN is refused by its field, the fixed address is confirmed before payment', async ({
       page,
+      customer,
     }) => {
       // each width gives its own address, so the second run sees the first one's replaced
       const city = width === 'desktop' ? 'Pune' : 'Nagpur';
       const pin = width === 'desktop' ? '411045' : '440001';
-      await signIn(page);
+      await signIn(page, customer);
       await page.goto('/profile');
       const card = billingCard(page);
       await expect(card).toBeVisible();

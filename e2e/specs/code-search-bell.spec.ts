@@ -1,6 +1,13 @@
 import type { Page } from '@playwright/test';
 import { confirmBillingAndPay } from '../support/billing';
-import { DEMO, expect, expectAccessible, requestCode, signIn, test } from '../support/fixtures';
+import {
+  expect,
+  expectAccessible,
+  fillCredentials,
+  requestCode,
+  signIn,
+  test,
+} from '../support/fixtures';
 
 /*
  * The code step's countdown and masked address, the consent search across every page with its
@@ -24,23 +31,20 @@ for (const size of WIDTHS) {
 
     test('the code step counts down to Resend Code and names the masked address', async ({
       page,
+      customer,
     }) => {
       // the page's clock runs, and the test moves it on by whole stretches
       await page.clock.install();
       await page.goto('/login');
-      await page.getByLabel('Email').fill(DEMO.email);
-      await page.getByLabel('Mobile Number').fill(DEMO.mobile);
-      await page.getByLabel('GST Number').fill(DEMO.gstNo);
-      await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
-      await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-      await requestCode(page);
+      await fillCredentials(page, customer);
+      await requestCode(page, customer.email);
 
       const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
       await expect(dialog).toBeVisible();
-      await expect(dialog).toContainText(
-        'Code sent to d***@acme.example. It is valid for 10 minutes.',
-      );
-      await expect(dialog).not.toContainText(DEMO.email);
+      // the address as its first letter, three stars and the whole domain
+      const masked = customer.email.replace(/^(.)[^@]*/, '$1***');
+      await expect(dialog).toContainText(`Code sent to ${masked}. It is valid for 10 minutes.`);
+      await expect(dialog).not.toContainText(customer.email);
       const resend = dialog.getByRole('button', { name: 'Resend Code' });
       await expect(resend).toBeDisabled();
       await expect(dialog).toContainText(/You can ask for a new code in (1:00|0:5\d)\./);
@@ -57,8 +61,9 @@ for (const size of WIDTHS) {
 
     test('the consent search finds consents on every page and names a search that finds none', async ({
       page,
+      customer,
     }) => {
-      await signIn(page);
+      await signIn(page, customer);
       await page.goto('/consents');
       const pager = page.getByRole('navigation', { name: 'Pagination' });
       await expect(pager).toContainText(/Page 1 of \d+/);
@@ -94,8 +99,11 @@ for (const size of WIDTHS) {
       expect(await detailButtons(page).count()).toBeGreaterThan(0);
     });
 
-    test('the bell opens a popover beside it whose items lead to their order', async ({ page }) => {
-      await signIn(page);
+    test('the bell opens a popover beside it whose items lead to their order', async ({
+      page,
+      customer,
+    }) => {
+      await signIn(page, customer);
       const bell = page.getByRole('button', { name: /^Notifications/ });
       // clear what earlier tests left, so that the purchase below is the news
       await bell.click();

@@ -1,12 +1,12 @@
 // Consents as the consent dashboards show them (issue 14, part 4), on the demo's seeded consents,
 // at a desktop's width and again at a phone's.
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, signIn, test } from '../support/fixtures';
+import { expect, expectAccessible, signIn, test, type Credentials } from '../support/fixtures';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true };
 
-async function openConsents(page: Page) {
-  await signIn(page);
+async function openConsents(page: Page, customer: Credentials) {
+  await signIn(page, customer);
   await page.goto('/consents');
   await expect(page.getByRole('heading', { name: 'Consent Management' })).toBeVisible();
   await expect(
@@ -17,8 +17,9 @@ async function openConsents(page: Page) {
 function specs() {
   test('shows a consent’s terms in order, with the spec’s items under Technical details', async ({
     page,
+    customer,
   }) => {
-    await openConsents(page);
+    await openConsents(page, customer);
     // an approved consent holds tokens, and its partner has read the data
     const approved = page
       .locator('tbody tr')
@@ -61,8 +62,8 @@ function specs() {
     await expect(dialog).toHaveCount(0);
   });
 
-  test('shows purpose and expiry in the list', async ({ page }) => {
-    await openConsents(page);
+  test('shows purpose and expiry in the list', async ({ page, customer }) => {
+    await openConsents(page, customer);
     await expect(page.getByText('Bank reconciliation in TallyPrime').first()).toBeVisible();
     await expect(page.getByRole('columnheader', { name: 'Expires' })).toHaveCount(1);
     await expectAccessible(page, 'consents list');
@@ -70,8 +71,9 @@ function specs() {
 
   test('names the partner and what stopping means below the spec’s delete confirmation', async ({
     page,
+    customer,
   }) => {
-    await openConsents(page);
+    await openConsents(page, customer);
     const row = page.locator('tbody tr').first();
     const partner = (await row.locator('td').nth(1).locator('p').first().textContent())!;
     await row.getByRole('button', { name: /^Delete consent / }).click();
@@ -87,8 +89,8 @@ function specs() {
     await expect(dialog).toHaveCount(0);
   });
 
-  test('keeps revoked and expired consents in History', async ({ page }) => {
-    await openConsents(page);
+  test('keeps revoked and expired consents in History', async ({ page, customer }) => {
+    await openConsents(page, customer);
     await page.getByRole('tab', { name: 'History' }).click();
     await expect(page).toHaveURL(/view=history/);
     const table = page.getByRole('table', { name: 'Past consents' });
@@ -108,8 +110,11 @@ function specs() {
     await expect(page.getByRole('table', { name: 'Consents' })).toBeVisible();
   });
 
-  test('asks the partner to reconnect an expired or expiring consent', async ({ page }) => {
-    await openConsents(page);
+  test('asks the partner to reconnect an expired or expiring consent', async ({
+    page,
+    customer,
+  }) => {
+    await openConsents(page, customer);
     // every expired consent offers it
     await page.getByLabel('Filter by status').selectOption('Expired');
     const button = page.getByRole('button', { name: /^Reconnect consent / }).first();

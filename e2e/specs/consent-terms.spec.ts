@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { expect, expectAccessible, signIn, test } from '../support/fixtures';
+import { expect, expectAccessible, signIn, test, type Credentials } from '../support/fixtures';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const SECRETS = path.resolve(import.meta.dirname, `../.data/${PORT}/secrets.json`);
@@ -17,8 +17,8 @@ const bankCredentials = () => ({
 });
 
 /** The id of an approved consent, as the customer's list shows it. */
-async function approvedConsentId(page: Page) {
-  await signIn(page);
+async function approvedConsentId(page: Page, customer: Credentials) {
+  await signIn(page, customer);
   await page.goto('/consents');
   const approved = page
     .locator('tbody tr')
@@ -73,8 +73,9 @@ function specs(width: number) {
     page,
     browser,
     baseURL,
+    customer,
   }) => {
-    const consentId = await approvedConsentId(page);
+    const consentId = await approvedConsentId(page, customer);
     const { bank, close } = await openBank(browser, baseURL!, { width });
     const headers = await bank.getByRole('columnheader').allTextContents();
     expect(headers).toEqual([

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, signIn, test } from '../support/fixtures';
+import { expect, expectAccessible, signIn, test, type Credentials } from '../support/fixtures';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const SECRETS = path.resolve(import.meta.dirname, `../.data/${PORT}/secrets.json`);
@@ -22,8 +22,8 @@ const tile = (page: Page, label: string) =>
     .locator('div', { has: page.getByText(label, { exact: true }) })
     .locator('dd');
 
-async function openConsents(page: Page) {
-  await signIn(page);
+async function openConsents(page: Page, customer: Credentials) {
+  await signIn(page, customer);
   await page.goto('/consents');
   await expect(page.getByRole('heading', { name: 'Consent Management' })).toBeVisible();
   await expect(
@@ -48,9 +48,12 @@ function apiRequests(page: Page): string[] {
   return seen;
 }
 
-test('shows the seeded consents with counts, filters, searches and pages', async ({ page }) => {
+test('shows the seeded consents with counts, filters, searches and pages', async ({
+  page,
+  customer,
+}) => {
   const requests = apiRequests(page);
-  await openConsents(page);
+  await openConsents(page, customer);
   await expect(tile(page, 'Total')).toHaveText(/^\d+$/);
   const total = Number(await tile(page, 'Total').textContent());
   expect(total).toBeGreaterThanOrEqual(25);
@@ -105,8 +108,8 @@ test('shows the seeded consents with counts, filters, searches and pages', async
   await expect(rows(page)).toHaveCount(10);
 });
 
-test('shows the details of a consent and copies its ids and tokens', async ({ page }) => {
-  await openConsents(page);
+test('shows the details of a consent and copies its ids and tokens', async ({ page, customer }) => {
+  await openConsents(page, customer);
   await page.getByLabel('Filter by status').selectOption('Approved');
   await expect(rows(page).first().getByText('Approved', { exact: true })).toBeVisible();
   const [consentId] = await shownIds(page);
@@ -152,8 +155,9 @@ test('refreshes a pending consent after the sandbox bank authorised it', async (
   page,
   browser,
   baseURL,
+  customer,
 }) => {
-  await openConsents(page);
+  await openConsents(page, customer);
   await page.getByLabel('Filter by status').selectOption('Pending');
   await expect(rows(page).first().getByText('Pending', { exact: true })).toBeVisible();
   const [consentId] = await shownIds(page);
@@ -194,8 +198,9 @@ test('refreshes a pending consent after the sandbox bank authorised it', async (
 
 test('deletes a consent after the confirmation, and it stays gone after a reload', async ({
   page,
+  customer,
 }) => {
-  await openConsents(page);
+  await openConsents(page, customer);
   const total = Number(await tile(page, 'Total').textContent());
   const [consentId] = await shownIds(page);
   await page.getByRole('button', { name: `Delete consent ${consentId}` }).click();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { confirmBillingAndPay } from '../support/billing';
-import { DEMO, expect, expectAccessible, signIn, test } from '../support/fixtures';
+import { expect, expectAccessible, signIn, test } from '../support/fixtures';
 
 const card = (page: Page, title: string) =>
   page.locator('section').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
@@ -8,20 +8,21 @@ const card = (page: Page, title: string) =>
 test.describe('dashboard', () => {
   test('shows the welcome, the overview, the four stat cards and the quick actions', async ({
     page,
+    customer,
   }) => {
     const requests: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.pathname.startsWith('/api/')) requests.push(url.pathname + url.search);
     });
-    await signIn(page);
+    await signIn(page, customer);
     await expect(
-      page.getByRole('heading', { name: `Welcome back, ${DEMO.companyName}!` }),
+      page.getByRole('heading', { name: `Welcome back, ${customer.companyName}!` }),
     ).toBeVisible();
 
     const overview = card(page, 'Account Overview');
-    await expect(overview).toContainText(DEMO.companyName);
-    await expect(overview).toContainText(DEMO.gstNo);
+    await expect(overview).toContainText(customer.companyName);
+    await expect(overview).toContainText(customer.gstNo);
 
     const main = page.getByRole('main');
     for (const [label, href] of [
@@ -67,8 +68,9 @@ test.describe('dashboard', () => {
 
   test('the activity screen shows the sign-in, filters by type and passes axe', async ({
     page,
+    customer,
   }) => {
-    await signIn(page);
+    await signIn(page, customer);
     await card(page, 'All Recent Activity')
       .getByRole('link', { name: /View All/ })
       .click();
@@ -83,8 +85,9 @@ test.describe('dashboard', () => {
 
   test('after a purchase and a consent deletion: the counts follow, and the bell tells of the payment', async ({
     page,
+    customer,
   }) => {
-    await signIn(page);
+    await signIn(page, customer);
     const main = page.getByRole('main');
     const countOf = async (label: string) => {
       const link = main.getByRole('link', { name: new RegExp(`^${label}`) });
@@ -168,7 +171,7 @@ test.describe('dashboard', () => {
     await markAllRead();
     await page.reload();
     await expect(
-      page.getByRole('heading', { name: `Welcome back, ${DEMO.companyName}!` }),
+      page.getByRole('heading', { name: `Welcome back, ${customer.companyName}!` }),
     ).toBeVisible();
     await expect(main.getByRole('link', { name: /^Total Orders/ })).toContainText(/\d/);
     await expect(page.getByTestId('notification-dot')).toHaveCount(0);
@@ -176,8 +179,9 @@ test.describe('dashboard', () => {
 
   test('on a narrow phone nothing moves when the last sign-in arrives, even naming an unknown browser', async ({
     page,
+    customer,
   }) => {
-    await signIn(page);
+    await signIn(page, customer);
     // the longest name the server gives a browser, at the narrowest phone width
     await page.route('**/api/security/last-sign-in', (route) =>
       route.fulfill({

@@ -21,8 +21,9 @@ for (const [width, use] of widths) {
 
     test('downloads the activity as CSV for Excel, and refuses an end before the start', async ({
       page,
+      customer,
     }) => {
-      await signIn(page);
+      await signIn(page, customer);
       if (width === 'phone') await page.getByRole('button', { name: 'Open menu' }).click();
       await page.getByRole('link', { name: 'Exports' }).click();
       await expect(page).toHaveURL(/\/exports$/);
@@ -60,8 +61,8 @@ for (const [width, use] of widths) {
       );
     });
 
-    test('offers the invoice PDFs by financial year', async ({ page }) => {
-      await signIn(page);
+    test('offers the invoice PDFs by financial year', async ({ page, customer }) => {
+      await signIn(page, customer);
       await page.goto('/exports');
       await page
         .getByLabel('What to export')

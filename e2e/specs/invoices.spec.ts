@@ -77,8 +77,9 @@ for (const [width, use] of widths) {
 
     test('a paid plan’s invoice is in Order history and in Invoices, and its PDF downloads', async ({
       page,
+      customer,
     }) => {
-      await signIn(page);
+      await signIn(page, customer);
       await page.goto('/plans');
       await expect(page.getByRole('heading', { name: 'Starter' })).toBeVisible();
       await page.goto(await orderStarter(page));

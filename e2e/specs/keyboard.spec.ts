@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { confirmBillingAndPay, tabTo } from '../support/billing';
-import { DEMO, expect, mailCount, test, waitForCode } from '../support/fixtures';
+import { expect, mailCount, test, waitForCode, type Credentials } from '../support/fixtures';
 
 /*
  * Sign-in, a purchase up to the gateway's checkout, ending a consent, and the controls of
@@ -17,22 +17,27 @@ async function typeInto(page: Page, label: string, text: string) {
   await page.keyboard.type(text);
 }
 
-async function signInByKeyboard(page: Page) {
+/** Types `who`'s details into the sign-in form, field by field. */
+async function typeCredentials(page: Page, who: Credentials) {
+  await typeInto(page, 'Email', who.email);
+  await typeInto(page, 'Mobile Number', who.mobile);
+  await typeInto(page, 'GST Number', who.gstNo);
+  await typeInto(page, 'Tally Serial Number', who.tallySerialNo);
+  await typeInto(page, 'Password', who.password);
+}
+
+async function signInByKeyboard(page: Page, customer: Credentials) {
   await page.goto('/login');
   await expect(page).toHaveTitle('Login · Customer Portal');
-  await typeInto(page, 'Email', DEMO.email);
-  await typeInto(page, 'Mobile Number', DEMO.mobile);
-  await typeInto(page, 'GST Number', DEMO.gstNo);
-  await typeInto(page, 'Tally Serial Number', DEMO.tallySerialNo);
-  await typeInto(page, 'Password', DEMO.password);
+  await typeCredentials(page, customer);
   const secureLogin = page.getByRole('button', { name: 'Secure Login' });
   await tabTo(page, secureLogin);
-  const before = mailCount();
+  const before = mailCount(customer.email);
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('Verification code')).toBeFocused();
-  const code = await waitForCode(before);
+  const code = await waitForCode(customer.email, before);
   await page.keyboard.type(code);
   await page.keyboard.press('Enter');
   await page.waitForURL('**/dashboard');
@@ -53,29 +58,26 @@ async function goByKeyboard(page: Page, item: string, screen: string) {
 test.describe('by keyboard only', () => {
   test('signs in: the code dialog gives focus back to Secure Login when it is closed', async ({
     page,
+    customer,
   }) => {
     await page.goto('/login');
-    await typeInto(page, 'Email', DEMO.email);
-    await typeInto(page, 'Mobile Number', DEMO.mobile);
-    await typeInto(page, 'GST Number', DEMO.gstNo);
-    await typeInto(page, 'Tally Serial Number', DEMO.tallySerialNo);
-    await typeInto(page, 'Password', DEMO.password);
+    await typeCredentials(page, customer);
     const secureLogin = page.getByRole('button', { name: 'Secure Login' });
     await tabTo(page, secureLogin);
-    let before = mailCount();
+    let before = mailCount(customer.email);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
     await expect(dialog.getByLabel('Verification code')).toBeFocused();
-    await waitForCode(before);
+    await waitForCode(customer.email, before);
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(secureLogin).toBeFocused();
 
     // again, and this time with the code
-    before = mailCount();
+    before = mailCount(customer.email);
     await page.keyboard.press('Enter');
     await expect(dialog.getByLabel('Verification code')).toBeFocused();
-    await page.keyboard.type(await waitForCode(before));
+    await page.keyboard.type(await waitForCode(customer.email, before));
     await page.keyboard.press('Enter');
     await page.waitForURL('**/dashboard');
     await expect(page).toHaveTitle('Dashboard · Customer Portal');
@@ -91,8 +93,8 @@ test.describe('by keyboard only', () => {
     await expect(bell).toBeFocused();
   });
 
-  test('buys a plan up to the gateway checkout', async ({ page }) => {
-    await signInByKeyboard(page);
+  test('buys a plan up to the gateway checkout', async ({ page, customer }) => {
+    await signInByKeyboard(page, customer);
     await goByKeyboard(page, 'Plans', 'Plans');
     await tabTo(page, page.getByRole('button', { name: 'Purchase Plan Business' }));
     await page.keyboard.press('Enter');
@@ -108,8 +110,9 @@ test.describe('by keyboard only', () => {
 
   test('ends a consent: details and the confirmation give focus back, Delete is never the default', async ({
     page,
+    customer,
   }) => {
-    await signInByKeyboard(page);
+    await signInByKeyboard(page, customer);
     await goByKeyboard(page, 'Consents', 'Consents');
     const view = page.getByRole('button', { name: /^View details of consent / }).first();
     await expect(view).toBeVisible();
@@ -155,8 +158,9 @@ test.describe('by keyboard only', () => {
 
   test('works Security, Invoices, Exports and Privacy: dialogs give focus back, a switch keeps it', async ({
     page,
+    customer,
   }) => {
-    await signInByKeyboard(page);
+    await signInByKeyboard(page, customer);
 
     await goByKeyboard(page, 'Security', 'Security');
     const setUp = page.getByRole('button', { name: 'Set up', exact: true });

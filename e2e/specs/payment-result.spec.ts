@@ -32,8 +32,9 @@ const dateIn = async (locator: Locator) => (await locator.textContent())?.match(
 test.describe('the result of a payment', () => {
   test('pays, sees the plan end and invoice, pays again and sees the extension everywhere', async ({
     page,
+    customer,
   }) => {
-    await signIn(page);
+    await signIn(page, customer);
 
     // what buying Starter now would do, as the Plans screen promises it
     await page.goto('/plans');
@@ -98,8 +99,9 @@ test.describe('the result of a payment', () => {
 
   test('a failed payment says so and offers Retry, which confirms the billing details and goes back to the gateway', async ({
     page,
+    customer,
   }) => {
-    await signIn(page);
+    await signIn(page, customer);
     await orderPlan(page, 'Starter');
     await page.getByRole('button', { name: 'Fail payment' }).click();
     const failed = await resultBanner(page, 'Payment failed');
@@ -120,8 +122,9 @@ test.describe('the result of a payment on a phone', () => {
 
   test('shows the failure and Retry as full-width 44 px targets without sideways scroll', async ({
     page,
+    customer,
   }) => {
-    await signIn(page);
+    await signIn(page, customer);
     await orderPlan(page, 'Starter');
     await page.getByRole('button', { name: 'Fail payment' }).click();
     const failed = await resultBanner(page, 'Payment failed');

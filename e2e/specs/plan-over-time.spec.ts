@@ -61,8 +61,9 @@ for (const [width, use] of widths) {
 
     test('Coming up shows an expiring consent with Reconnect, leading to the consents screen', async ({
       page,
+      customer,
     }) => {
-      await signIn(page);
+      await signIn(page, customer);
       const card = comingUp(page);
       // the demo's Approved consent that ends in 12 days
       const consent = card
@@ -85,8 +86,9 @@ for (const [width, use] of widths) {
 
     test('Coming up shows the plan’s end with Renew, which leads to the order explaining the renewal', async ({
       page,
+      customer,
     }) => {
-      await signIn(page);
+      await signIn(page, customer);
       const card = comingUp(page);
       await expect(card.getByRole('list').or(card.getByText(/^Nothing ends/))).toBeVisible();
       // the demo has no plan until one is bought (the other width may have bought it)

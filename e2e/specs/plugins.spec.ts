@@ -11,8 +11,9 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 test.describe('plugins', () => {
   test('lists the seeded installers and downloads the very bytes of one in a new tab', async ({
     page,
+    customer,
   }) => {
-    await signIn(page);
+    await signIn(page, customer);
     await page.getByRole('link', { name: 'Plugins' }).first().click();
     await page.waitForURL('**/plugins');
     await expect(page.getByRole('heading', { name: 'Plugin Management' })).toBeVisible();
@@ -49,8 +50,8 @@ test.describe('plugins', () => {
     expect(sha256(readFileSync((await file.path())!))).toBe(expected);
   });
 
-  test('a download link does not work once tampered with', async ({ page }) => {
-    await signIn(page);
+  test('a download link does not work once tampered with', async ({ page, customer }) => {
+    await signIn(page, customer);
     const token = await page.evaluate(
       () => JSON.parse(localStorage.getItem('auth-storage') ?? '{}').state?.token as string,
     );

@@ -1,11 +1,9 @@
 // The Privacy page (issue 14, part 6): notification switches, a new e-mail address confirmed by
-// a code sent to it, and closing the account, at a desktop's width and at a phone's. The demo
-// account is shared with the other specs: its address is changed and changed back, and closing
-// it is driven up to the server's refusal of a wrong code (the closing itself is tested in the
-// API's and the screen's own tests).
+// a code sent to it, and closing the account, at a desktop's width and at a phone's. Closing is
+// driven up to the server's refusal of a wrong code (the closing itself is tested in the API's
+// and the screen's own tests).
 import type { Page } from '@playwright/test';
 import {
-  DEMO,
   expect,
   expectAccessible,
   mailCount,
@@ -13,6 +11,7 @@ import {
   test,
   waitForCode,
   waitForMailMatching,
+  type Credentials,
 } from '../support/fixtures';
 import { expectFitsScreen } from '../support/layout';
 
@@ -29,46 +28,21 @@ async function openPrivacy(page: Page) {
 }
 
 /** Changes the signed-in customer's address to `to`, by the code mailed to `to`. */
-async function changeEmail(page: Page, to: string, checkAccessible = false) {
+async function changeEmail(page: Page, customer: Credentials, to: string, checkAccessible = false) {
   await page.getByRole('button', { name: 'Change e-mail' }).click();
   const dialog = page.getByRole('dialog', { name: 'Change e-mail address' });
   await expect(dialog).toBeVisible();
   if (checkAccessible) await expectAccessible(page, 'change e-mail dialog');
   await dialog.getByLabel('New e-mail address').fill(to);
-  await dialog.getByLabel('Password', { exact: true }).fill(DEMO.password);
-  const before = mailCount();
+  await dialog.getByLabel('Password', { exact: true }).fill(customer.password);
+  const before = mailCount(to);
   await dialog.getByRole('button', { name: 'Send code' }).click();
   await expect(dialog.getByText(`Enter the 6-digit code we sent to ${to}.`)).toBeVisible();
   if (checkAccessible) await expectAccessible(page, 'change e-mail dialog, code step');
-  await dialog.getByLabel('Code').fill(await waitForCode(before));
+  await dialog.getByLabel('Code').fill(await waitForCode(to, before));
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText('Your e-mail address was changed.')).toBeVisible();
-}
-
-/**
- * Puts the demo account back on its own address through the API, whatever state a failed step
- * left the screen in: the specs that follow sign in with it.
- */
-async function restoreDemoEmail(page: Page) {
-  const token = await page.evaluate(
-    () =>
-      (JSON.parse(localStorage.getItem('auth-storage') ?? 'null') as { state?: { token?: string } })
-        ?.state?.token,
-  );
-  if (!token) return;
-  const headers = { authorization: `Bearer ${token}` };
-  const before = mailCount();
-  const asked = await page.request.post('/api/privacy/email/code', {
-    headers,
-    data: { newEmail: DEMO.email, password: DEMO.password },
-  });
-  // 400: it is the demo's address already
-  if (asked.status() !== 200) return;
-  await page.request.post('/api/privacy/email', {
-    headers,
-    data: { code: await waitForCode(before) },
-  });
 }
 
 for (const [width, use] of WIDTHS) {
@@ -77,8 +51,9 @@ for (const [width, use] of WIDTHS) {
 
     test('is reached from the menu, and keeps a notification switch across a reload', async ({
       page,
+      customer,
     }) => {
-      await signIn(page);
+      await signIn(page, customer);
       if (width === 'phone') await page.getByRole('button', { name: 'Open menu' }).click();
       await page.getByRole('link', { name: 'Privacy' }).click();
       await openPrivacy(page);
@@ -91,7 +66,7 @@ for (const [width, use] of WIDTHS) {
       await page.reload();
       // a locator finds the switch again after the reload
       await expect(reminders).toBeChecked({ checked: !wasOn });
-      // back as it was, for the specs that follow
+      // and back
       await reminders.click();
       await expect(reminders).toBeChecked({ checked: wasOn });
       // the switch shows a change at once: saved when it takes presses again
@@ -103,46 +78,44 @@ for (const [width, use] of WIDTHS) {
 test.describe('the e-mail address', () => {
   test('changes by a code sent to the new address, shows it at once everywhere, and refuses the same address again', async ({
     page,
+    customer,
   }) => {
     const newAddress = `accounts-${Date.now()}@acme.example`;
-    await signIn(page);
+    await signIn(page, customer);
     await openPrivacy(page);
-    try {
-      await changeEmail(page, newAddress, true);
-      await expect(page.getByRole('main').getByText(newAddress)).toBeVisible();
-      await expect(page.getByRole('complementary').getByText(newAddress)).toBeVisible();
-      await page.goto('/profile');
-      await expect(page.getByRole('main').getByText(newAddress).first()).toBeVisible();
+    await changeEmail(page, customer, newAddress, true);
+    await expect(page.getByRole('main').getByText(newAddress)).toBeVisible();
+    await expect(page.getByRole('complementary').getByText(newAddress)).toBeVisible();
+    await page.goto('/profile');
+    await expect(page.getByRole('main').getByText(newAddress).first()).toBeVisible();
 
-      // an address already in use by this account is refused in the dialog, nothing changes
-      await openPrivacy(page);
-      await page.getByRole('button', { name: 'Change e-mail' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Change e-mail address' });
-      await dialog.getByLabel('New e-mail address').fill(newAddress);
-      await dialog.getByLabel('Password', { exact: true }).fill(DEMO.password);
-      await dialog.getByRole('button', { name: 'Send code' }).click();
-      await expect(dialog.getByText('This is already your e-mail address.')).toBeVisible();
-      await expect(dialog.getByLabel('New e-mail address')).toHaveValue(newAddress);
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // an address already in use by this account is refused in the dialog, nothing changes
+    await openPrivacy(page);
+    await page.getByRole('button', { name: 'Change e-mail' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change e-mail address' });
+    await dialog.getByLabel('New e-mail address').fill(newAddress);
+    await dialog.getByLabel('Password', { exact: true }).fill(customer.password);
+    await dialog.getByRole('button', { name: 'Send code' }).click();
+    await expect(dialog.getByText('This is already your e-mail address.')).toBeVisible();
+    await expect(dialog.getByLabel('New e-mail address')).toHaveValue(newAddress);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-      // and back, so that the other specs sign in as before
-      await changeEmail(page, DEMO.email);
-      await expect(page.getByRole('main').getByText(DEMO.email)).toBeVisible();
-    } finally {
-      await restoreDemoEmail(page);
-    }
+    // and back to the first address
+    await changeEmail(page, customer, customer.email);
+    await expect(page.getByRole('main').getByText(customer.email)).toBeVisible();
   });
 });
 
 test.describe('Download my data', () => {
   test('is asked for on the page, prepared in the background, and its mailed link downloads the ZIP', async ({
     page,
+    customer,
   }) => {
-    await signIn(page);
+    await signIn(page, customer);
     await openPrivacy(page);
     const section = page.getByRole('region', { name: 'Download my data' });
     const ask = section.getByRole('button', { name: 'Ask for my data' });
-    const before = mailCount();
+    const before = mailCount(customer.email);
     await ask.click();
     await expect(
       page.getByText(
@@ -158,6 +131,7 @@ test.describe('Download my data', () => {
       timeout: 30_000,
     });
     const [, link] = await waitForMailMatching(
+      customer.email,
       before,
       /Download it: (http\S+\/api\/privacy\/data-export\/[0-9a-f-]+\/download\?\S+)/,
     );
@@ -195,8 +169,11 @@ test.describe('Download my data', () => {
 test.describe('closing the account', () => {
   test.use(WIDTHS[1][1]);
 
-  test('asks the password and a mailed code, and a wrong code closes nothing', async ({ page }) => {
-    await signIn(page);
+  test('asks the password and a mailed code, and a wrong code closes nothing', async ({
+    page,
+    customer,
+  }) => {
+    await signIn(page, customer);
     await openPrivacy(page);
     await page.getByRole('button', { name: 'Close account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Close your account' });
@@ -204,10 +181,10 @@ test.describe('closing the account', () => {
     await expectAccessible(page, 'close account dialog');
     await expect(dialog.getByRole('button', { name: 'Close account' })).toBeDisabled();
 
-    const before = mailCount();
+    const before = mailCount(customer.email);
     await dialog.getByRole('button', { name: 'Send code' }).click();
-    const code = await waitForCode(before);
-    await dialog.getByLabel('Password', { exact: true }).fill(DEMO.password);
+    const code = await waitForCode(customer.email, before);
+    await dialog.getByLabel('Password', { exact: true }).fill(customer.password);
     const wrong = code === '000000' ? '111111' : '000000';
     await dialog.getByLabel('Code from the e-mail').fill(wrong);
     await dialog.getByRole('button', { name: 'Close account' }).click();

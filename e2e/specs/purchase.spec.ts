@@ -52,8 +52,9 @@ test.describe('buying a plan', () => {
   test('pays on the sandbox gateway, sees Completed and opens the receipt PDF', async ({
     page,
     context,
+    customer,
   }) => {
-    await signIn(page);
+    await signIn(page, customer);
     // a plan bought while another is active starts when that one ends (other specs may buy one)
     await page.goto('/profile');
     const planBefore = page
@@ -118,8 +119,8 @@ test.describe('buying a plan', () => {
     await expect(page.getByText('No active plan found.')).toHaveCount(0);
   });
 
-  test('a failed payment shows Failed without a receipt', async ({ page }) => {
-    await signIn(page);
+  test('a failed payment shows Failed without a receipt', async ({ page, customer }) => {
+    await signIn(page, customer);
     await orderPlan(page, 'Starter');
     await page.getByRole('button', { name: 'Fail payment' }).click();
     await page.waitForURL(/\/orders\?tab=history/);
@@ -135,8 +136,9 @@ test.describe('buying a plan', () => {
 
   test('a long history shows the newest 10 orders and loads the rest on demand, by keyboard', async ({
     page,
+    customer,
   }) => {
-    await signIn(page);
+    await signIn(page, customer);
     const total = await placeOrders(page, 11);
     expect(total).toBeGreaterThanOrEqual(11);
 
@@ -164,8 +166,11 @@ test.describe('buying a plan', () => {
     await expectAccessible(page, 'history fully loaded');
   });
 
-  test('the create tab without a chosen plan passes the accessibility check', async ({ page }) => {
-    await signIn(page);
+  test('the create tab without a chosen plan passes the accessibility check', async ({
+    page,
+    customer,
+  }) => {
+    await signIn(page, customer);
     await page.goto('/orders');
     await expect(page.getByRole('tab', { name: 'Create Order' })).toHaveAttribute(
       'aria-selected',
@@ -179,8 +184,11 @@ test.describe('buying a plan', () => {
 test.describe('a long order history on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-  test('loads more with a full-width 44 px button, without sideways scroll', async ({ page }) => {
-    await signIn(page);
+  test('loads more with a full-width 44 px button, without sideways scroll', async ({
+    page,
+    customer,
+  }) => {
+    await signIn(page, customer);
     await placeOrders(page, 11);
     await page.goto('/orders?tab=history');
     const cards = page.locator('tbody tr');

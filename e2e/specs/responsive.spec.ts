@@ -1,5 +1,12 @@
 import type { Page, TestInfo } from '@playwright/test';
-import { DEMO, expect, expectAccessible, requestCode, signIn, test } from '../support/fixtures';
+import {
+  expect,
+  expectAccessible,
+  fillCredentials,
+  requestCode,
+  signIn,
+  test,
+} from '../support/fixtures';
 import { confirmBillingAndPay } from '../support/billing';
 import { expectFitsScreen, expectToastsCoverNoControl, saveScreen } from '../support/layout';
 
@@ -39,6 +46,7 @@ async function toastShown(page: Page, text: string) {
 
 test('the sign-in screens, the code dialog and the password reset pages', async ({
   page,
+  customer,
 }, testInfo) => {
   const check = screenChecks(page, testInfo);
   await page.goto('/login');
@@ -51,12 +59,8 @@ test('the sign-in screens, the code dialog and the password reset pages', async 
   }
   await check('01-login');
 
-  await page.getByLabel('Email').fill(DEMO.email);
-  await page.getByLabel('Mobile Number').fill(DEMO.mobile);
-  await page.getByLabel('GST Number').fill(DEMO.gstNo);
-  await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-  await requestCode(page);
+  await fillCredentials(page, customer);
+  await requestCode(page, customer.email);
   const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
   await expect(dialog).toBeVisible();
   await dialog.getByLabel('Verification code').fill('12345');
@@ -76,11 +80,12 @@ test('the sign-in screens, the code dialog and the password reset pages', async 
 
 test('the dashboard, the profile with its dialog, the activity, the bell and the menu', async ({
   page,
+  customer,
 }, testInfo) => {
   const check = screenChecks(page, testInfo);
-  await signIn(page);
+  await signIn(page, customer);
   await expect(
-    page.getByRole('heading', { name: `Welcome back, ${DEMO.companyName}!` }),
+    page.getByRole('heading', { name: `Welcome back, ${customer.companyName}!` }),
   ).toBeVisible();
   await expect(page.getByRole('main').getByText('Loading dashboard')).toHaveCount(0);
   await toastShown(page, 'Login successful!');
@@ -88,10 +93,10 @@ test('the dashboard, the profile with its dialog, the activity, the bell and the
   await check('05-dashboard-with-toast');
 
   await page.goto('/profile');
-  await expect(page.getByRole('heading', { name: DEMO.companyName })).toBeVisible();
+  await expect(page.getByRole('heading', { name: customer.companyName })).toBeVisible();
   await expect(page).toHaveTitle('Profile · Customer Portal');
   await check('06-profile');
-  const name = await page.getByRole('heading', { name: DEMO.companyName }).evaluate((h) => ({
+  const name = await page.getByRole('heading', { name: customer.companyName }).evaluate((h) => ({
     scroll: h.scrollWidth,
     client: h.clientWidth,
   }));
@@ -119,9 +124,12 @@ test('the dashboard, the profile with its dialog, the activity, the bell and the
   }
 });
 
-test('plans, order creation, the checkout and the order history', async ({ page }, testInfo) => {
+test('plans, order creation, the checkout and the order history', async ({
+  page,
+  customer,
+}, testInfo) => {
   const check = screenChecks(page, testInfo);
-  await signIn(page);
+  await signIn(page, customer);
   await page.goto('/plans');
   await expect(page.getByRole('heading', { name: 'Enterprise' })).toBeVisible();
   await expect(page).toHaveTitle('Plans · Customer Portal');
@@ -171,9 +179,9 @@ test('plans, order creation, the checkout and the order history', async ({ page 
   await expect(page.getByText('Receipt not available for this order.')).toBeHidden();
 });
 
-test('plugins, consents and the consent dialogs', async ({ page }, testInfo) => {
+test('plugins, consents and the consent dialogs', async ({ page, customer }, testInfo) => {
   const check = screenChecks(page, testInfo);
-  await signIn(page);
+  await signIn(page, customer);
   await page.goto('/plugins');
   await expect(page.getByRole('row').filter({ hasText: 'Windows' })).toBeVisible();
   await expect(page).toHaveTitle('Plugins · Customer Portal');
@@ -215,9 +223,9 @@ test('plugins, consents and the consent dialogs', async ({ page }, testInfo) => 
   await expect(confirm).toBeHidden();
 });
 
-test('security, invoices, exports and privacy', async ({ page }, testInfo) => {
+test('security, invoices, exports and privacy', async ({ page, customer }, testInfo) => {
   const check = screenChecks(page, testInfo);
-  await signIn(page);
+  await signIn(page, customer);
   // each page with what shows that its data has come, not only its frame
   const pages = [
     ['/security', 'Security', page.getByText('This device')],

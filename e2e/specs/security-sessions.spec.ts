@@ -2,13 +2,14 @@
 // on the dashboard and the new-browser notice's link, at a desktop's width and at a phone's.
 import type { Browser, Page } from '@playwright/test';
 import {
-  DEMO,
   expect,
   expectAccessible,
+  fillCredentials,
   mailCount,
   newestMail,
   signIn,
   test,
+  type Credentials,
 } from '../support/fixtures';
 
 const WIDTHS = [
@@ -16,11 +17,11 @@ const WIDTHS = [
   ['phone', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
 ] as const;
 
-/** Another browser (a context of its own: no cookies, no device id) signed in as the demo. */
-async function signInElsewhere(browser: Browser) {
+/** Another browser (a context of its own: no cookies, no device id) signed in as `customer`. */
+async function signInElsewhere(browser: Browser, customer: Credentials) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page);
+  await signIn(page, customer);
   return page;
 }
 
@@ -49,9 +50,10 @@ for (const [width, use] of WIDTHS) {
     test('lists the sessions with this device marked, and signs out all others after a confirmation', async ({
       page,
       browser,
+      customer,
     }) => {
-      const other = await signInElsewhere(browser);
-      await signIn(page);
+      const other = await signInElsewhere(browser, customer);
+      await signIn(page, customer);
       await openSecurity(page);
       const card = sessionsCard(page);
       await expect(card.getByText('This device')).toHaveCount(1);
@@ -85,9 +87,9 @@ for (const [width, use] of WIDTHS) {
       await other.context().close();
     });
 
-    test('signs out one session, which is refused at once', async ({ page, browser }) => {
-      await signIn(page);
-      const other = await signInElsewhere(browser);
+    test('signs out one session, which is refused at once', async ({ page, browser, customer }) => {
+      await signIn(page, customer);
+      const other = await signInElsewhere(browser, customer);
       await openSecurity(page);
       const card = sessionsCard(page);
       // the newest session other than this one is the first row that offers Sign out
@@ -107,19 +109,16 @@ for (const [width, use] of WIDTHS) {
 
     test('shows the last sign-in on the dashboard and a failed attempt in the history', async ({
       page,
+      customer,
     }) => {
       await page.goto('/login');
-      await page.getByLabel('Email').fill(DEMO.email);
-      await page.getByLabel('Mobile Number').fill(DEMO.mobile);
-      await page.getByLabel('GST Number').fill(DEMO.gstNo);
-      await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
-      await page.getByLabel('Password', { exact: true }).fill('Wrong@12345');
+      await fillCredentials(page, customer, 'Wrong@12345');
       await page.getByRole('button', { name: 'Secure Login' }).click();
       await expect(
         page.getByText('Invalid login details. Please check and try again.'),
       ).toBeVisible();
 
-      await signIn(page);
+      await signIn(page, customer);
       await expect(
         page.getByText(/^Last sign-in: \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}, Chrome on Linux\./),
       ).toBeVisible();
@@ -133,14 +132,20 @@ for (const [width, use] of WIDTHS) {
       await expectAccessible(page, 'security page with a failed attempt');
     });
 
-    test('ends a new browser’s session from the link of its notice', async ({ page, browser }) => {
-      await signIn(page);
-      const before = mailCount();
-      const stranger = await signInElsewhere(browser);
+    test('ends a new browser’s session from the link of its notice', async ({
+      page,
+      browser,
+      customer,
+    }) => {
+      await signIn(page, customer);
+      const before = mailCount(customer.email);
+      const stranger = await signInElsewhere(browser, customer);
       await expect
-        .poll(() => (mailCount() > before ? newestMail() : ''), { timeout: 10_000 })
+        .poll(() => (mailCount(customer.email) > before ? newestMail(customer.email) : ''), {
+          timeout: 10_000,
+        })
         .toMatch(/end-session#token=/);
-      const mail = newestMail();
+      const mail = newestMail(customer.email);
       expect(mail).toContain('Browser: Chrome on Linux');
       const link = /(http\S+\/end-session#token=[A-Za-z0-9_-]{43})/.exec(mail)![1]!;
 

@@ -2,18 +2,35 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base, type Page } from '@playwright/test';
+import { customerServicePort, PORT } from './ports';
 
-export const DEMO = {
+/** What a customer signs in with. */
+export interface Credentials {
+  email: string;
+  mobile: string;
+  gstNo: string;
+  tallySerialNo: string;
+  password: string;
+  companyName: string;
+}
+
+/** A customer of one test's own, with the demo's profile and sample consents (customer-service.mjs). */
+export interface TestCustomer extends Credentials {
+  id: string;
+}
+
+/** The README's demo account: signed in with only by the test of that account itself. */
+export const DEMO: Credentials = {
   email: 'demo@acme.example',
   mobile: '9876543210',
   gstNo: '27AAPFU0939F1ZV',
   tallySerialNo: '712345678',
   password: 'Demo@12345',
   companyName: 'Acme Traders Pvt Ltd',
-} as const;
+};
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
 const OUTBOX = path.resolve(import.meta.dirname, `../.data/${PORT}/outbox`);
+const CUSTOMERS = `http://127.0.0.1:${customerServicePort(PORT)}/customers`;
 
 function decodeQuotedPrintable(raw: string) {
   return raw
@@ -21,33 +38,48 @@ function decodeQuotedPrintable(raw: string) {
     .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** The outbox's .eml files, oldest first, decoded. */
-function mails(): string[] {
+/** The outbox's mails read so far, by file name: each file is written once, whole. */
+const read = new Map<string, { to: string; text: string }>();
+
+/**
+ * The outbox's .eml files to `to`, oldest first, decoded. Each test has an address of its own,
+ * so the mails of tests running beside it are never counted.
+ */
+function mails(to: string): string[] {
   let files: string[];
   try {
     files = readdirSync(OUTBOX).filter((f) => f.endsWith('.eml'));
   } catch {
     return [];
   }
-  return files.sort().map((f) => decodeQuotedPrintable(readFileSync(path.join(OUTBOX, f), 'utf8')));
+  const recipient = to.toLowerCase();
+  return files.sort().flatMap((file) => {
+    let mail = read.get(file);
+    if (!mail) {
+      const text = decodeQuotedPrintable(readFileSync(path.join(OUTBOX, file), 'utf8'));
+      mail = { to: /^To: (.*)$/m.exec(text)?.[1]?.trim().toLowerCase() ?? '', text };
+      read.set(file, mail);
+    }
+    return mail.to === recipient ? [mail.text] : [];
+  });
 }
 
-/** The newest .eml file of the outbox, decoded. */
-export function newestMail(): string {
-  const newest = mails().at(-1);
-  if (!newest) throw new Error('the outbox is empty');
+/** The newest mail to `to`, decoded. */
+export function newestMail(to: string): string {
+  const newest = mails(to).at(-1);
+  if (!newest) throw new Error(`the outbox has no mail to ${to}`);
   return newest;
 }
 
-export const mailCount = (): number => mails().length;
+export const mailCount = (to: string): number => mails(to).length;
 
 /**
- * Waits for a mail newer than the first `before` mails whose decoded text matches `pattern`,
- * and answers the match.
+ * Waits for a mail to `to` newer than its first `before` mails whose decoded text matches
+ * `pattern`, and answers the match.
  */
-export async function waitForMailMatching(before: number, pattern: RegExp) {
+export async function waitForMailMatching(to: string, before: number, pattern: RegExp) {
   const find = () =>
-    mails()
+    mails(to)
       .slice(before)
       .map((mail) => pattern.exec(mail))
       .find(Boolean) ?? null;
@@ -55,9 +87,9 @@ export async function waitForMailMatching(before: number, pattern: RegExp) {
   return find()!;
 }
 
-/** The code of the newest sign-in code mail after the first `before` mails, if one has come. */
-function newCode(before: number): string | undefined {
-  return mails()
+/** The code of the newest sign-in code mail to `to` after its first `before`, if one has come. */
+function newCode(to: string, before: number): string | undefined {
+  return mails(to)
     .slice(before)
     .reverse()
     .map((mail) => /Your verification code is (\d{6})\b/.exec(mail)?.[1])
@@ -65,12 +97,12 @@ function newCode(before: number): string | undefined {
 }
 
 /**
- * Waits for a sign-in code mail newer than the first `before` mails and returns its code; other
- * mails (a notice of a sign-in from a new browser, say) may arrive beside it.
+ * Waits for a sign-in code mail to `to` newer than its first `before` mails and returns its
+ * code; other mails (a notice of a sign-in from a new browser, say) may arrive beside it.
  */
-export async function waitForCode(before: number): Promise<string> {
-  await expect.poll(() => newCode(before) ?? null, { timeout: 10_000 }).not.toBeNull();
-  return newCode(before)!;
+export async function waitForCode(to: string, before: number): Promise<string> {
+  await expect.poll(() => newCode(to, before) ?? null, { timeout: 10_000 }).not.toBeNull();
+  return newCode(to, before)!;
 }
 
 /**
@@ -97,34 +129,49 @@ export async function expectAccessible(page: Page, where?: string) {
   ).toEqual([]);
 }
 
-/**
- * Clicks Secure Login on the filled sign-in form and answers the code mailed for it. A test that
- * asks for a code waits for its mail even if it never enters it: a code mail still queued when a
- * test ends would land after the next test counted the outbox, and pass for its code.
- */
-export async function requestCode(page: Page): Promise<string> {
-  const before = mailCount();
-  await page.getByRole('button', { name: 'Secure Login' }).click();
-  return waitForCode(before);
+/** Fills the sign-in form with `who`'s details, and `password` if given instead of theirs. */
+export async function fillCredentials(page: Page, who: Credentials, password = who.password) {
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Mobile Number').fill(who.mobile);
+  await page.getByLabel('GST Number').fill(who.gstNo);
+  await page.getByLabel('Tally Serial Number').fill(who.tallySerialNo);
+  await page.getByLabel('Password', { exact: true }).fill(password);
 }
 
-/** Signs the demo customer in through the login screen and the e-mailed code. */
+/**
+ * Clicks Secure Login on the filled sign-in form and answers the code mailed to `to` for it. A
+ * test that asks for a code waits for its mail even if it never enters it: a code mail still
+ * queued when a test ends would land after the next one counted the outbox, and pass for its code.
+ */
+export async function requestCode(page: Page, to: string): Promise<string> {
+  const before = mailCount(to);
+  await page.getByRole('button', { name: 'Secure Login' }).click();
+  return waitForCode(to, before);
+}
+
+/** Signs `who` in through the login screen and the e-mailed code. */
 export async function signIn(
   page: Page,
+  who: Credentials,
   options: { rememberMe?: boolean; password?: string } = {},
 ) {
   await page.goto('/login');
-  await page.getByLabel('Email').fill(DEMO.email);
-  await page.getByLabel('Mobile Number').fill(DEMO.mobile);
-  await page.getByLabel('GST Number').fill(DEMO.gstNo);
-  await page.getByLabel('Tally Serial Number').fill(DEMO.tallySerialNo);
-  await page.getByLabel('Password', { exact: true }).fill(options.password ?? DEMO.password);
+  await fillCredentials(page, who, options.password);
   if (options.rememberMe) await page.getByLabel('Remember me').check();
-  const code = await requestCode(page);
+  const code = await requestCode(page, who.email);
   await page.getByLabel('Verification code').fill(code);
   await page.getByRole('button', { name: 'Verify & Login' }).click();
   await page.waitForURL('**/dashboard');
 }
 
-export const test = base;
+/** `customer`: a customer of the test's own, whose sample requests leave the bank after it. */
+export const test = base.extend<{ customer: TestCustomer }>({
+  customer: async ({ request }, use) => {
+    const made = await request.post(CUSTOMERS);
+    if (!made.ok()) throw new Error(`no customer was made: ${await made.text()}`);
+    const customer = (await made.json()) as TestCustomer;
+    await use(customer);
+    await request.delete(`${CUSTOMERS}/${customer.id}`);
+  },
+});
 export { expect };

@@ -1,0 +1,103 @@
+// Customers of their own for the end-to-end tests, made inside a process that holds the
+// portal's database (portal.mjs; cluster-server.mjs on PostgreSQL) by the server's own functions.
+// It listens on 127.0.0.1 only and exists in the suite alone, never in the portal's own start.
+// Run with `node --import tsx`, which lets it use the server's modules.
+import { createServer } from 'node:http';
+import { eq, inArray } from 'drizzle-orm';
+import { DEMO_ACCOUNT } from '../apps/server/src/db/seed.ts';
+import { hashPassword } from '../apps/server/src/lib/password.ts';
+import { seedDemoConsents } from '../apps/server/src/modules/consents/seed.ts';
+import { consents } from '../apps/server/src/modules/consents/schema.ts';
+import { partners } from '../apps/server/src/modules/partners/schema.ts';
+import { insertCustomer } from '../apps/server/src/modules/users/service.ts';
+import { sandboxBankConsents } from '../apps/server/src/sandbox/bank/schema.ts';
+
+/**
+ * The demo's partners are made once, by the demo's own seed: seeding another customer's
+ * consents takes those rows instead of failing on their unique partner ids.
+ */
+function sharingDemoPartners(db) {
+  return new Proxy(db, {
+    get(target, key, receiver) {
+      if (key !== 'insert') return Reflect.get(target, key, receiver);
+      return (table) =>
+        table !== partners
+          ? target.insert(table)
+          : {
+              values: (row) =>
+                target
+                  .insert(partners)
+                  .values(row)
+                  .onConflictDoUpdate({ target: partners.partnerId, set: { name: row.name } }),
+            };
+    },
+  });
+}
+
+/**
+ * POST /customers: a new customer with the demo's profile and sample consents under an address
+ * of its own, answered with its sign-in details (e2e/support/fixtures.ts, TestCustomer).
+ * DELETE /customers/:id, once its test is over: its requests leave the sandbox bank, whose page
+ * lists only the newest hundred of everyone's. Resolves once it listens.
+ */
+export function serveCustomers(deps, port) {
+  const { password, ...profile } = DEMO_ACCOUNT;
+  // one hash for every customer: they share the demo's password, and hashing is slow on purpose
+  const passwordHash = hashPassword(password);
+  const atBank = new Map();
+  let made = 0;
+
+  async function create() {
+    made += 1;
+    const customer = await insertCustomer(deps.db, {
+      ...profile,
+      email: `customer${made}@acme.example`,
+      passwordHash: await passwordHash,
+    });
+    await seedDemoConsents({ ...deps, db: sharingDemoPartners(deps.db) }, customer.id);
+    const seeded = await deps.db
+      .select({ consentId: consents.consentId })
+      .from(consents)
+      .where(eq(consents.customerId, customer.id));
+    atBank.set(
+      customer.id,
+      seeded.map((row) => row.consentId),
+    );
+    const { id, email, mobile, gstNo, tallySerialNo, companyName } = customer;
+    return { id, email, mobile, gstNo, tallySerialNo, companyName, password };
+  }
+
+  async function retire(id) {
+    const consentIds = atBank.get(id) ?? [];
+    atBank.delete(id);
+    if (consentIds.length > 0) {
+      await deps.db
+        .delete(sandboxBankConsents)
+        .where(inArray(sandboxBankConsents.consentId, consentIds));
+    }
+    return {};
+  }
+
+  async function handle(request) {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (request.method === 'POST' && url.pathname === '/customers') return create();
+    const retired = /^\/customers\/([0-9a-f-]{36})$/.exec(url.pathname);
+    if (request.method === 'DELETE' && retired) return retire(retired[1]);
+    throw new Error(`no such request: ${request.method} ${url.pathname}`);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request).then(
+      (body) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
+      (error) =>
+        response
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(error instanceof Error ? error.stack : String(error)),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}

@@ -1,0 +1,14 @@
+// The portal of the end-to-end suite, started as `npm start` starts it in one process, with the
+// suite's customer service beside it on the same database. Run with `node --import tsx`.
+import { loadConfig } from '../apps/server/src/config.ts';
+import { exitOnStartError, serveInOneProcess } from '../apps/server/src/start.ts';
+import { serveCustomers } from './customer-service.mjs';
+import { customerServicePort } from './support/ports.ts';
+
+async function main() {
+  const config = loadConfig();
+  const deps = await serveInOneProcess(config);
+  await serveCustomers(deps, customerServicePort(config.PORT));
+}
+
+main().catch(exitOnStartError);
