@@ -10,14 +10,18 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
 } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BUILDS = path.join(import.meta.dirname, '.data/web');
-/** The web app (all of it but its dependencies), the contract it imports, the versions used. */
-const SOURCES = ['apps/web', 'packages/contract/src', 'package-lock.json'];
+/**
+ * The web app (all of it but its dependencies), the contract it imports, the compiler settings
+ * its own extend, the versions installed.
+ */
+const SOURCES = ['apps/web', 'packages/contract/src', 'tsconfig.base.json', 'package-lock.json'];
 
 /** Folders of what was built or installed, which the build does not read. */
 const BUILT = new Set(['node_modules', 'dist']);
@@ -42,31 +46,49 @@ function sourcesHash() {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Answers the folder of the build of the web app as its sources are now, building it if need be. */
-export function builtWeb() {
-  const webDir = path.join(BUILDS, sourcesHash());
-  if (existsSync(webDir)) return webDir;
-  mkdirSync(BUILDS, { recursive: true });
-  // built beside it and renamed when complete, so a half-made build is never taken for one
-  const partial = `${webDir}.${process.pid}.partial`;
-  const build = spawnSync(
-    'npx',
-    ['vite', 'build', '--outDir', partial, '--emptyOutDir', '--logLevel', 'warn'],
-    { cwd: path.join(ROOT, 'apps/web'), stdio: 'inherit' },
-  );
-  if (build.status !== 0) process.exit(build.status ?? 1);
-  try {
-    renameSync(partial, webDir);
-  } catch (error) {
-    // another run finished the same build first
-    if (!existsSync(webDir)) throw error;
-    rmSync(partial, { recursive: true, force: true });
-  }
-  // builds of other sources are of no more use
-  for (const old of readdirSync(BUILDS)) {
-    if (old !== path.basename(webDir) && !old.endsWith('.partial')) {
-      rmSync(path.join(BUILDS, old), { recursive: true, force: true });
+/** A build not used for a day is gone; a suite that serves another may still be running. */
+const KEEP_MS = 24 * 60 * 60 * 1000;
+
+/** Marks the build as used now, and removes the builds that have not been for a while. */
+function used(webDir) {
+  const now = new Date();
+  utimesSync(webDir, now, now);
+  for (const name of readdirSync(BUILDS)) {
+    const other = path.join(BUILDS, name);
+    if (now.getTime() - statSync(other).mtimeMs > KEEP_MS) {
+      rmSync(other, { recursive: true, force: true });
     }
   }
   return webDir;
+}
+
+/** Answers the folder of the build of the web app as its sources are now, building it if need be. */
+export function builtWeb() {
+  for (;;) {
+    const hash = sourcesHash();
+    const webDir = path.join(BUILDS, hash);
+    if (existsSync(webDir)) return used(webDir);
+    mkdirSync(BUILDS, { recursive: true });
+    // built beside it and renamed when complete, so a half-made build is never taken for one
+    const partial = `${webDir}.${process.pid}.partial`;
+    const build = spawnSync(
+      'npx',
+      ['vite', 'build', '--outDir', partial, '--emptyOutDir', '--logLevel', 'warn'],
+      { cwd: path.join(ROOT, 'apps/web'), stdio: 'inherit' },
+    );
+    if (build.status !== 0) process.exit(build.status ?? 1);
+    if (sourcesHash() !== hash) {
+      // a source changed while it was built: which state the build read is unknown
+      rmSync(partial, { recursive: true, force: true });
+      continue;
+    }
+    try {
+      renameSync(partial, webDir);
+    } catch (error) {
+      // another run finished the same build first
+      if (!existsSync(webDir)) throw error;
+      rmSync(partial, { recursive: true, force: true });
+    }
+    return used(webDir);
+  }
 }
