@@ -26,5 +26,7 @@ export default defineConfig({
     timeout: 240_000,
     env: { PORT: String(PORT), DATA_DIR: E2E_DATA_DIR },
     stdout: 'pipe',
+    // stopped by SIGTERM rather than killed, so that cluster-server.mjs drops its database
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
   },
 });

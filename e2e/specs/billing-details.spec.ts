@@ -36,7 +36,7 @@ for (const [width, use] of widths) {
       page,
       customer,
     }) => {
-      // each width gives its own address, so the second run sees the first one's replaced
+      // each width gives its own address
       const city = width === 'desktop' ? 'Pune' : 'Nagpur';
       const pin = width === 'desktop' ? '411045' : '440001';
       await signIn(page, customer);

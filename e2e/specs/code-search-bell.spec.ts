@@ -105,7 +105,7 @@ for (const size of WIDTHS) {
     }) => {
       await signIn(page, customer);
       const bell = page.getByRole('button', { name: /^Notifications/ });
-      // clear what earlier tests left, so that the purchase below is the news
+      // clear anything there already, so that the purchase below is the news
       await bell.click();
       const popover = page.getByRole('dialog', { name: 'Notifications' });
       await expect(popover).toBeVisible();

@@ -1,5 +1,5 @@
-// Consents as the consent dashboards show them (issue 14, part 4), on the demo's seeded consents,
-// at a desktop's width and again at a phone's.
+// Consents as the consent dashboards show them (issue 14, part 4), on the demo's seeded consents
+// (every test's customer has them), at a desktop's width and again at a phone's.
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, signIn, test, type Credentials } from '../support/fixtures';
 

@@ -1,5 +1,6 @@
 // The sandbox bank holds each consent's terms and records each partner read (decision 044): its
-// page shows both, for the demo's seeded consents, at a desktop's width and again at a phone's.
+// page shows both, for the demo's seeded consents (every test's customer has them), at a
+// desktop's width and again at a phone's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';

@@ -75,7 +75,7 @@ for (const [width, use] of widths) {
       const download = await downloading;
       expect(download.suggestedFilename()).toBe('invoice-pdfs-2026-27.zip');
       const bytes = await readFile((await download.path())!);
-      // a ZIP's end-of-central-directory record, whatever the demo's invoices are
+      // a ZIP's end-of-central-directory record, whatever the customer's invoices are
       expect(bytes.includes(Buffer.from([0x50, 0x4b, 0x05, 0x06]))).toBe(true);
     });
   });

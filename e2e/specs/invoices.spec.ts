@@ -16,7 +16,7 @@ const widths = [
  */
 async function orderStarter(page: Page): Promise<string> {
   return page.evaluate(async () => {
-    const { token } = JSON.parse(localStorage.getItem('auth-storage')!).state;
+    const { token, user } = JSON.parse(localStorage.getItem('auth-storage')!).state;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const billing = await fetch('/api/billing-details', {
       method: 'PUT',
@@ -45,9 +45,9 @@ async function orderStarter(page: Page): Promise<string> {
       body: JSON.stringify({
         order_id: orderId,
         amount: 613.77,
-        customer_name: 'Acme Traders Pvt Ltd',
-        customer_email: 'demo@acme.example',
-        customer_phone: '9876543210',
+        customer_name: user.company_name,
+        customer_email: user.email,
+        customer_phone: user.mobile,
         planType: starter.planType,
       }),
     });

@@ -65,7 +65,7 @@ for (const [width, use] of widths) {
     }) => {
       await signIn(page, customer);
       const card = comingUp(page);
-      // the demo's Approved consent that ends in 12 days
+      // the seeded Approved consent that ends in 12 days
       const consent = card
         .getByRole('listitem')
         .filter({ hasText: /Consent for .+ expires/ })
@@ -91,11 +91,10 @@ for (const [width, use] of widths) {
       await signIn(page, customer);
       const card = comingUp(page);
       await expect(card.getByRole('list').or(card.getByText(/^Nothing ends/))).toBeVisible();
-      // the demo has no plan until one is bought (the other width may have bought it)
-      if ((await card.getByText(PLAN_ROW).count()) === 0) {
-        await buyStarter(page);
-        await page.goto('/dashboard');
-      }
+      // a customer of its own has no plan until it buys one
+      await expect(card.getByText(PLAN_ROW)).toHaveCount(0);
+      await buyStarter(page);
+      await page.goto('/dashboard');
       const plan = card.getByRole('listitem').filter({ hasText: PLAN_ROW });
       await expect(plan).toContainText(/Your Starter plan ends/);
       await expect(plan).toContainText(/in \d+ days, \d\d\/\d\d\/\d{4}/);

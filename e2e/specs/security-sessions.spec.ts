@@ -89,6 +89,8 @@ for (const [width, use] of WIDTHS) {
 
     test('signs out one session, which is refused at once', async ({ page, browser, customer }) => {
       await signIn(page, customer);
+      // a session older than the one signed out, which stays: with it, so does Sign out all
+      const kept = await signInElsewhere(browser, customer);
       const other = await signInElsewhere(browser, customer);
       await openSecurity(page);
       const card = sessionsCard(page);
@@ -105,12 +107,17 @@ for (const [width, use] of WIDTHS) {
       await expect(card.getByRole('button', { name: /^Sign out / })).toHaveCount(before - 1);
       await expectSignedOut(other);
       await other.context().close();
+      await kept.context().close();
     });
 
     test('shows the last sign-in on the dashboard and a failed attempt in the history', async ({
       page,
+      browser,
       customer,
     }) => {
+      // the sign-in before, in another browser: the dashboard names it
+      const earlier = await signInElsewhere(browser, customer);
+      await earlier.context().close();
       await page.goto('/login');
       await fillCredentials(page, customer, 'Wrong@12345');
       await page.getByRole('button', { name: 'Secure Login' }).click();

@@ -1,7 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
 import { DEMO, expect, expectAccessible } from './fixtures';
 
-/** The demo customer's billing address; its GSTIN (DEMO.gstNo) is registered in Maharashtra (27). */
+/**
+ * A billing address for the demo's profile, which every test customer has: its GSTIN
+ * (DEMO.gstNo) is registered in Maharashtra (27).
+ */
 export const DEMO_BILLING = {
   gstin: DEMO.gstNo,
   addressLine1: 'Office 4, Baner Road',
