@@ -2,8 +2,9 @@ import '@testing-library/jest-dom/vitest';
 import { afterAll, afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 
-// the screens load their code and data asynchronously; on a busy machine that takes over a second
-configure({ asyncUtilTimeout: 3_000 });
+// the screens load their code and data asynchronously; a wait ends as soon as it holds, and under
+// load (typecheck and lint beside the tests) 3 s was seen too short
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();
