@@ -8,31 +8,8 @@ import { DEMO_ACCOUNT } from '../apps/server/src/db/seed.ts';
 import { hashPassword } from '../apps/server/src/lib/password.ts';
 import { seedDemoConsents } from '../apps/server/src/modules/consents/seed.ts';
 import { consents } from '../apps/server/src/modules/consents/schema.ts';
-import { partners } from '../apps/server/src/modules/partners/schema.ts';
 import { insertCustomer } from '../apps/server/src/modules/users/service.ts';
 import { sandboxBankConsents } from '../apps/server/src/sandbox/bank/schema.ts';
-
-/**
- * The demo's partners are made once, by the demo's own seed: seeding another customer's
- * consents takes those rows instead of failing on their unique partner ids.
- */
-function sharingDemoPartners(db) {
-  return new Proxy(db, {
-    get(target, key, receiver) {
-      if (key !== 'insert') return Reflect.get(target, key, receiver);
-      return (table) =>
-        table !== partners
-          ? target.insert(table)
-          : {
-              values: (row) =>
-                target
-                  .insert(partners)
-                  .values(row)
-                  .onConflictDoUpdate({ target: partners.partnerId, set: { name: row.name } }),
-            };
-    },
-  });
-}
 
 /**
  * POST /customers: a new customer with the demo's profile and sample consents under an address
@@ -54,7 +31,7 @@ export function serveCustomers(deps, port) {
       email: `customer${made}@acme.example`,
       passwordHash: await passwordHash,
     });
-    await seedDemoConsents({ ...deps, db: sharingDemoPartners(deps.db) }, customer.id);
+    await seedDemoConsents(deps, customer.id);
     const seeded = await deps.db
       .select({ consentId: consents.consentId })
       .from(consents)

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Consent } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { authHeaders } from '../../test/customers';
+import { authHeaders, createCustomer } from '../../test/customers';
 import { seedDemoIfEmpty } from '../../db/seed';
+import { partners } from '../partners/schema';
 import { customers } from '../users/schema';
+import { seedDemoConsents } from './seed';
 import { decideAtBank } from './testing';
 
 let t: TestApp;
@@ -72,5 +74,20 @@ describe('demo consents', () => {
       payload: { consentId: approved.consentId },
     });
     expect(again.json().data.consentStatus).toBe('Approved');
+  });
+
+  it("seeds a second customer's consents with the partners the first seed made", async () => {
+    const before = await t.deps.db.select().from(partners);
+    const second = await createCustomer(t);
+    await seedDemoConsents(t.deps, second.id);
+    expect(await t.deps.db.select().from(partners)).toEqual(before);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/user-consents/user/${second.id}`,
+      headers: await authHeaders(t, second.id),
+    });
+    const data = res.json().data as Consent[];
+    expect(data.length).toBeGreaterThanOrEqual(25);
+    expect(new Set(data.map((c) => c.partnerId))).toEqual(new Set(before.map((p) => p.partnerId)));
   });
 });

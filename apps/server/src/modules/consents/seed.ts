@@ -99,7 +99,8 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
 
   const partnerRows = [];
   for (const partner of DEMO_PARTNERS) {
-    // keys nobody knows: an operator makes usable ones with partners:create
+    // keys nobody knows: an operator makes usable ones with partners:create. A second customer
+    // seeded (the end-to-end suite's) shares the partners the first one's seed made.
     const [row] = await db
       .insert(partners)
       .values({
@@ -108,6 +109,7 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
         apiKeyPrefix: 'ptk_seeded',
         createdAt: new Date(now.getTime() - 120 * DAY_MS),
       })
+      .onConflictDoUpdate({ target: partners.partnerId, set: { name: partner.name } })
       .returning();
     partnerRows.push(row!);
   }
