@@ -25,4 +25,4 @@ esac
 echo "test-node24: the server's start-up and route walk (PGlite) on Node $version"
 
 # Node 24 first on PATH, so that anything vitest or a test spawns by name runs on it too.
-PATH="$bin:$PATH" TEST_DB=pglite-own exec "$bin/node" node_modules/vitest/vitest.mjs run --project server "$@"
+PATH="$bin:$PATH" TEST_DB=pglite-own exec "$bin/node" node_modules/vitest/vitest.mjs run --project "server*" "$@"

@@ -8,7 +8,7 @@ if (!process.env.TEST_DATABASE_URL) {
   );
   process.exit(0);
 }
-const result = spawnSync('npx', ['vitest', 'run', '--project', 'server'], {
+const result = spawnSync('npx', ['vitest', 'run', '--project', 'server*'], {
   stdio: 'inherit',
   env: { ...process.env, TEST_DB: 'postgres' },
 });

@@ -16,7 +16,7 @@ const whole = [
   ...check,
   // the whole server suite on PostgreSQL where one is configured, else on PGlite; the PGlite
   // run's own tests beside it (apps/server/vitest.config.ts)
-  [{ name: 'server on PGlite', command: 'npx vitest run --project server' }],
+  [{ name: 'server on PGlite', command: 'npx vitest run --project "server*"' }],
   [{ name: 'server on PostgreSQL', command: 'node scripts/test-pg.mjs' }],
   [{ name: 'end-to-end', command: 'npm run test:e2e' }],
   [{ name: 'two instances behind haproxy', command: 'node scripts/test-cluster-e2e.mjs' }],

@@ -23,24 +23,49 @@ const PGLITE_OWN = [
   'src/fuzz.test.ts',
 ];
 
-const include = {
-  whole: ['src/**/*.test.ts'],
-  'pglite-own': PGLITE_OWN,
-  postgres: ['src/**/*.test.ts'],
-}[serverSuiteRun()];
+/**
+ * Test files that replace modules with vi.mock. They run in a project of their own that gives each
+ * file a fresh module graph (vitest.mocking.config.ts): where files share one, a module the app
+ * imported earlier keeps its real implementation.
+ */
+export const MOCKING = [
+  'src/lib/password.test.ts',
+  'src/modules/auth/hashing.test.ts',
+  'src/modules/auth/limits-concurrency.test.ts',
+];
 
-export default defineProject({
-  test: {
-    name: 'server',
-    environment: 'node',
-    include,
-    globalSetup: ['src/test/migrated-databases.ts'],
-    // PostgreSQL-only tests run in the PostgreSQL run alone (npm run test:pg, CI)
-    exclude: serverSuiteRun() === 'postgres' ? [] : ['src/**/*.pg.test.ts'],
-    // argon2 and database set-up are slow on two cores
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // a poll waits only until it holds: Vitest's 1 s default failed under load (jobs/index.test.ts)
-    expect: { poll: { timeout: 10_000 } },
-  },
-});
+/** The server project `name`: the run's files (serverSuiteRun), or the mocking ones alone. */
+export function serverProject(name: 'server' | 'server-mocking') {
+  const run = serverSuiteRun();
+  const files = {
+    whole: ['src/**/*.test.ts'],
+    'pglite-own': PGLITE_OWN,
+    postgres: ['src/**/*.test.ts'],
+  }[run];
+  const mocking = name === 'server-mocking';
+  return defineProject({
+    test: {
+      name,
+      environment: 'node',
+      // the mocking files belong to no run of PGlite's own (an empty include would mean the default)
+      include: mocking ? (run === 'pglite-own' ? ['none'] : MOCKING) : files,
+      globalSetup: ['src/test/migrated-databases.ts'],
+      exclude: [
+        // PostgreSQL-only tests run in the PostgreSQL run alone (npm run test:pg, CI)
+        ...(run === 'postgres' ? [] : ['src/**/*.pg.test.ts']),
+        ...(mocking ? [] : MOCKING),
+      ],
+      // The files share each worker's modules: the app and its libraries load once per worker,
+      // not once per file, which was two thirds of the PostgreSQL run's time (394 s of import).
+      // Each file still opens a database of its own, and no module keeps state a test relies on.
+      isolate: mocking,
+      // argon2 and database set-up are slow on two cores
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      // a poll waits only until it holds: Vitest's 1 s default failed under load (jobs/index.test.ts)
+      expect: { poll: { timeout: 10_000 } },
+    },
+  });
+}
+
+export default serverProject('server');
