@@ -3,11 +3,15 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { PORT } from './support/ports';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) {
+// Debian's headless shell, where installed (.ci/run installs it): the same Chromium without the
+// full browser's windowing, which ran the suite about a fifth faster on two cores. Else Debian's
+// full Chromium, in its headless mode.
+const DEBIAN_CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
+const CHROMIUM = process.env.CHROMIUM_PATH ?? DEBIAN_CHROMIUM.find((binary) => existsSync(binary));
+if (!CHROMIUM || !existsSync(CHROMIUM)) {
   throw new Error(
-    `Chromium was not found at ${CHROMIUM}. Install it with: apt-get install -y chromium ` +
-      '(or set CHROMIUM_PATH to a Chromium binary).',
+    `Chromium was not found at ${CHROMIUM ?? DEBIAN_CHROMIUM.join(' or ')}. Install it with: ` +
+      'apt-get install -y chromium chromium-headless-shell (or set CHROMIUM_PATH to a Chromium binary).',
   );
 }
 
