@@ -1,10 +1,10 @@
 // The mutation subset CI runs on every change (docs/testing.md, "Mutation testing"): every file of
 // Stryker's scope that changed in the last 30 days when that fits the budget, otherwise a window
-// of the scope that moves with the commit, so that successive runs reach every file of it. Prints
+// of the scope that moves on with each commit, so that successive runs reach every file of it. Prints
 // what it chose and why, and the command that runs the same subset again.
 //
 //   node scripts/mutation-ci.mjs                      choose, then run
-//   node scripts/mutation-ci.mjs --seed 9f4fbd8       the window a given commit would get
+//   node scripts/mutation-ci.mjs --seed 412           the window of the 412th commit
 //   node scripts/mutation-ci.mjs --files a.ts,b.ts:40-90 --tests c.test.ts   exactly this subset
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -165,8 +165,10 @@ async function choose() {
       (BUDGET_SECONDS - testsBeside(file).length * SECONDS_PER_TEST_FILE) / SECONDS_PER_MUTANT,
     );
   const all = files.flatMap((file) => parts(file, spans.get(file), room(file)));
-  const seed = args.seed ?? git('rev-parse', '--short=8', 'HEAD');
-  const start = Number.parseInt(seed.slice(0, 8), 16) % all.length;
+  // the commit's place in the history: each commit starts where the previous one's window did,
+  // plus one part, so that every part is reached within as many commits as there are parts
+  const seed = Number(args.seed ?? git('rev-list', '--count', 'HEAD'));
+  const start = seed % all.length;
   const chosen = [all[start]];
   for (let i = 1; i < all.length; i++) {
     const next = [...chosen, all[(start + i) % all.length]];
@@ -177,7 +179,7 @@ async function choose() {
     chosen: joined(chosen),
     why:
       `a window of the scope (${files.length} files, ${all.length} parts in path order), from part ` +
-      `${start + 1}, chosen by the commit ${seed} (its first 8 hex digits modulo ${all.length}), ` +
+      `${start + 1}, chosen by the commit's number ${seed} (modulo ${all.length}), ` +
       `as long as the run stays within about ${BUDGET_SECONDS} s`,
   };
 }
