@@ -11,6 +11,7 @@ import {
   newestMail,
   requestCode,
   signIn,
+  signInOnScreen,
   test,
   waitForCode,
   waitForMailMatching,
@@ -100,7 +101,7 @@ test.describe('sign-in', () => {
     page,
     customer,
   }) => {
-    await signIn(page, customer, { rememberMe: true });
+    await signInOnScreen(page, customer, { rememberMe: true });
     const saved = await page.evaluate(
       (key) => JSON.parse(localStorage.getItem(key) ?? 'null'),
       REMEMBERED_LOGIN_KEY,
@@ -347,7 +348,7 @@ test.describe('password reset', () => {
     await expect
       .poll(() => newestMail(customer.email))
       .toContain('Subject: Your password was changed');
-    await signIn(page, customer, { password: newPassword });
+    await signInOnScreen(page, customer, { password: newPassword });
     await page.goto('/profile');
     await page.getByRole('main').getByRole('button', { name: 'Change Password' }).click();
     const dialog = page.getByRole('dialog', { name: 'Change Password' });
@@ -367,6 +368,6 @@ test.describe('password reset', () => {
       .poll(() => newestMail(customer.email))
       .toContain('Subject: Your password was changed');
     await logoutFromSidebar(page);
-    await signIn(page, customer);
+    await signInOnScreen(page, customer);
   });
 });

@@ -5,6 +5,7 @@ import {
   fillCredentials,
   requestCode,
   signIn,
+  signInOnScreen,
   test,
 } from '../support/fixtures';
 import { confirmBillingAndPay } from '../support/billing';
@@ -83,7 +84,8 @@ test('the dashboard, the profile with its dialog, the activity, the bell and the
   customer,
 }, testInfo) => {
   const check = screenChecks(page, testInfo);
-  await signIn(page, customer);
+  // through the screens: the sign-in's toast is checked on the dashboard
+  await signInOnScreen(page, customer);
   // The toast goes 4 s after it came unless the pointer is on it; on a busy machine the
   // dashboard takes longer to load, so the pointer is put on it at once, where it stays.
   const toastBox = await page
