@@ -47,8 +47,7 @@ export function serverProject(name: 'server' | 'server-mocking') {
     test: {
       name,
       environment: 'node',
-      // the mocking files belong to no run of PGlite's own (an empty include would mean the default)
-      include: mocking ? (run === 'pglite-own' ? ['none'] : MOCKING) : files,
+      include: mocking ? MOCKING : files,
       globalSetup: ['src/test/migrated-databases.ts'],
       exclude: [
         // PostgreSQL-only tests run in the PostgreSQL run alone (npm run test:pg, CI)

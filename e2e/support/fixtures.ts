@@ -175,7 +175,8 @@ export async function signInOnScreen(
  */
 export async function signIn(page: Page, who: Credentials) {
   const headers = {
-    origin: new URL(page.url() === 'about:blank' ? `http://localhost:${PORT}` : page.url()).origin,
+    // the app's own origin (the configuration's baseURL), as the login screen sends it
+    origin: `http://localhost:${PORT}`,
     'user-agent': await page.evaluate(() => navigator.userAgent),
   };
   const before = mailCount(who.email);
@@ -193,18 +194,11 @@ export async function signIn(page: Page, who: Credentials) {
   });
   if (!verified.ok())
     throw new Error(`code refused: ${verified.status()} ${await verified.text()}`);
-  const { token, user } = (await verified.json()) as {
-    token: string;
-    user: { _id: string; id: string };
-  };
-  // as the app's session store keeps it (apps/web/src/lib/session-store.ts)
+  const { token, user } = (await verified.json()) as { token: string; user: object };
+  // as the app's session store keeps it (apps/web/src/lib/session-store.ts); the answer's user
+  // carries both `_id` and `id`
   const session = {
-    state: {
-      user: { ...user, id: user.id || user._id },
-      token,
-      isAuthenticated: true,
-      rememberMe: false,
-    },
+    state: { user, token, isAuthenticated: true, rememberMe: false },
     version: 0,
   };
   await page.addInitScript((value) => {
