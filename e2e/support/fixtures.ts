@@ -201,14 +201,21 @@ export async function signIn(page: Page, who: Credentials) {
     state: { user, token, isAuthenticated: true, rememberMe: false },
     version: 0,
   };
-  await page.addInitScript((value) => {
-    // once per tab: a later load (after a logout, say) finds what the app left
-    if (sessionStorage.getItem('e2e-session-handed')) return;
-    sessionStorage.setItem('e2e-session-handed', '1');
-    localStorage.setItem('auth-storage', value);
-  }, JSON.stringify(session));
+  await page.addInitScript(
+    ({ value, token }) => {
+      // each session once per tab: a later load (after a logout, say) finds what the app left,
+      // and a second sign-in in the same tab is not undone by the first one's script
+      const handed: string[] = JSON.parse(sessionStorage.getItem('e2e-sessions-handed') ?? '[]');
+      if (handed.includes(token)) return;
+      sessionStorage.setItem('e2e-sessions-handed', JSON.stringify([...handed, token]));
+      localStorage.setItem('auth-storage', value);
+    },
+    { value: JSON.stringify(session), token },
+  );
   await page.goto('/dashboard');
-  await page.waitForURL('**/dashboard');
+  // the dashboard's own heading: the URL alone holds until the app sends a stranger to /login
+  await expect(page.getByRole('heading', { level: 1, name: /^Welcome back, / })).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/);
 }
 
 /** `customer`: a customer of the test's own, whose sample requests leave the bank after it. */
