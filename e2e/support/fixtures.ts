@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import type * as AxeCore from 'axe-core';
 import { expect, test as base, type Page } from '@playwright/test';
 import { customerServicePort, PORT } from './ports';
 
@@ -144,7 +145,7 @@ async function axeViolations(page: Page): Promise<string[]> {
   } else {
     if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
     violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+      const axe = (window as unknown as { axe: typeof AxeCore }).axe;
       axe.configure({ allowedOrigins: ['<same_origin>'] });
       const results = await axe.run(document);
       return results.violations.map(({ id, nodes }) => ({
