@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { PORT } from './support/ports';
@@ -21,11 +22,11 @@ export const E2E_DATA_DIR = path.resolve(import.meta.dirname, `.data/${PORT}`);
 export default defineConfig({
   testDir: './specs',
   // Every test signs in as a customer of its own (support/fixtures.ts) and reads only its mail,
-  // so tests may run side by side. On two cores they did not gain: two workers took 21.2 min
-  // (86 of 87 passed, a toast gone before its check), against 8.4 min for one worker before.
-  // Set E2E_WORKERS on a machine with more cores.
+  // so tests may run side by side. A worker, its Chromium and its share of the portal keep about
+  // two cores busy: on two cores a second worker gained nothing (21.2 min, against 8.4 then),
+  // so there is one worker for every two cores. E2E_WORKERS sets the number.
   fullyParallel: true,
-  workers: Number(process.env.E2E_WORKERS ?? 1),
+  workers: Number(process.env.E2E_WORKERS ?? Math.max(1, Math.floor(availableParallelism() / 2))),
   retries: 0,
   // two tests at once share the two cores with the portal: each may take up to twice as long
   timeout: 120_000,
