@@ -5,6 +5,8 @@
 //
 //   node scripts/mutation-ci.mjs                      choose, then run
 //   node scripts/mutation-ci.mjs --seed 412           the window of the 412th commit
+//   node scripts/mutation-ci.mjs --budget 180         a window of about 180 s
+//   node scripts/mutation-ci.mjs --plan               say what would run, and stop
 //   node scripts/mutation-ci.mjs --files a.ts,b.ts:40-90 --tests c.test.ts   exactly this subset
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -21,8 +23,7 @@ import base from '../stryker.config.mjs';
 // (orders/cursor.ts: 41 mutants, 6 min 20 s; payments/service.ts: 66 of 91 in 10 min 23 s), the
 // static ones and compile errors included. So a run is priced by both: a mutant count alone
 // would let a directory's long dry run through. 420 s of that leaves the rest of the 8 minutes
-// to choosing, starting Stryker and the type checker.
-const BUDGET_SECONDS = 420;
+// to choosing, starting Stryker and the type checker; --budget sets another.
 const SECONDS_PER_TEST_FILE = 16;
 const SECONDS_PER_MUTANT = 9;
 const RECENT = '30.days';
@@ -32,8 +33,11 @@ const { values: args } = parseArgs({
     files: { type: 'string' },
     tests: { type: 'string' },
     seed: { type: 'string' },
+    budget: { type: 'string', default: '420' },
+    plan: { type: 'boolean', default: false },
   },
 });
+const BUDGET_SECONDS = Number(args.budget);
 
 const git = (...gitArgs) => execFileSync('git', gitArgs, { encoding: 'utf8' }).trim();
 const lines = (text) => text.split('\n').filter(Boolean);
@@ -160,9 +164,13 @@ async function choose() {
 
   // the scope in path order, large files cut in parts so that every part fits the budget alone,
   // with the dry run of the tests beside it
+  // a file whose tests alone outlast the budget is cut into parts of one mutant, each a run
   const room = (file) =>
-    Math.floor(
-      (BUDGET_SECONDS - testsBeside(file).length * SECONDS_PER_TEST_FILE) / SECONDS_PER_MUTANT,
+    Math.max(
+      1,
+      Math.floor(
+        (BUDGET_SECONDS - testsBeside(file).length * SECONDS_PER_TEST_FILE) / SECONDS_PER_MUTANT,
+      ),
     );
   const all = files.flatMap((file) => parts(file, spans.get(file), room(file)));
   // the commit's place in the history: each commit starts where the previous one's window did,
@@ -205,6 +213,7 @@ if (tests.length === 0) throw new Error(`No test beside ${mutate.join(', ')}`);
 console.log(
   `The same run again: npm run test:mutation:ci -- --files ${mutate.join(',')} --tests ${tests.join(',')}`,
 );
+if (args.plan) process.exit(0);
 
 const run = spawnSync(
   'npx',
