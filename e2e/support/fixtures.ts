@@ -127,10 +127,11 @@ export async function expectAccessible(page: Page, where?: string) {
   expect(await axeViolations(page), where && `${where}: axe violations`).toEqual([]);
 }
 
-const AXE_SOURCE = readFileSync(
+// axe-core, configured as it is put in: a page keeps it until it loads another document
+const AXE_SOURCE = `${readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
   'utf8',
-);
+)};axe.configure({ allowedOrigins: ['<same_origin>'] });`;
 
 /**
  * axe-core's violations of the page, each as its rule and the elements that break it. A page of
@@ -146,7 +147,6 @@ async function axeViolations(page: Page): Promise<string[]> {
     if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
     violations = await page.evaluate(async () => {
       const axe = (window as unknown as { axe: typeof AxeCore }).axe;
-      axe.configure({ allowedOrigins: ['<same_origin>'] });
       const results = await axe.run(document);
       return results.violations.map(({ id, nodes }) => ({
         id,
@@ -233,9 +233,9 @@ export async function signIn(page: Page, who: Credentials) {
     ({ value, token }) => {
       // each session once per tab: a later load (after a logout, say) finds what the app left,
       // and a second sign-in in the same tab is not undone by the first one's script
-      const handed: string[] = JSON.parse(sessionStorage.getItem('e2e-sessions-handed') ?? '[]');
-      if (handed.includes(token)) return;
-      sessionStorage.setItem('e2e-sessions-handed', JSON.stringify([...handed, token]));
+      const handed = `e2e-session-handed:${token}`;
+      if (sessionStorage.getItem(handed)) return;
+      sessionStorage.setItem(handed, 'yes');
       localStorage.setItem('auth-storage', value);
     },
     { value: JSON.stringify(session), token },
