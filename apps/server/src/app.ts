@@ -21,7 +21,7 @@ import type { App } from './lib/types';
 import { createAccessTokens } from './modules/auth/access-token';
 import { registerAuthentication } from './modules/auth/authenticate';
 import { registerSignInBrowsers } from './modules/auth/browsers';
-import { healthRoutes } from './modules/health/routes';
+import { healthRoutes, readinessChecks } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
 import { userRoutes } from './modules/users/routes';
 import { pluginRoutes } from './modules/plugins/routes';
@@ -111,6 +111,18 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     }
   });
   await app.register(fastifyCookie);
+
+  // every answer in the request histogram, by the route's template (its ids never make labels)
+  deps.metrics.watch({ db: deps.db, queue: deps.queue, readiness: () => readinessChecks(deps) });
+  app.addHook('onResponse', (request, reply, done) => {
+    deps.metrics.httpRequest(
+      request.routeOptions.url,
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
 
   await app.register(fastifySwagger, openApiOptions(config));
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });

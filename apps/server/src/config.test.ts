@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config';
+import { loadConfig, REPO_ROOT, settingSources } from './config';
 
 /** A complete production configuration: its own secrets, address, gateway and bank. */
 const production = {
@@ -200,6 +202,85 @@ describe('starting the server', () => {
       expect.stringMatching(
         /^Invalid configuration: PAYMENT_GATEWAY_URL, .* are required in production, which never runs the sandbox gateway and bank \(SANDBOX=on runs them, for a public demo only\)$/,
       ),
+    ]);
+  });
+});
+
+describe('deploy/portal.env.example', () => {
+  const example = parseEnv(readFileSync(path.join(REPO_ROOT, 'deploy/portal.env.example'), 'utf8'));
+  const placeholders = Object.keys(example).filter((name) => example[name]!.includes('CHANGE_ME'));
+  /** Each placeholder as an operator would fill it: a secret of 48 characters, a password. */
+  const filled = Object.fromEntries(
+    Object.entries(example).map(([name, value]) => [
+      name,
+      (value ?? '').replace(/CHANGE_ME_*/, 'x'.repeat(48)),
+    ]),
+  );
+
+  it("loads through the portal's own settings once its placeholders are filled", () => {
+    expect(placeholders).toEqual(
+      expect.arrayContaining(['JWT_SECRET', 'DATABASE_URL', 'PAYMENT_GATEWAY_KEY_SECRET']),
+    );
+    const config = loadConfig(filled);
+    expect(config).toMatchObject({
+      NODE_ENV: 'production',
+      SANDBOX: false,
+      SEED_DEMO: false,
+      INVOICE_SUPPLIER_GSTIN: example.INVOICE_SUPPLIER_GSTIN,
+      TRUST_PROXY: '127.0.0.1',
+      DATA_DIR: '/var/lib/portal',
+    });
+    // every setting it names is one the portal reads, spelled as the portal spells it (the AWS
+    // SDK's own switch apart)
+    const [given] = settingSources(config, filled);
+    expect(
+      given!
+        .replace(/^Settings from the environment: (.*)\.$/, '$1')
+        .split(', ')
+        .sort(),
+    ).toEqual(
+      Object.keys(example)
+        .filter((name) => name !== 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED')
+        .sort(),
+    );
+  });
+
+  it('is refused while a placeholder is left, saying which', () => {
+    let message = '';
+    try {
+      loadConfig(example);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    const named =
+      /^Invalid configuration: (.*) still hold the example's placeholder CHANGE_ME$/.exec(message);
+    expect(named, message).not.toBeNull();
+    expect(named![1]!.split(/, | and /).sort()).toEqual([...placeholders].sort());
+    expect(() => loadConfig({ ...filled, S3_ACCESS_KEY_ID: 'CHANGE_ME' })).toThrow(
+      "Invalid configuration: S3_ACCESS_KEY_ID still holds the example's placeholder CHANGE_ME",
+    );
+  });
+});
+
+describe('settingSources', () => {
+  it('names the settings given, never their values, and the secrets kept in DATA_DIR', () => {
+    const config = loadConfig(production);
+    const env = { ...production, UNRELATED: 'x' };
+    const [given, ...rest] = settingSources(config, env);
+    expect(
+      given!
+        .replace(/^Settings from the environment: (.*)\.$/, '$1')
+        .split(', ')
+        .sort(),
+    ).toEqual(Object.keys(production).sort());
+    expect(rest).toEqual([
+      'No secret is kept in DATA_DIR: every one comes from the environment.',
+      expect.stringMatching(/^Every other setting has its default \(\d+ of \d+\)\.$/),
+    ]);
+    const embedded = loadConfig({ DATA_DIR: '/srv/portal' });
+    expect(settingSources(embedded, { DATA_DIR: '/srv/portal' }).slice(0, 2)).toEqual([
+      'Settings from the environment: DATA_DIR.',
+      "Secrets kept in /srv/portal/secrets.json: JWT_SECRET, LINK_SIGNING_SECRET, DATA_ENCRYPTION_KEY, PAYMENT_GATEWAY_KEY_SECRET, PAYMENT_GATEWAY_WEBHOOK_SECRET, the sandbox bank's client secret.",
     ]);
   });
 });

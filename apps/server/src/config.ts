@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
 import { isValidGstin } from '@portal/contract';
+import { localSecretsFile } from './lib/secrets';
 import { signingSettingsProblem } from './modules/invoices/signing-certificate';
 
 /** The repository root, so that `./data` means the same folder whichever workspace starts us. */
@@ -137,6 +138,12 @@ const ConfigSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Addresses the bucket as a path (endpoint/bucket/key), as most S3-compatible services want. */
   S3_FORCE_PATH_STYLE: z.stringbool().default(false),
+  /** Where Prometheus reads GET /metrics, apart from the public port; unset: not served. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** The metrics' address: this machine only, unless a scraper elsewhere must reach it. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** When set, GET /metrics also asks for `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Worker processes `npm start` runs on this machine; more than 1 needs PostgreSQL. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Supplier details printed on GST tax invoices. */
@@ -191,6 +198,9 @@ const SERVICES = [
   ['CONSENT_PROVIDER_URL', 'CONSENT_PROVIDER_CLIENT_ID', 'CONSENT_PROVIDER_CLIENT_SECRET'],
 ] as const;
 
+/** What deploy/portal.env.example holds where the operator must put a value of their own. */
+const PLACEHOLDER = 'CHANGE_ME';
+
 const listed = (names: string[]) =>
   names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
 
@@ -221,6 +231,16 @@ function missingSettings(parsed: ParsedConfig, sandbox: boolean): string[] {
 
 /** Parses the environment once; the one place that reads `process.env`. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // deploy/portal.env.example's placeholders are valid values of their kind: a copy that was not
+  // filled in must not start
+  const placeholders = Object.keys(ConfigSchema.shape).filter((name) =>
+    env[name]?.includes(PLACEHOLDER),
+  );
+  if (placeholders.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: ${listed(placeholders)} still ${placeholders.length === 1 ? 'holds' : 'hold'} the example's placeholder ${PLACEHOLDER}`,
+    );
+  }
   const result = ConfigSchema.safeParse(env);
   if (!result.success) {
     const issue = result.error.issues[0]!;
@@ -268,4 +288,31 @@ export function sandboxesInUse(
     gateway: config.SANDBOX && !config.PAYMENT_GATEWAY_URL,
     bank: config.SANDBOX && !config.CONSENT_PROVIDER_URL,
   };
+}
+
+/** The secrets a start takes from DATA_DIR/secrets.json, generated once, when no setting gives them. */
+const LOCAL_SECRETS = [
+  'JWT_SECRET',
+  'LINK_SIGNING_SECRET',
+  'DATA_ENCRYPTION_KEY',
+  'PAYMENT_GATEWAY_KEY_SECRET',
+  'PAYMENT_GATEWAY_WEBHOOK_SECRET',
+] as const;
+
+/**
+ * Where the settings of this start came from, by name only, never a value: for the operator to
+ * see that the environment was read as meant (and which secrets, if any, live in DATA_DIR).
+ */
+export function settingSources(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
+  const names = Object.keys(ConfigSchema.shape).filter((name) => name !== 'INIT_CWD');
+  const given = names.filter((name) => env[name] !== undefined);
+  const kept: string[] = LOCAL_SECRETS.filter((name) => !config[name]);
+  if (sandboxesInUse(config).bank) kept.push("the sandbox bank's client secret");
+  return [
+    `Settings from the environment: ${given.length > 0 ? given.join(', ') : 'none'}.`,
+    kept.length > 0
+      ? `Secrets kept in ${localSecretsFile(config.DATA_DIR)}: ${kept.join(', ')}.`
+      : 'No secret is kept in DATA_DIR: every one comes from the environment.',
+    `Every other setting has its default (${names.length - given.length} of ${names.length}).`,
+  ];
 }

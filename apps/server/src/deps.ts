@@ -7,10 +7,11 @@ import { createFileStore, type FileStore } from './adapters/file-store';
 import { createSignedLinks, type SignedLinks } from './lib/signed-links';
 import type { Clock } from './lib/clock';
 import { systemClock } from './lib/clock';
-import { loadOrCreateLocalSecrets } from './lib/secrets';
+import { settingOrLocalSecrets } from './lib/secrets';
 import { createPaymentsDeps, type PaymentsDeps } from './adapters/payment-gateway';
 import { createConsentDeps, type ConsentDeps } from './adapters/consent-provider';
 import { createQueue, type Queue } from './adapters/queue';
+import { countingFailures, createMetrics, type Metrics } from './modules/metrics/registry';
 
 export interface Secrets {
   jwt: string;
@@ -32,29 +33,32 @@ export interface AppDeps {
   consents: ConsentDeps;
   /** The job queue (pg-boss) on the app's database: enqueue in a transaction, run workers. */
   queue: Queue;
+  /** What the operator's Prometheus reads (modules/metrics). */
+  metrics: Metrics;
 }
 
 export async function resolveSecrets(config: Config): Promise<Secrets> {
-  const local = await loadOrCreateLocalSecrets(config.DATA_DIR, ['jwt', 'linkSigning'] as const);
-  return {
-    jwt: config.JWT_SECRET ?? local.jwt,
-    linkSigning: config.LINK_SIGNING_SECRET ?? local.linkSigning,
-  };
+  return settingOrLocalSecrets(config.DATA_DIR, {
+    jwt: config.JWT_SECRET,
+    linkSigning: config.LINK_SIGNING_SECRET,
+  });
 }
 
 export async function createDeps(config: Config, db: Database): Promise<AppDeps> {
   const secrets = await resolveSecrets(config);
+  const metrics = createMetrics();
   return {
     config,
     db,
     mailer: createMailer(config),
     clock: systemClock,
     secrets,
-    files: createFileStore(config),
+    files: countingFailures(createFileStore(config), metrics),
     signedLinks: createSignedLinks(secrets.linkSigning, systemClock),
     payments: await createPaymentsDeps(config),
     consents: await createConsentDeps(config),
     queue: createQueue(db),
+    metrics,
   };
 }
 

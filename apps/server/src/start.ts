@@ -1,7 +1,7 @@
 // The portal's start-up, for src/main.ts and for starters that serve something beside it.
 import cluster, { type Worker } from 'node:cluster';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, settingSources, type Config } from './config';
 import { DatabaseInUseError, openDatabase } from './db/client';
 import { loggableError } from './lib/database-errors';
 import { asyncLogDestination } from './lib/logging';
@@ -10,6 +10,12 @@ import { createDeps, type AppDeps } from './deps';
 import { startBackgroundJobs } from './jobs';
 import { splitCarriedOverByState } from './modules/invoices/carried-over';
 import { startNotices } from './sandbox/notices';
+import {
+  processMetrics,
+  serveMetrics,
+  shareWithPrimary,
+  workersMetrics,
+} from './modules/metrics/server';
 
 const logDestination = asyncLogDestination();
 
@@ -44,6 +50,7 @@ function onStopSignal(stop: (signal: string) => Promise<void>) {
  * that follow them, the secrets kept in DATA_DIR, the demo seed and the notices about them.
  */
 async function prepare(config: Config) {
+  console.log(settingSources(config).join('\n'));
   const database = await openDatabase(config);
   await database.migrate();
   const deps = await createDeps(config, database.db);
@@ -72,9 +79,16 @@ async function serve(config: Config, prepared?: Awaited<ReturnType<typeof prepar
   });
 
   const jobs = startBackgroundJobs(deps, app.log);
+  // a worker's metrics are served by its primary, summed with the other workers'
+  if (config.METRICS_PORT && cluster.isWorker) shareWithPrimary(deps.metrics.registry);
+  const metrics =
+    config.METRICS_PORT && !cluster.isWorker
+      ? await serveMetrics(config, processMetrics(deps.metrics.registry))
+      : null;
   onStopSignal(async (signal) => {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
+    metrics?.close();
     // app.close() stops listening at once, answers 503 on kept-alive connections and waits
     // for the requests in flight; the jobs finish their pass meanwhile
     await Promise.all([jobs.stop(), app.close()]);
@@ -120,9 +134,11 @@ async function runPrimary(config: Config) {
     });
   });
   for (let i = 0; i < config.WEB_CONCURRENCY; i++) workers.add(fork());
+  const metrics = config.METRICS_PORT ? await serveMetrics(config, workersMetrics()) : null;
 
   onStopSignal(async () => {
     stopping = true;
+    metrics?.close();
     const exits = [...workers].map(
       (worker) => new Promise((resolve) => worker.once('exit', resolve)),
     );

@@ -17,8 +17,8 @@ export const LiveResponseSchema = z.object({
 export type LiveResponse = z.infer<typeof LiveResponseSchema>;
 
 /**
- * Readiness: the database, the file store and the job queue answer; a load balancer sends no
- * traffic until then.
+ * Readiness: the database, the file store and the job queue answer, and the background workers
+ * run; a load balancer sends no traffic until then.
  */
 export const readyPath = '/api/health/ready';
 export const ReadinessCheckSchema = z.enum(['ok', 'unreachable']);
@@ -28,6 +28,11 @@ export const ReadinessChecksSchema = z.object({
   files: ReadinessCheckSchema,
   /** The job queue's tables (background jobs and mail). */
   queue: ReadinessCheckSchema,
+  /**
+   * This instance's background workers (mail delivery, scheduled jobs), on an instance that runs
+   * them: an instance whose workers did not start or have stopped is not ready.
+   */
+  workers: z.enum(['ok', 'not running']).optional(),
 });
 export type ReadinessChecks = z.infer<typeof ReadinessChecksSchema>;
 export const ReadyResponseSchema = z.object({

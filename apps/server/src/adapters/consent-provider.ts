@@ -1,7 +1,7 @@
 import type { ConsentStatus } from '@portal/contract';
 import { ConfigError, sandboxesInUse, type Config } from '../config';
 import { createEncryption, type Encryption } from '../lib/encryption';
-import { loadOrCreateLocalSecrets } from '../lib/secrets';
+import { settingOrLocalSecrets } from '../lib/secrets';
 import { createInProcessRoute } from '../sandbox/in-process';
 import {
   SANDBOX_BANK_CLIENT_ID,
@@ -332,11 +332,10 @@ export async function createConsentDeps(
   config: Config,
   options: { fetch?: typeof fetch } = {},
 ): Promise<ConsentDeps> {
-  const local = await loadOrCreateLocalSecrets(config.DATA_DIR, [
-    'dataEncryption',
-    SANDBOX_BANK_SECRET_KEY,
-  ] as const);
-  const encryption = createEncryption(config.DATA_ENCRYPTION_KEY ?? local.dataEncryption);
+  const { dataEncryption } = await settingOrLocalSecrets(config.DATA_DIR, {
+    dataEncryption: config.DATA_ENCRYPTION_KEY,
+  });
+  const encryption = createEncryption(dataEncryption);
 
   if (config.CONSENT_PROVIDER_URL) {
     return {
@@ -355,6 +354,10 @@ export async function createConsentDeps(
   if (!sandboxesInUse(config).bank) {
     throw new ConfigError('Invalid configuration: CONSENT_PROVIDER_URL is required');
   }
+  // the sandbox's own secret, which no setting gives: kept beside the data
+  const local = await settingOrLocalSecrets(config.DATA_DIR, {
+    [SANDBOX_BANK_SECRET_KEY]: undefined,
+  });
   const credentials = {
     clientId: SANDBOX_BANK_CLIENT_ID,
     clientSecret: local[SANDBOX_BANK_SECRET_KEY],

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConfigError, sandboxesInUse, type Config } from '../config';
-import { loadOrCreateLocalSecrets } from '../lib/secrets';
+import { settingOrLocalSecrets } from '../lib/secrets';
 import { createInProcessRoute, type InProcessRoute } from '../sandbox/in-process';
 
 /** Where the built-in sandbox gateway answers, relative to PUBLIC_URL. */
@@ -157,21 +157,18 @@ export async function gatewaySettingsFrom(config: Config): Promise<GatewaySettin
   if (!sandbox && !config.PAYMENT_GATEWAY_URL) {
     throw new ConfigError('Invalid configuration: PAYMENT_GATEWAY_URL is required');
   }
-  const needLocal = !config.PAYMENT_GATEWAY_KEY_SECRET || !config.PAYMENT_GATEWAY_WEBHOOK_SECRET;
-  const local = needLocal
-    ? await loadOrCreateLocalSecrets(config.DATA_DIR, [
-        'gatewayKeySecret',
-        'gatewayWebhookSecret',
-      ] as const)
-    : undefined;
+  const secrets = await settingOrLocalSecrets(config.DATA_DIR, {
+    gatewayKeySecret: config.PAYMENT_GATEWAY_KEY_SECRET,
+    gatewayWebhookSecret: config.PAYMENT_GATEWAY_WEBHOOK_SECRET,
+  });
   return {
     // the sandbox is reached in memory: only the path of this address is used
     baseUrl: sandbox
       ? `${config.PUBLIC_URL}${SANDBOX_GATEWAY_PREFIX}`
       : config.PAYMENT_GATEWAY_URL!,
     keyId: config.PAYMENT_GATEWAY_KEY_ID,
-    keySecret: config.PAYMENT_GATEWAY_KEY_SECRET ?? local!.gatewayKeySecret,
-    webhookSecret: config.PAYMENT_GATEWAY_WEBHOOK_SECRET ?? local!.gatewayWebhookSecret,
+    keySecret: secrets.gatewayKeySecret,
+    webhookSecret: secrets.gatewayWebhookSecret,
     sandbox,
   };
 }

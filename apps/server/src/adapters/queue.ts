@@ -132,6 +132,15 @@ export interface QueueCounts {
   oldestWaiting: Date | null;
 }
 
+/**
+ * This instance's workers: none asked for (a command, a test), starting, running, or not running
+ * (they failed to start, or stopped).
+ */
+export type WorkerState = 'none' | 'starting' | 'running' | 'not running';
+
+/** How a run of a job ended: done, failed to be tried again, or failed its last try. */
+export type JobOutcome = 'completed' | 'failed' | 'dead_lettered';
+
 export interface Queue {
   /**
    * Enqueues a job through `executor`: pass the open transaction of the change that causes the
@@ -169,6 +178,10 @@ export interface Queue {
   ready(): Promise<boolean>;
   /** Where worker and scheduling errors are logged; silent until set. */
   logTo(log: Pick<FastifyBaseLogger, 'error' | 'warn'>): void;
+  /** This instance's workers, for the readiness check; set by whoever starts them. */
+  workers: WorkerState;
+  /** Told how each job this instance runs ends (for the metrics). */
+  onJob(listener: (name: JobName, outcome: JobOutcome) => void): void;
   /**
    * Stops taking jobs. `graceful` waits (up to `timeoutMs`) for running jobs to finish;
    * otherwise they are handed back at once, to be retried by another instance.
@@ -201,6 +214,7 @@ export function createQueue(
   > = {},
 ): Queue {
   let log: Pick<FastifyBaseLogger, 'error' | 'warn'> | null = null;
+  let listener: ((name: JobName, outcome: JobOutcome) => void) | null = null;
   // pg-boss does not wait for a job's completion write, nor for a worker's last fetch, before
   // it answers stop(): the queries in flight are counted here so stop() can wait for them. A
   // job handed back by a stop that did not wait may still finish later, when the database may
@@ -257,9 +271,12 @@ export function createQueue(
           running += 1;
           try {
             await handler(job as Job<never>);
+            listener?.(name, 'completed');
           } catch (error) {
             const { id, retryCount, retryLimit } = job!;
             log?.warn({ err: error, queue: name, id, retryCount, retryLimit }, 'job failed');
+            // the last try fails into the queue's dead letters
+            listener?.(name, retryCount >= retryLimit ? 'dead_lettered' : 'failed');
             throw error;
           } finally {
             running -= 1;
@@ -338,6 +355,12 @@ export function createQueue(
 
     logTo(logger) {
       log = logger;
+    },
+
+    workers: 'none',
+
+    onJob(onOutcome) {
+      listener = onOutcome;
     },
 
     async stop({ graceful = true, timeoutMs = 30_000 } = {}) {

@@ -55,7 +55,8 @@ export async function startPortal(
   return portal;
 }
 
-async function waitUntilReady(url: string, exited: Promise<unknown>, withinMs: number) {
+/** Waits until /api/health/ready answers 200; rejects if `exited` settles first or time runs out. */
+export async function waitUntilReady(url: string, exited: Promise<unknown>, withinMs: number) {
   let gone = false;
   void exited.then(() => (gone = true));
   const deadline = Date.now() + withinMs;

@@ -80,12 +80,21 @@ async function scheduleJobs(deps: AppDeps, log: FastifyBaseLogger) {
 /** Every job an instance of the portal runs beside its requests. */
 export function startBackgroundJobs(deps: AppDeps, log: FastifyBaseLogger): BackgroundJobs {
   deps.queue.logTo(log);
-  const starting = scheduleJobs(deps, log).catch((error: unknown) =>
-    log.error({ err: error }, 'background jobs did not start'),
+  // the instance is not ready until its workers run, nor once they have failed or stopped
+  deps.queue.workers = 'starting';
+  const starting = scheduleJobs(deps, log).then(
+    () => {
+      deps.queue.workers = 'running';
+    },
+    (error: unknown) => {
+      deps.queue.workers = 'not running';
+      log.error({ err: error }, 'background jobs did not start');
+    },
   );
   return {
     async stop() {
       await starting;
+      deps.queue.workers = 'not running';
       await deps.queue.stop({ graceful: true });
     },
   };

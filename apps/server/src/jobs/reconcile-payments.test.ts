@@ -103,6 +103,46 @@ describe('reconcilePayments', () => {
     expect(await statusOf(orderId)).toBe('Pending');
   });
 
+  it('gives back the lease of an order it could not check, so that a run at once tries it again', async () => {
+    const { orderId } = await lostPayment();
+    t.clock.advance(5 * 60 * 1000);
+    const busy = await recordingServer(() => ({
+      status: 503,
+      body: JSON.stringify({ error: { description: 'Gateway busy' } }),
+    }));
+    const sandbox = t.deps.payments.gateway;
+    t.deps.payments.gateway = createRazorpayGateway(
+      { ...t.deps.payments.settings, baseUrl: busy.url },
+      fetch,
+    );
+    try {
+      const failed = await reconcilePayments(t.deps);
+      expect(failed.failures.map((f) => f.orderId)).toContain(orderId);
+    } finally {
+      t.deps.payments.gateway = sandbox;
+      await busy.close();
+    }
+    // the gateway is back: the next run, at once, checks and settles it
+    const again = await reconcilePayments(t.deps);
+    expect(again.skipped).toBe(0);
+    expect(again.failures).toEqual([]);
+    expect(await statusOf(orderId)).toBe('Completed');
+  });
+
+  it('says how many orders it left to a run that holds their lease', async () => {
+    const { orderId } = await lostPayment();
+    t.clock.advance(5 * 60 * 1000);
+    // another instance claimed it a moment ago, and is still asking the gateway
+    await t.deps.db.update(orders).set({ checkedAt: t.clock.now() }).where(eq(orders.id, orderId));
+    const result = await reconcilePayments(t.deps);
+    expect(result.skipped).toBe(1);
+    expect(await statusOf(orderId)).toBe('Pending');
+    t.clock.advance(2 * 60 * 1000 + 1);
+    const later = await reconcilePayments(t.deps);
+    expect(later.skipped).toBe(0);
+    expect(await statusOf(orderId)).toBe('Completed');
+  });
+
   it('looks back 48 hours, not further', async () => {
     const { orderId } = await lostPayment();
     t.clock.advance(49 * HOUR_MS);

@@ -21,6 +21,8 @@ export interface ReconcileResult {
   checked: number;
   settled: number;
   failures: ReconcileFailure[];
+  /** Orders left alone because another run holds their lease (checked in the last 2 minutes). */
+  skipped: number;
 }
 
 type Warning = { msg?: string; err?: unknown } & Record<string, unknown>;
@@ -59,14 +61,15 @@ export async function reconcilePayments(
   const now = deps.clock.now();
   const since = new Date(now.getTime() - RECONCILE_WINDOW_MS).toISOString();
   const leaseCutoff = new Date(now.getTime() - CLAIM_LEASE_MS).toISOString();
+  const unsettled = sql`status IN ('Pending', 'Failed')
+    AND payment_link_id IS NOT NULL
+    AND created_at >= ${since}::timestamptz`;
   const claimed = await deps.db.transaction(async (tx) => {
     const result = await tx.execute(sql`
       UPDATE ${orders} SET checked_at = ${now.toISOString()}::timestamptz
       WHERE id IN (
         SELECT id FROM ${orders}
-        WHERE status IN ('Pending', 'Failed')
-          AND payment_link_id IS NOT NULL
-          AND created_at >= ${since}::timestamptz
+        WHERE ${unsettled}
           AND (checked_at IS NULL OR checked_at < ${leaseCutoff}::timestamptz)
         ORDER BY created_at
         LIMIT ${limit}
@@ -75,6 +78,11 @@ export async function reconcilePayments(
       RETURNING id`);
     return (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
   });
+  const leased = await deps.db.execute(sql`
+    SELECT count(*)::int AS count FROM ${orders}
+    WHERE ${unsettled} AND checked_at >= ${leaseCutoff}::timestamptz
+      AND NOT (id = ANY(${`{${claimed.join(',')}}`}::uuid[]))`);
+  const skipped = Number((leased as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0);
   let settled = 0;
   const failures: ReconcileFailure[] = [];
   const warnings = warningRecorder(log);
@@ -97,10 +105,20 @@ export async function reconcilePayments(
         'reconciliation of an order failed',
       );
     }
-    if (reasons.length > 0) failures.push({ orderId: id, reason: reasons.join('; ') });
+    if (reasons.length > 0) {
+      failures.push({ orderId: id, reason: reasons.join('; ') });
+      // the lease is given back, so that the next run (or the operator's, at once) tries again
+      await deps.db
+        .update(orders)
+        .set({ checkedAt: null })
+        .where(sql`${orders.id} = ${id}`);
+    }
   }
   if (settled > 0) log?.info({ checked: claimed.length, settled }, 'payments reconciled');
-  return { checked: claimed.length, settled, failures };
+  deps.metrics.reconciled('settled', settled);
+  deps.metrics.reconciled('failed', failures.length);
+  deps.metrics.reconciled('unchanged', claimed.length - settled - failures.length);
+  return { checked: claimed.length, settled, failures, skipped };
 }
 
 /** One run of the payment-reconcile job; an order the gateway could not tell about waits for the next. */

@@ -9,6 +9,7 @@ import { createSignedLinks } from '../lib/signed-links';
 import { createPaymentsDeps } from '../adapters/payment-gateway';
 import type { AppDeps } from '../deps';
 import { createConsentDeps } from '../adapters/consent-provider';
+import { createMetrics } from '../modules/metrics/registry';
 import { createQueue } from '../adapters/queue';
 import type { App } from '../lib/types';
 import { openTestDatabase } from './database';
@@ -67,6 +68,7 @@ export async function createTestApp(
     // jobs can be sent at once; workers run only where a test starts them (test/queue.ts)
     // on the database the app is given, so that jobs sent in its transactions are the ones run
     queue: createQueue(options.deps?.db ?? database.db),
+    metrics: createMetrics(),
     ...options.deps,
   };
   const app = await buildApp(deps, {

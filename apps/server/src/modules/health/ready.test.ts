@@ -1,14 +1,16 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderFileStore } from '../../adapters/file-store';
 import { createQueue } from '../../adapters/queue';
 import { openPostgres } from '../../db/client';
+import { startBackgroundJobs } from '../../jobs';
 import { RETRY_AFTER_SECONDS } from '../../lib/http-errors';
 import { createTestApp, type TestApp } from '../../test/app';
 import { openUnreachableDatabase } from '../../test/database';
-import { READINESS_REUSE_MS, READINESS_TIMEOUT_MS } from './routes';
+import { READINESS_REUSE_MS, READINESS_TIMEOUT_MS, readinessChecks } from './routes';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -176,5 +178,68 @@ describe('GET /api/health/ready', () => {
     const paths = res.json().paths;
     expect(paths['/api/health/ready'].get.responses).toHaveProperty('503');
     expect(paths['/api/health/live'].get.responses).toHaveProperty('200');
+  });
+});
+
+describe('GET /api/health/ready on an instance that runs background workers', () => {
+  const ready = (app: TestApp) => app.app.inject({ method: 'GET', url: '/api/health/ready' });
+
+  it('is ready once its workers run, and not once they have stopped', async () => {
+    const app = await createTestApp();
+    try {
+      const jobs = startBackgroundJobs(app.deps, pino({ level: 'silent' }));
+      expect(app.deps.queue.workers).toBe('starting');
+      const starting = await ready(app);
+      expect(starting.statusCode).toBe(503);
+      expect(starting.json()).toEqual({
+        success: false,
+        message: 'Not ready: the background workers are not running',
+        checks: { database: 'ok', files: 'ok', queue: 'ok', workers: 'not running' },
+      });
+      await expect.poll(() => app.deps.queue.workers, { timeout: 30_000 }).toBe('running');
+      await new Promise((resolve) => setTimeout(resolve, READINESS_REUSE_MS + 100));
+      const running = await ready(app);
+      expect(running.statusCode).toBe(200);
+      expect(running.json().checks).toEqual({
+        database: 'ok',
+        files: 'ok',
+        queue: 'ok',
+        workers: 'ok',
+      });
+      await jobs.stop();
+      await new Promise((resolve) => setTimeout(resolve, READINESS_REUSE_MS + 100));
+      expect((await ready(app)).json().checks.workers).toBe('not running');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is not ready, saying why, when its workers fail to start', async () => {
+    const app = await createTestApp();
+    // a queue whose workers cannot start, as when pg-boss's start fails
+    const queue = {
+      ...app.deps.queue,
+      work: async () => {
+        throw new Error('the workers could not start');
+      },
+    };
+    const logged: { msg: string }[] = [];
+    try {
+      startBackgroundJobs(
+        { ...app.deps, queue },
+        pino({ base: null }, { write: (line) => logged.push(JSON.parse(line)) }),
+      );
+      await expect.poll(() => queue.workers, { timeout: 30_000 }).toBe('not running');
+      expect(logged.map((line) => line.msg)).toContain('background jobs did not start');
+      const checks = await readinessChecks({ ...app.deps, queue });
+      expect(checks).toEqual({
+        database: 'ok',
+        files: 'ok',
+        queue: 'ok',
+        workers: 'not running',
+      });
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -20,7 +20,7 @@ import type { AppDeps } from '../../deps';
 /** A check that has not answered by then counts as unreachable: a probe must answer quickly. */
 export const READINESS_TIMEOUT_MS = 3_000;
 
-const NAMES: Record<keyof ReadinessChecks, string> = {
+const NAMES: Record<Exclude<keyof ReadinessChecks, 'workers'>, string> = {
   database: 'the database',
   files: 'the file store',
   queue: 'the job queue',
@@ -65,7 +65,9 @@ export async function readinessChecks(
       if (!(await deps.queue.ready())) throw new Error('the queue does not answer');
     }),
   ]);
-  return { database, files, queue };
+  const workers = deps.queue.workers;
+  if (workers === 'none') return { database, files, queue };
+  return { database, files, queue, workers: workers === 'running' ? 'ok' : 'not running' };
 }
 
 /**
@@ -122,27 +124,35 @@ export async function healthRoutes(app: App) {
     {
       schema: {
         tags: ['health'],
-        summary: 'Readiness: the database, the file store and the job queue answer',
+        summary:
+          'Readiness: the database, the file store and the job queue answer, and the background workers run',
         response: { 200: ReadyResponseSchema, 503: NotReadyResponseSchema },
       },
     },
     async (_request, reply) => {
       const checks = await checkReadiness();
-      const failing = (Object.keys(checks) as (keyof ReadinessChecks)[]).filter(
+      const failing = (Object.keys(NAMES) as (keyof typeof NAMES)[]).filter(
         (name) => checks[name] !== 'ok',
       );
-      if (failing.length === 0) {
+      const stopped = checks.workers === 'not running';
+      if (failing.length === 0 && !stopped) {
         return { success: true as const, status: 'ready' as const, checks };
       }
       const names = failing.map((name) => NAMES[name]);
       const listed =
         names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+      const problems = [
+        ...(failing.length > 0
+          ? [`${listed} ${failing.length === 1 ? 'is' : 'are'} unreachable`]
+          : []),
+        ...(stopped ? ['the background workers are not running'] : []),
+      ];
       return reply
         .code(503)
         .header('retry-after', String(RETRY_AFTER_SECONDS))
         .send({
           success: false as const,
-          message: `Not ready: ${listed} ${failing.length === 1 ? 'is' : 'are'} unreachable`,
+          message: `Not ready: ${problems.join('; ')}`,
           checks,
         });
     },

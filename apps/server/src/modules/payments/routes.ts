@@ -104,15 +104,22 @@ export async function paymentRoutes(app: App) {
         },
       },
       async (request) => {
-        const outcome = await handleWebhook(
-          app.deps,
-          rawBodies.get(request) ?? Buffer.alloc(0),
-          {
-            signature: request.headers['x-razorpay-signature'],
-            eventId: request.headers['x-razorpay-event-id'],
-          },
-          request.log,
-        );
+        let outcome: Awaited<ReturnType<typeof handleWebhook>>;
+        try {
+          outcome = await handleWebhook(
+            app.deps,
+            rawBodies.get(request) ?? Buffer.alloc(0),
+            {
+              signature: request.headers['x-razorpay-signature'],
+              eventId: request.headers['x-razorpay-event-id'],
+            },
+            request.log,
+          );
+        } catch (error) {
+          app.deps.metrics.webhook(error instanceof AppError ? 'refused' : 'error');
+          throw error;
+        }
+        app.deps.metrics.webhook(outcome.result);
         return { success: true as const, message: outcome.result };
       },
     );

@@ -301,8 +301,25 @@ export async function settleInTransaction(
   return { changed: true, status: target };
 }
 
-export function settleOrder(deps: AppDeps, orderId: string, seen: Observation) {
-  return deps.db.transaction((tx) => settleInTransaction(tx, deps, orderId, seen));
+/** A settlement that changed its order, counted once it has committed. */
+function countSettlement(
+  deps: Pick<AppDeps, 'metrics'>,
+  settlement: Settlement,
+  via: 'webhook' | 'check',
+) {
+  if (!settlement.changed) return;
+  const outcome = ({ Completed: 'completed', Failed: 'failed', Refunded: 'refunded' } as const)[
+    settlement.status as 'Completed' | 'Failed' | 'Refunded'
+  ];
+  if (outcome) deps.metrics.payment(outcome, via);
+}
+
+export async function settleOrder(deps: AppDeps, orderId: string, seen: Observation) {
+  const settlement = await deps.db.transaction((tx) =>
+    settleInTransaction(tx, deps, orderId, seen),
+  );
+  countSettlement(deps, settlement, 'check');
+  return settlement;
 }
 
 /** A payment of another amount than the order's needs a person: it is logged, not applied. */
@@ -519,7 +536,7 @@ export async function handleWebhook(
     log.warn({ eventId, event: body.event }, 'payment webhook for an unknown order refused');
     throw new AppError('NOT_FOUND', 'Order not found');
   }
-  return deps.db.transaction(async (tx) => {
+  const { outcome, settlement } = await deps.db.transaction(async (tx) => {
     const inserted = await tx
       .insert(paymentEvents)
       .values({
@@ -531,13 +548,20 @@ export async function handleWebhook(
       })
       .onConflictDoNothing()
       .returning({ eventId: paymentEvents.eventId });
-    if (inserted.length === 0) return { result: 'duplicate' as const, orderId: read?.order?.id };
-    if (!read?.order) return { result: 'ignored' as const };
-    const settlement = await settleInTransaction(tx, deps, read.order.id, read.seen);
-    warnOfWrongAmount(log, read.order.id, settlement);
+    if (inserted.length === 0) {
+      return { outcome: { result: 'duplicate' as const, orderId: read?.order?.id } };
+    }
+    if (!read?.order) return { outcome: { result: 'ignored' as const } };
+    const settled = await settleInTransaction(tx, deps, read.order.id, read.seen);
+    warnOfWrongAmount(log, read.order.id, settled);
     return {
-      result: settlement.changed ? ('applied' as const) : ('unchanged' as const),
-      orderId: read.order.id,
+      outcome: {
+        result: settled.changed ? ('applied' as const) : ('unchanged' as const),
+        orderId: read.order.id,
+      },
+      settlement: settled,
     };
   });
+  if (settlement) countSettlement(deps, settlement, 'webhook');
+  return outcome;
 }

@@ -1,0 +1,222 @@
+// The portal's metrics in Prometheus's format (prom-client): what the alert rules of
+// deploy/prometheus/ watch. Counters count in the process that saw the event; the gauges that
+// describe the database (queues, orders) are read from it at each scrape.
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { FileStore } from '../../adapters/file-store';
+import { JOB_NAMES, type JobOutcome, type Queue } from '../../adapters/queue';
+import type { Database } from '../../db/client';
+import { orders } from '../orders/schema';
+import { paymentEvents } from '../payments/schema';
+
+/** What the gauges read at each scrape. */
+export interface MetricSources {
+  db: Database;
+  queue: Queue;
+  /** The readiness checks' answers, 'ok' or not, by name. */
+  readiness(): Promise<Record<string, string>>;
+}
+
+/** The routes whose refusals are failed sign-ins: the password step and the code step. */
+const SIGN_IN_STEPS: Record<string, string> = {
+  'POST /api/auth/login': 'password',
+  'POST /api/auth/verify-2fa': 'code',
+};
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics() {
+  // the process's own metrics (CPU, memory, event loop) join where the metrics are served
+  const registry = new Registry();
+  const registers = [registry];
+  let sources: MetricSources | null = null;
+
+  const httpDuration = new Histogram({
+    name: 'portal_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route template, method and status',
+    labelNames: ['route', 'method', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const signInFailures = new Counter({
+    name: 'portal_sign_in_failures_total',
+    help: 'Sign-in attempts refused: a wrong password or details (password), a wrong or spent code (code)',
+    labelNames: ['step'] as const,
+    registers,
+  });
+  const throttled = new Counter({
+    name: 'portal_throttled_requests_total',
+    help: 'Requests answered 429 because of a rate limit or a sign-in throttle, by route',
+    labelNames: ['route'] as const,
+    registers,
+  });
+  const payments = new Counter({
+    name: 'portal_payments_total',
+    help: 'Orders settled from what the gateway said: completed, failed or refunded, learnt from its webhook or by asking it (the return from checkout, a status check, reconciliation)',
+    labelNames: ['outcome', 'via'] as const,
+    registers,
+  });
+  const reconciliations = new Counter({
+    name: 'portal_payment_reconciliations_total',
+    help: 'Orders the reconciliation job asked the gateway about: settled, unchanged or failed',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  const webhooks = new Counter({
+    name: 'portal_payment_webhooks_total',
+    help: "The gateway's webhooks: applied, unchanged, duplicate, ignored, or refused (a bad signature or body)",
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const jobs = new Counter({
+    name: 'portal_jobs_total',
+    help: 'Jobs run by this process, by queue: completed, failed (to be retried) or dead-lettered (every try failed); the mail queue is the mail sent',
+    labelNames: ['queue', 'outcome'] as const,
+    registers,
+  });
+  const fileStoreErrors = new Counter({
+    name: 'portal_file_store_errors_total',
+    help: 'Operations of the file store (S3 or the data folder) that failed, by operation',
+    labelNames: ['operation'] as const,
+    registers,
+  });
+
+  // read from the database at each scrape; every instance reads the same rows, so a cluster
+  // of processes reports the largest answer, not the sum
+  new Gauge({
+    name: 'portal_jobs',
+    help: 'Jobs in each queue now: queued (waiting or waiting to retry), active, and dead letters',
+    labelNames: ['queue', 'state'] as const,
+    aggregator: 'max',
+    registers,
+    async collect() {
+      if (!sources) return;
+      for (const counts of await sources.queue.counts()) {
+        this.set({ queue: counts.name, state: 'queued' }, counts.queued);
+        this.set({ queue: counts.name, state: 'active' }, counts.active);
+        this.set({ queue: counts.name, state: 'dead_letter' }, counts.failed);
+      }
+    },
+  });
+  new Gauge({
+    name: 'portal_jobs_oldest_queued_seconds',
+    help: 'Age of the oldest job waiting in each queue (0 when none waits); for mail, how long a customer has waited',
+    labelNames: ['queue'] as const,
+    aggregator: 'max',
+    registers,
+    async collect() {
+      if (!sources) return;
+      const now = Date.now();
+      for (const counts of await sources.queue.counts()) {
+        const age = counts.oldestWaiting ? (now - counts.oldestWaiting.getTime()) / 1000 : 0;
+        this.set({ queue: counts.name }, Math.max(0, age));
+      }
+    },
+  });
+  new Gauge({
+    name: 'portal_orders_paid_unsettled',
+    help: 'Orders still Pending or Failed although the gateway reported them paid (payment_link.paid received)',
+    aggregator: 'max',
+    registers,
+    async collect() {
+      if (!sources) return;
+      const [row] = await sources.db
+        .select({ count: sql<number>`count(DISTINCT ${orders.id})::int` })
+        .from(orders)
+        .innerJoin(paymentEvents, sql`${paymentEvents.orderId} = ${orders.id}`)
+        .where(
+          sql`${orders.status} IN ('Pending', 'Failed') AND ${paymentEvents.event} = 'payment_link.paid'`,
+        );
+      this.set(Number(row?.count ?? 0));
+    },
+  });
+  new Gauge({
+    name: 'portal_ready',
+    help: 'Each readiness check of this process: 1 when it answers, 0 when not (database, files, queue, workers)',
+    labelNames: ['check'] as const,
+    aggregator: 'min',
+    registers,
+    async collect() {
+      if (!sources) return;
+      for (const [check, answer] of Object.entries(await sources.readiness())) {
+        this.set({ check }, answer === 'ok' ? 1 : 0);
+      }
+    },
+  });
+  new Gauge({
+    name: 'portal_db_pool_connections',
+    help: "PostgreSQL connections of this process's pool: in use, idle, and requests waiting for one",
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const client = (sources?.db as unknown as { $client?: unknown } | undefined)?.$client;
+      if (!(client instanceof pg.Pool)) return;
+      this.set({ state: 'in_use' }, client.totalCount - client.idleCount);
+      this.set({ state: 'idle' }, client.idleCount);
+      this.set({ state: 'waiting' }, client.waitingCount);
+    },
+  });
+
+  // every queue and outcome exists from the start, so that a rate over them is 0, not absent
+  for (const queue of JOB_NAMES) {
+    for (const outcome of ['completed', 'failed', 'dead_lettered'] as const) {
+      jobs.inc({ queue, outcome }, 0);
+    }
+  }
+
+  return {
+    registry,
+    /** Where the gauges read from; until set they report nothing. */
+    watch(from: MetricSources) {
+      sources = from;
+      from.queue.onJob((queue: string, outcome: JobOutcome) => jobs.inc({ queue, outcome }));
+    },
+    /** One answered request: `route` is the route's template, or none for no route. */
+    httpRequest(route: string | undefined, method: string, status: number, seconds: number) {
+      const template = route ?? 'unmatched';
+      httpDuration.observe({ route: template, method, status_code: status }, seconds);
+      if (status === 429) throttled.inc({ route: template });
+      const step = SIGN_IN_STEPS[`${method} ${template}`];
+      if (step && (status === 400 || status === 401 || status === 403))
+        signInFailures.inc({ step });
+    },
+    payment(outcome: 'completed' | 'failed' | 'refunded', via: 'webhook' | 'check') {
+      payments.inc({ outcome, via });
+    },
+    reconciled(result: 'settled' | 'unchanged' | 'failed', count = 1) {
+      reconciliations.inc({ result }, count);
+    },
+    webhook(outcome: string) {
+      webhooks.inc({ outcome });
+    },
+    fileStoreError(operation: string) {
+      fileStoreErrors.inc({ operation });
+    },
+  };
+}
+
+/** The store, with each failed operation counted (a missing file is an answer, not a failure). */
+export function countingFailures(
+  store: FileStore,
+  metrics: Pick<Metrics, 'fileStoreError'>,
+): FileStore {
+  const counted =
+    <A extends unknown[], R>(operation: string, run: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await run(...args);
+      } catch (error) {
+        metrics.fileStoreError(operation);
+        throw error;
+      }
+    };
+  return {
+    put: counted('put', store.put.bind(store)),
+    putFile: counted('put', store.putFile.bind(store)),
+    read: counted('read', store.read.bind(store)),
+    stream: counted('read', store.stream.bind(store)),
+    remove: counted('remove', store.remove.bind(store)),
+    location: store.location.bind(store),
+  };
+}
