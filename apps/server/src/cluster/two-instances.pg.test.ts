@@ -27,6 +27,19 @@ let s3: TestS3;
 let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
 const portals: Record<string, PortalProcess> = {};
 let lb: Haproxy;
+/** The database the restore drill makes, dropped with the test's own. */
+let restoredDatabase: string | undefined;
+
+async function countCustomers(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT count(*)::int AS count FROM customers');
+    return rows[0].count as number;
+  } finally {
+    await client.end();
+  }
+}
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'portal-two-'));
@@ -56,6 +69,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await lb?.stop();
   await Promise.all(Object.values(portals).map(stopPortal));
+  if (restoredDatabase) {
+    const admin = new pg.Client({ connectionString: postgresTestServerUrl() });
+    await admin.connect();
+    await admin.query(
+      `DROP DATABASE IF EXISTS ${new URL(restoredDatabase).pathname.slice(1)} WITH (FORCE)`,
+    );
+    await admin.end();
+  }
   await database?.drop();
   await s3?.stop();
   await rm(dataDir, { recursive: true, force: true });
@@ -433,26 +454,58 @@ describe('two portal instances behind haproxy', () => {
       .toMatch(new RegExp(`Server portals/${victim} is DOWN`));
   });
 
-  it('passes the restore drill: backup, wipe, restore, and the customer, order and receipt are back', async () => {
+  it('passes the restore drill into a target of its own, and leaves the running installation as it was', async () => {
     await Promise.all(
       Object.values(portals).map(async (portal) => {
         portal.child.kill('SIGTERM');
         await portal.exited;
       }),
     );
-    // not spawnSync: the S3 server the drill talks to runs in this process
-    const drill = await runScript(RESTORE_DRILL, ['drill'], {
+    const targetUrl = new URL(database.url);
+    targetUrl.pathname = `${targetUrl.pathname}_restored`;
+    restoredDatabase = targetUrl.toString();
+    const drillEnv = {
       // psql, pg_dump and pg_restore of Debian's postgresql-client
       PATH: '/usr/local/bin:/usr/bin:/bin',
       DATABASE_URL: database.url,
       ...s3.env,
+      RESTORE_DATABASE_URL: restoredDatabase,
+      RESTORE_S3_BUCKET: 'portal-restored',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    };
+    const keysBefore = await s3.keys();
+    const customersBefore = await countCustomers(database.url);
+
+    // the running installation as the target is refused before anything is copied
+    const refused = await runScript(RESTORE_DRILL, ['drill'], {
+      ...drillEnv,
+      RESTORE_DATABASE_URL: database.url,
     });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(
+      "Error: RESTORE_DATABASE_URL names the running portal's database (DATABASE_URL): nothing was changed\n",
+    );
+    const sameBucket = await runScript(RESTORE_DRILL, ['drill'], {
+      ...drillEnv,
+      RESTORE_S3_BUCKET: s3.bucket,
+    });
+    expect(sameBucket.status).toBe(1);
+    expect(sameBucket.stderr).toContain("RESTORE_S3_BUCKET names the running portal's bucket");
+
+    // not spawnSync: the S3 server the drill talks to runs in this process
+    const drill = await runScript(RESTORE_DRILL, ['drill'], drillEnv);
     expect(drill.stderr).toBe('');
     expect(drill.status).toBe(0);
-    expect(drill.stdout).toContain('wiped: the database is empty and so is the bucket');
     expect(drill.stdout).toContain(
       `drill passed: customer ${DEMO_ACCOUNT.email}, order ${purchasedOrderId} and receipt file`,
     );
-  }, 120_000);
+    expect(await s3.keys()).toEqual(keysBefore);
+    expect(await countCustomers(database.url)).toBe(customersBefore);
+    expect(await countCustomers(restoredDatabase)).toBe(customersBefore);
+
+    // a second drill into the now full target is refused, and changes nothing
+    const again = await runScript(RESTORE_DRILL, ['drill'], drillEnv);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/has \d+ tables: a restore goes into an empty database only/);
+  }, 180_000);
 });
