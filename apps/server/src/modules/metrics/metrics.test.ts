@@ -6,7 +6,6 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { freePort } from '../../test/database';
 import { drainQueue } from '../../test/queue';
-import { linkEvent, paidSilently, sendWebhook } from '../payments/test-support';
 import { countingFailures, createMetrics } from './registry';
 import { processMetrics, serveMetrics } from './server';
 
@@ -65,35 +64,6 @@ describe('the request histogram and sign-in counters', () => {
         status_code: '404',
       }),
     ).toBeGreaterThanOrEqual(1);
-  });
-});
-
-describe('payments and webhooks', () => {
-  it('counts a settled payment once, and each webhook by its outcome', async () => {
-    const paid = await paidSilently(t);
-    const completed = await sample('portal_payments_total', {
-      outcome: 'completed',
-      via: 'webhook',
-    });
-    const event = linkEvent(paid, 'paid', 'pay_METRICS');
-    const eventId = 'evt_metrics_once';
-    expect((await sendWebhook(t, 'payment_link.paid', event, { eventId })).json().message).toBe(
-      'applied',
-    );
-    expect((await sendWebhook(t, 'payment_link.paid', event, { eventId })).json().message).toBe(
-      'duplicate',
-    );
-    expect(
-      (await sendWebhook(t, 'payment_link.paid', event, { secret: 'x'.repeat(32) })).statusCode,
-    ).toBe(401);
-    expect(await sample('portal_payments_total', { outcome: 'completed', via: 'webhook' })).toBe(
-      completed + 1,
-    );
-    for (const outcome of ['applied', 'duplicate', 'refused']) {
-      expect(await sample('portal_payment_webhooks_total', { outcome })).toBeGreaterThanOrEqual(1);
-    }
-    // settled: nothing is left paid and unsettled
-    expect(await sample('portal_orders_paid_unsettled')).toBe(0);
   });
 });
 

@@ -65,7 +65,7 @@ export function createMetrics() {
   });
   const webhooks = new Counter({
     name: 'portal_payment_webhooks_total',
-    help: "The gateway's webhooks: applied, unchanged, duplicate, ignored, or refused (a bad signature or body)",
+    help: "The gateway's webhooks: applied, unchanged, duplicate, ignored, or refused (a bad signature, body or order, or a failure: sent again)",
     labelNames: ['outcome'] as const,
     registers,
   });

@@ -116,7 +116,9 @@ export async function paymentRoutes(app: App) {
             request.log,
           );
         } catch (error) {
-          app.deps.metrics.webhook(error instanceof AppError ? 'refused' : 'error');
+          // refused (a bad signature, an unknown order) or failed: either way the gateway
+          // sends it again
+          app.deps.metrics.webhook('refused');
           throw error;
         }
         app.deps.metrics.webhook(outcome.result);

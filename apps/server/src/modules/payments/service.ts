@@ -307,11 +307,13 @@ function countSettlement(
   settlement: Settlement,
   via: 'webhook' | 'check',
 ) {
-  if (!settlement.changed) return;
-  const outcome = ({ Completed: 'completed', Failed: 'failed', Refunded: 'refunded' } as const)[
-    settlement.status as 'Completed' | 'Failed' | 'Refunded'
-  ];
-  if (outcome) deps.metrics.payment(outcome, via);
+  // a change always lands on Completed, Failed or Refunded
+  if (settlement.changed) {
+    deps.metrics.payment(
+      settlement.status.toLowerCase() as 'completed' | 'failed' | 'refunded',
+      via,
+    );
+  }
 }
 
 export async function settleOrder(deps: AppDeps, orderId: string, seen: Observation) {
