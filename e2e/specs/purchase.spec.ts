@@ -1,6 +1,7 @@
 import type { Page, Response } from '@playwright/test';
 import { confirmBillingAndPay, tabTo } from '../support/billing';
 import { expect, expectAccessible, signIn, test } from '../support/fixtures';
+import { expectClearOfToasts } from '../support/layout';
 
 /** Orders the plan from the Plans screen and lands on the sandbox checkout page. */
 async function orderPlan(page: Page, planName: string) {
@@ -11,7 +12,10 @@ async function orderPlan(page: Page, planName: string) {
   await expect(page.getByText(`${planName} plan selected!`)).toBeVisible();
   await expect(page.getByText('Plan pre-selected from Plans page')).toBeVisible();
   await expect(page.getByRole('radio', { name: new RegExp(planName) })).toBeChecked();
-  await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+  // the two notices of the choice stay above the button, where the pointer goes to press it
+  const proceed = page.getByRole('button', { name: 'Proceed to Payment' });
+  await expectClearOfToasts(page, proceed, 'orders with a plan chosen');
+  await proceed.click();
   await confirmBillingAndPay(page);
   await page.waitForURL(/\/sandbox\/razorpay\/checkout\/plink_/);
 }

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 /** WCAG 2.5.5 and the screen conventions: a control on a touch screen is at least 44 × 44 px. */
 export const MIN_TARGET_PX = 44;
@@ -210,6 +210,26 @@ export async function expectToastsCoverNoControl(page: Page, where: string) {
     return hits;
   });
   expect(covered, `${where}: controls covered by a toast`).toEqual([]);
+}
+
+/**
+ * No toast lies over `control` (a screen's main action in the page's flow, which the screen keeps
+ * notices above while it is in the bottom of the window), however the stack is expanded.
+ */
+export async function expectClearOfToasts(page: Page, control: Locator, where: string) {
+  await control.hover();
+  const box = (await control.boundingBox())!;
+  const toasts = await page
+    .locator('[data-sonner-toast]')
+    .evaluateAll((all) => all.map((t) => t.getBoundingClientRect().toJSON() as DOMRect));
+  const over = toasts.filter(
+    (t) =>
+      t.left < box.x + box.width &&
+      box.x < t.right &&
+      t.top < box.y + box.height &&
+      box.y < t.bottom,
+  );
+  expect(over, `${where}: toasts over the control`).toEqual([]);
 }
 
 /** Saves what the customer sees under e2e/test-results/screens/{project}/ for a reviewer. */

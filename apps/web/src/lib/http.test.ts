@@ -169,6 +169,28 @@ describe('api client', () => {
     );
   });
 
+  it('keeps the session when the page is being left as the refresh fails, and ends it again once back', async () => {
+    serve((url) => {
+      if (url === '/api/auth/refresh-token') throw new TypeError('Failed to fetch');
+      return expired();
+    });
+    // a link followed before the app took the page over: the browser cuts the refresh off
+    window.dispatchEvent(new Event('pagehide'));
+    try {
+      const error = await api.get('/api/things').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SessionEndedError);
+      expect(useSessionStore.getState()).toMatchObject({
+        isAuthenticated: true,
+        token: 'old-token',
+      });
+      expect(toastError).not.toHaveBeenCalled();
+    } finally {
+      window.dispatchEvent(new Event('pageshow'));
+    }
+    await api.get('/api/things').catch(() => undefined);
+    expect(useSessionStore.getState().isAuthenticated).toBe(false);
+  });
+
   it('retries a request at most once after a 401', async () => {
     serve((url) =>
       url === '/api/auth/refresh-token'

@@ -88,12 +88,25 @@ async function send(
 }
 
 /**
+ * True once the browser is leaving this page (a link followed before the app took it over, a
+ * reload): the requests and imports it cuts off then fail, and none of that is the server
+ * refusing the session, which the next page goes on with. Back again from the back-forward
+ * cache, the page is in use once more.
+ */
+let leavingPage = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => (leavingPage = true));
+  window.addEventListener('pageshow', () => (leavingPage = false));
+}
+
+/**
  * Clears the client session and shows the session notice. The route guard then sends the
- * browser to /login. Only the first failure of a burst of requests shows a notice.
+ * browser to /login. Only the first failure of a burst of requests shows a notice; a page being
+ * left ends nothing.
  */
 function endSession(message: string) {
   const { isAuthenticated, token, clearSession } = useSessionStore.getState();
-  if (!isAuthenticated && !token) return;
+  if (leavingPage || (!isAuthenticated && !token)) return;
   clearSession();
   toast.error(message, { id: 'session-ended' });
 }

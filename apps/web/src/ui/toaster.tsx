@@ -3,7 +3,9 @@ import { Toaster as Sonner } from 'sonner';
 import { NOTICE_DURATION_MS } from '@portal/contract';
 import { PHONE_QUERY, useMediaQuery } from './use-media-query';
 
-/** Room kept free at the bottom of the screen by a fixed bar, so toasts sit above it. */
+const GAP_PX = 16;
+
+/** Room kept free at the bottom of the screen by a bar's controls, so toasts sit above them. */
 let barHeight = 0;
 const listeners = new Set<() => void>();
 const setBarHeight = (height: number) => {
@@ -15,30 +17,44 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-/** A bar fixed to the bottom of the screen (when it is fixed) keeps toasts above itself. */
+/** How far up from the bottom of the window notices reach: the offset and two stacked notices. */
+const NOTICE_ZONE_PX = 160;
+
+/**
+ * A bar whose controls notices must not cover keeps them above itself: when it is fixed to the
+ * bottom of the screen (a phone), by its height; in the page's flow (a desktop), whenever it
+ * reaches into the bottom of the window where notices stack, as the page scrolls or moves.
+ */
 export function useToastsAbove(bar: RefObject<HTMLElement | null>) {
   useEffect(() => {
     const element = bar.current;
     if (!element || typeof ResizeObserver === 'undefined') return;
-    const measure = () =>
-      setBarHeight(
-        getComputedStyle(element).position === 'fixed' ? element.getBoundingClientRect().height : 0,
-      );
+    const measure = () => {
+      const { top, bottom, height } = element.getBoundingClientRect();
+      if (getComputedStyle(element).position === 'fixed') return setBarHeight(height);
+      const shown = window.innerHeight - top;
+      setBarHeight(shown > 0 && bottom > window.innerHeight - NOTICE_ZONE_PX ? shown + GAP_PX : 0);
+    };
     const observer = new ResizeObserver(measure);
     observer.observe(element);
+    // what loads above the bar moves it down without resizing it
+    observer.observe(document.body);
+    // any scrolling element, the window's included
+    document.addEventListener('scroll', measure, { capture: true, passive: true });
+    window.addEventListener('resize', measure);
     measure();
     return () => {
       observer.disconnect();
+      document.removeEventListener('scroll', measure, { capture: true });
+      window.removeEventListener('resize', measure);
       setBarHeight(0);
     };
   }, [bar]);
 }
 
-const GAP_PX = 16;
-
 /**
- * Where notices appear: bottom right on a desktop, bottom centre on a phone, above a fixed bar
- * when one is shown, so that they never cover the header or a bar's controls. Sonner's region is
+ * Where notices appear: bottom right on a desktop, bottom centre on a phone, above a bar whose
+ * controls they would cover (`useToastsAbove`), so that they never cover the header or a control. Sonner's region is
  * a polite live region, and Alt+T moves focus to it.
  */
 export function Toaster() {
