@@ -214,11 +214,21 @@ export async function expectToastsCoverNoControl(page: Page, where: string) {
 
 /**
  * No toast lies over `control` (a screen's main action in the page's flow, which the screen keeps
- * notices above while it is in the bottom of the window), however the stack is expanded.
+ * notices above while it is in the bottom of the window), the stack expanded as the pointer that
+ * goes to press it expands it. Measured where the pointer is, not after Playwright's own wait for
+ * the control to be clear, which would hide a notice that covers it now.
  */
 export async function expectClearOfToasts(page: Page, control: Locator, where: string) {
-  await control.hover();
   const box = (await control.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  // sonner spreads the stack under the pointer, notices sliding as it does
+  await page
+    .locator('[data-sonner-toaster]')
+    .evaluateAll((toasters) =>
+      Promise.all(
+        toasters.flatMap((t) => t.getAnimations({ subtree: true }).map((a) => a.finished)),
+      ),
+    );
   const toasts = await page
     .locator('[data-sonner-toast]')
     .evaluateAll((all) => all.map((t) => t.getBoundingClientRect().toJSON() as DOMRect));
