@@ -44,6 +44,7 @@ keywords(
 );
 keywords('position', 'static fixed absolute relative sticky');
 keywords('sr', 'sr-only not-sr-only');
+keywords('resize', 'resize resize-none resize-x resize-y');
 keywords('visibility', 'visible invisible collapse');
 keywords('text-overflow', 'truncate text-ellipsis text-clip');
 keywords('text-decoration', 'underline overline line-through no-underline');
