@@ -223,6 +223,19 @@ describe('POST /api/consent/getstatus', () => {
     expect(after.map((e) => e.type)).toContain('consent_refreshed');
   });
 
+  it('mails the customer once for a change of status, and not for a refresh that changes nothing', async () => {
+    const { customer, headers, consents: made } = await customerWithConsents(1);
+    const consentId = made[0]!.consentId;
+    const mailsTo = async () => (await t.outbox()).filter((mail) => mail.to === customer.email);
+    const before = (await mailsTo()).length;
+    await decideAtBank(t, consentId, 'authorise');
+    expect((await refresh(headers, consentId)).json().data.consentStatus).toBe('Approved');
+    expect((await mailsTo()).length).toBe(before + 1);
+    expect((await mailsTo()).at(-1)!.text).toContain(consentId);
+    expect((await refresh(headers, consentId)).json().data.consentStatus).toBe('Approved');
+    expect((await mailsTo()).length).toBe(before + 1);
+  });
+
   it('shows a rejection at the bank as Rejected', async () => {
     const { headers, consents: made } = await customerWithConsents(1);
     await decideAtBank(t, made[0]!.consentId, 'reject');
