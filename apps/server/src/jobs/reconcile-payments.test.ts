@@ -20,6 +20,25 @@ afterAll(() => t.close());
 const statusOf = async (orderId: string) =>
   (await t.deps.db.select({ s: orders.status }).from(orders).where(eq(orders.id, orderId)))[0]!.s;
 
+/** Runs `work` with the gateway answering 503 "Gateway busy" to every call, then restores it. */
+async function withBusyGateway(work: () => Promise<void>) {
+  const busy = await recordingServer(() => ({
+    status: 503,
+    body: JSON.stringify({ error: { description: 'Gateway busy' } }),
+  }));
+  const sandbox = t.deps.payments.gateway;
+  t.deps.payments.gateway = createRazorpayGateway(
+    { ...t.deps.payments.settings, baseUrl: busy.url },
+    fetch,
+  );
+  try {
+    await work();
+  } finally {
+    t.deps.payments.gateway = sandbox;
+    await busy.close();
+  }
+}
+
 /** The customer pays, but neither the webhook nor the browser's return reaches the portal. */
 async function lostPayment(outcome: 'pay' | 'fail' = 'pay') {
   const b = await buyer(t);
@@ -68,15 +87,6 @@ describe('reconcilePayments', () => {
 
   it('answers and logs each order the gateway could not tell about, with its reason', async () => {
     const { orderId } = await lostPayment();
-    const busy = await recordingServer(() => ({
-      status: 503,
-      body: JSON.stringify({ error: { description: 'Gateway busy' } }),
-    }));
-    const sandbox = t.deps.payments.gateway;
-    t.deps.payments.gateway = createRazorpayGateway(
-      { ...t.deps.payments.settings, baseUrl: busy.url },
-      fetch,
-    );
     const logged: Record<string, unknown>[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
@@ -84,7 +94,7 @@ describe('reconcilePayments', () => {
         done();
       },
     });
-    try {
+    await withBusyGateway(async () => {
       const result = await reconcilePayments(t.deps, pino(stream));
       const reason = 'payment status check failed: payment gateway answered 503: Gateway busy';
       expect(result.failures).toContainEqual({ orderId, reason });
@@ -96,32 +106,17 @@ describe('reconcilePayments', () => {
         }),
         expect.objectContaining({ msg: 'reconciliation of an order failed' }),
       ]);
-    } finally {
-      t.deps.payments.gateway = sandbox;
-      await busy.close();
-    }
+    });
     expect(await statusOf(orderId)).toBe('Pending');
   });
 
   it('gives back the lease of an order it could not check, so that a run at once tries it again', async () => {
     const { orderId } = await lostPayment();
     t.clock.advance(5 * 60 * 1000);
-    const busy = await recordingServer(() => ({
-      status: 503,
-      body: JSON.stringify({ error: { description: 'Gateway busy' } }),
-    }));
-    const sandbox = t.deps.payments.gateway;
-    t.deps.payments.gateway = createRazorpayGateway(
-      { ...t.deps.payments.settings, baseUrl: busy.url },
-      fetch,
-    );
-    try {
+    await withBusyGateway(async () => {
       const failed = await reconcilePayments(t.deps);
       expect(failed.failures.map((f) => f.orderId)).toContain(orderId);
-    } finally {
-      t.deps.payments.gateway = sandbox;
-      await busy.close();
-    }
+    });
     // the gateway is back: the next run, at once, checks and settles it
     const again = await reconcilePayments(t.deps);
     expect(again.skipped).toBe(0);

@@ -31,6 +31,12 @@ export function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
   let sources: MetricSources | null = null;
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter({ name, help, labelNames, registers });
+  // the two queue gauges of one scrape share one read of the job table
+  let counting: ReturnType<Queue['counts']> | null = null;
+  const queueCounts = () =>
+    (counting ??= sources!.queue.counts().finally(() => setImmediate(() => (counting = null))));
 
   const httpDuration = new Histogram({
     name: 'portal_http_request_duration_seconds',
@@ -39,48 +45,41 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
-  const signInFailures = new Counter({
-    name: 'portal_sign_in_failures_total',
-    help: 'Sign-in attempts refused: a wrong password or details (password), a wrong or spent code (code)',
-    labelNames: ['step'] as const,
-    registers,
-  });
-  const throttled = new Counter({
-    name: 'portal_throttled_requests_total',
-    help: 'Requests answered 429 because of a rate limit or a sign-in throttle, by route',
-    labelNames: ['route'] as const,
-    registers,
-  });
-  const payments = new Counter({
-    name: 'portal_payments_total',
-    help: 'Orders settled from what the gateway said: completed, failed or refunded, learnt from its webhook or by asking it (the return from checkout, a status check, reconciliation)',
-    labelNames: ['outcome', 'via'] as const,
-    registers,
-  });
-  const reconciliations = new Counter({
-    name: 'portal_payment_reconciliations_total',
-    help: 'Orders the reconciliation job asked the gateway about: settled, unchanged or failed',
-    labelNames: ['result'] as const,
-    registers,
-  });
-  const webhooks = new Counter({
-    name: 'portal_payment_webhooks_total',
-    help: "The gateway's webhooks: applied, unchanged, duplicate, ignored, or refused (a bad signature, body or order, or a failure: sent again)",
-    labelNames: ['outcome'] as const,
-    registers,
-  });
-  const jobs = new Counter({
-    name: 'portal_jobs_total',
-    help: 'Jobs run by this process, by queue: completed, failed (to be retried) or dead-lettered (every try failed); the mail queue is the mail sent',
-    labelNames: ['queue', 'outcome'] as const,
-    registers,
-  });
-  const fileStoreErrors = new Counter({
-    name: 'portal_file_store_errors_total',
-    help: 'Operations of the file store (S3 or the data folder) that failed, by operation',
-    labelNames: ['operation'] as const,
-    registers,
-  });
+  const signInFailures = counter(
+    'portal_sign_in_failures_total',
+    'Sign-in attempts refused: a wrong password or details (password), a wrong or spent code (code)',
+    ['step'],
+  );
+  const throttled = counter(
+    'portal_throttled_requests_total',
+    'Requests answered 429 because of a rate limit or a sign-in throttle, by route',
+    ['route'],
+  );
+  const payments = counter(
+    'portal_payments_total',
+    'Orders settled from what the gateway said: completed, failed or refunded, learnt from its webhook or by asking it (the return from checkout, a status check, reconciliation)',
+    ['outcome', 'via'],
+  );
+  const reconciliations = counter(
+    'portal_payment_reconciliations_total',
+    'Orders the reconciliation job asked the gateway about: settled, unchanged or failed',
+    ['result'],
+  );
+  const webhooks = counter(
+    'portal_payment_webhooks_total',
+    "The gateway's webhooks: applied, unchanged, duplicate, ignored, or refused (a bad signature, body or order, or a failure: sent again)",
+    ['outcome'],
+  );
+  const jobs = counter(
+    'portal_jobs_total',
+    'Jobs run by this process, by queue: completed, failed (to be retried) or dead-lettered (every try failed); the mail queue is the mail sent',
+    ['queue', 'outcome'],
+  );
+  const fileStoreErrors = counter(
+    'portal_file_store_errors_total',
+    'Operations of the file store (S3 or the data folder) that failed, by operation',
+    ['operation'],
+  );
 
   // read from the database at each scrape; every instance reads the same rows, so a cluster
   // of processes reports the largest answer, not the sum
@@ -92,7 +91,7 @@ export function createMetrics() {
     registers,
     async collect() {
       if (!sources) return;
-      for (const counts of await sources.queue.counts()) {
+      for (const counts of await queueCounts()) {
         this.set({ queue: counts.name, state: 'queued' }, counts.queued);
         this.set({ queue: counts.name, state: 'active' }, counts.active);
         this.set({ queue: counts.name, state: 'dead_letter' }, counts.failed);
@@ -108,7 +107,7 @@ export function createMetrics() {
     async collect() {
       if (!sources) return;
       const now = Date.now();
-      for (const counts of await sources.queue.counts()) {
+      for (const counts of await queueCounts()) {
         const age = counts.oldestWaiting ? (now - counts.oldestWaiting.getTime()) / 1000 : 0;
         this.set({ queue: counts.name }, Math.max(0, age));
       }
