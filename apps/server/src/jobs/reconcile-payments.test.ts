@@ -2,12 +2,10 @@ import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRazorpayGateway } from '../adapters/payment-gateway';
-import { recordingServer } from '../sandbox/recording-server';
 import { createTestApp, type TestApp } from '../test/app';
 import { authHeaders, createCustomer } from '../test/customers';
 import { orders } from '../modules/orders/schema';
-import { buyer, dropWebhooks } from '../modules/payments/test-support';
+import { buyer, dropWebhooks, withBusyGateway } from '../modules/payments/test-support';
 import { reconcilePayments } from './reconcile-payments';
 import { HOUR_MS } from '../lib/clock';
 
@@ -19,25 +17,6 @@ afterAll(() => t.close());
 
 const statusOf = async (orderId: string) =>
   (await t.deps.db.select({ s: orders.status }).from(orders).where(eq(orders.id, orderId)))[0]!.s;
-
-/** Runs `work` with the gateway answering 503 "Gateway busy" to every call, then restores it. */
-async function withBusyGateway(work: () => Promise<void>) {
-  const busy = await recordingServer(() => ({
-    status: 503,
-    body: JSON.stringify({ error: { description: 'Gateway busy' } }),
-  }));
-  const sandbox = t.deps.payments.gateway;
-  t.deps.payments.gateway = createRazorpayGateway(
-    { ...t.deps.payments.settings, baseUrl: busy.url },
-    fetch,
-  );
-  try {
-    await work();
-  } finally {
-    t.deps.payments.gateway = sandbox;
-    await busy.close();
-  }
-}
 
 /** The customer pays, but neither the webhook nor the browser's return reaches the portal. */
 async function lostPayment(outcome: 'pay' | 'fail' = 'pay') {
@@ -94,7 +73,7 @@ describe('reconcilePayments', () => {
         done();
       },
     });
-    await withBusyGateway(async () => {
+    await withBusyGateway(t, async () => {
       const result = await reconcilePayments(t.deps, pino(stream));
       const reason = 'payment status check failed: payment gateway answered 503: Gateway busy';
       expect(result.failures).toContainEqual({ orderId, reason });
@@ -113,7 +92,7 @@ describe('reconcilePayments', () => {
   it('gives back the lease of an order it could not check, so that a run at once tries it again', async () => {
     const { orderId } = await lostPayment();
     t.clock.advance(5 * 60 * 1000);
-    await withBusyGateway(async () => {
+    await withBusyGateway(t, async () => {
       const failed = await reconcilePayments(t.deps);
       expect(failed.failures.map((f) => f.orderId)).toContain(orderId);
     });

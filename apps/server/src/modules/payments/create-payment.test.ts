@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRazorpayGateway } from '../../adapters/payment-gateway';
-import { recordingServer } from '../../sandbox/recording-server';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
 import { paymentEvents } from './schema';
-import { buyer, refundEvent, sendWebhook, startPayment } from './test-support';
+import { buyer, refundEvent, sendWebhook, startPayment, withBusyGateway } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -93,24 +91,12 @@ describe('POST /api/create-payment', () => {
   it('answers 502 when the gateway refuses, keeps the order payable, and starts it once the gateway is back', async () => {
     const b = await buyer(t);
     const orderId = await b.order();
-    const busy = await recordingServer(() => ({
-      status: 503,
-      body: JSON.stringify({ error: { description: 'Gateway busy' } }),
-    }));
-    const sandbox = t.deps.payments.gateway;
-    t.deps.payments.gateway = createRazorpayGateway(
-      { ...t.deps.payments.settings, baseUrl: busy.url },
-      fetch,
-    );
-    try {
+    await withBusyGateway(t, async (busy) => {
       const res = await startPayment(t, b, orderId);
       expect(res.statusCode).toBe(502);
       expect(res.json()).toMatchObject({ success: false, message: 'Payment initiation failed' });
       expect(busy.requests).toHaveLength(1);
-    } finally {
-      t.deps.payments.gateway = sandbox;
-      await busy.close();
-    }
+    });
     expect(await linkOf(orderId)).toEqual({ id: null, url: null });
     expect((await startPayment(t, b, orderId)).statusCode).toBe(200);
   });

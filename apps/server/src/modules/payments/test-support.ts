@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { asc, count, eq } from 'drizzle-orm';
 import { orderAmount, paiseToRupees } from '@portal/contract';
-import { hmacHex } from '../../adapters/payment-gateway';
+import { createRazorpayGateway, hmacHex } from '../../adapters/payment-gateway';
+import { recordingServer } from '../../sandbox/recording-server';
 import type { TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
@@ -217,4 +218,26 @@ export async function settledEffects(t: TestApp, orderId: string, customerId: st
     })),
     events: events.map((e) => e.type).sort(),
   };
+}
+
+/** Runs `work` with the gateway answering 503 "Gateway busy" to every call, then restores it. */
+export async function withBusyGateway(
+  t: TestApp,
+  work: (busy: Awaited<ReturnType<typeof recordingServer>>) => Promise<void>,
+) {
+  const busy = await recordingServer(() => ({
+    status: 503,
+    body: JSON.stringify({ error: { description: 'Gateway busy' } }),
+  }));
+  const sandbox = t.deps.payments.gateway;
+  t.deps.payments.gateway = createRazorpayGateway(
+    { ...t.deps.payments.settings, baseUrl: busy.url },
+    fetch,
+  );
+  try {
+    await work(busy);
+  } finally {
+    t.deps.payments.gateway = sandbox;
+    await busy.close();
+  }
 }
