@@ -27,6 +27,8 @@ const UNUSED_SERVICES = {
 
 export interface Portal extends ServerProcess {
   outbox: string;
+  /** Where Prometheus would read this portal's metrics; null when they are off. */
+  metricsUrl: string | null;
 }
 
 /** `databaseUrl` unset: the embedded PGlite under `dataDir`, as seeded before. */
@@ -34,8 +36,11 @@ export async function startPortal(options: {
   dataDir: string;
   webDist: string;
   databaseUrl?: string;
+  /** Served on a port of their own, as the deploy recipes do; false: neither served nor counted. */
+  metrics?: boolean;
 }): Promise<Portal> {
   const port = await freePort();
+  const metricsPort = options.metrics === false ? null : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const server = await startNodeServer({
     name: 'portal',
@@ -59,13 +64,18 @@ export async function startPortal(options: {
       ...SECRETS,
       ...UNUSED_SERVICES,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}),
     },
     ready: async () => {
       const res = await fetch(`${url}/api/health`).catch(() => null);
       return res?.ok ? url : null;
     },
   });
-  return { ...server, outbox: path.join(options.dataDir, 'outbox') };
+  return {
+    ...server,
+    outbox: path.join(options.dataDir, 'outbox'),
+    metricsUrl: metricsPort ? `http://127.0.0.1:${metricsPort}/metrics` : null,
+  };
 }
 
 export interface Account {

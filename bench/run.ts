@@ -178,7 +178,57 @@ const SPEC_CONSENT_FIELDS = [
 
 const consentsPage = (userId: string) => `${consentPaths.list}?page=1&limit=10&userId=${userId}`;
 
-async function apiRows(portal: Portal, peer: ServerProcess, bare: ServerProcess) {
+/**
+ * What the metrics cost the consents page: the portal as deployed (metrics served, and read every
+ * 5 s, more often than Prometheus's default) against the same portal with them off, measured in
+ * turns so that a change in the host's speed falls on both alike.
+ */
+async function metricsCostRows(
+  watched: Portal,
+  unwatched: Portal,
+  route: string,
+  headers: Record<string, string>,
+) {
+  const { metricsUrl } = watched;
+  if (!metricsUrl) throw new Error('the watched portal serves no metrics');
+  const totals = { on: { requests: 0, seconds: 0 }, off: { requests: 0, seconds: 0 } };
+  for (let turn = 0; turn < 2; turn++) {
+    for (const [key, server] of [
+      ['on', watched],
+      ['off', unwatched],
+    ] as const) {
+      const scraper =
+        key === 'on'
+          ? setInterval(() => {
+              void fetch(metricsUrl).then((res) => res.text());
+            }, 5_000)
+          : undefined;
+      try {
+        const t = await measureThroughput(
+          { url: server.url + route, pid: server.pid, headers },
+          settings.load,
+        );
+        totals[key].requests += t.requests;
+        totals[key].seconds += settings.load.seconds;
+      } finally {
+        clearInterval(scraper);
+      }
+    }
+  }
+  const rate = (key: 'on' | 'off') => totals[key].requests / totals[key].seconds;
+  report.number('consents page, metrics off: throughput', rate('off'), 'req/s', 0);
+  report.number('consents page, metrics on and scraped: throughput', rate('on'), 'req/s', 0);
+  report.number('consents page with metrics ÷ without', rate('on') / rate('off'), '×', 3, {
+    min: BUDGET.minMetricsThroughputRatio,
+  });
+}
+
+async function apiRows(
+  portal: Portal,
+  unwatched: Portal,
+  peer: ServerProcess,
+  bare: ServerProcess,
+) {
   const { connections, seconds } = settings.load;
   const { small } = settings.seed.measured;
   report.startSection(
@@ -229,6 +279,7 @@ async function apiRows(portal: Portal, peer: ServerProcess, bare: ServerProcess)
     min: BUDGET.minConsentsToPeerRatio,
   });
   ratio('consents page ÷ bare route', 'consents page', 'bare Fastify route', 3);
+  await report.attempt('metrics cost', () => metricsCostRows(portal, unwatched, page, headers));
   await load('orders history', portal, orderPaths.history, portalBudgets);
   ratio('orders history ÷ bare route', 'orders history', 'bare Fastify route', 3);
   await load('profile', portal, authPaths.profile, portalBudgets);
@@ -359,6 +410,13 @@ async function onPostgres(webDist: string, work: string) {
     try {
       const portal = await startPortal({ dataDir: work, webDist, databaseUrl: database.url });
       servers.push(portal);
+      const unwatched = await startPortal({
+        dataDir: work,
+        webDist,
+        databaseUrl: database.url,
+        metrics: false,
+      });
+      servers.push(unwatched);
       const peer = await startProgram('peer', 'peer.ts', {
         PEER_DATABASE_URL: database.url,
         ...SECRETS,
@@ -366,7 +424,7 @@ async function onPostgres(webDist: string, work: string) {
       servers.push(peer);
       const bare = await startProgram('bare Fastify', 'bare.ts');
       servers.push(bare);
-      await report.attempt('API', () => apiRows(portal, peer, bare));
+      await report.attempt('API', () => apiRows(portal, unwatched, peer, bare));
       await report.attempt('assets', () => assetRows(portal));
       for (const route of settings.lighthousePaths) {
         await report.attempt(`Lighthouse ${route}`, () => lighthouseRows(portal, route));

@@ -11,7 +11,8 @@ import { processMetrics, serveMetrics } from './server';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // the app counts requests where its metrics are served; createTestApp itself serves nothing
+  t = await createTestApp({ env: { METRICS_PORT: '9464' } });
 });
 afterAll(() => t.close());
 
@@ -64,6 +65,18 @@ describe('the request histogram and sign-in counters', () => {
         status_code: '404',
       }),
     ).toBeGreaterThanOrEqual(1);
+  });
+  it('counts no request where no metrics are served', async () => {
+    const unwatched = await createTestApp();
+    try {
+      expect((await unwatched.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(
+        200,
+      );
+      const text = await unwatched.deps.metrics.registry.metrics();
+      expect(text).not.toMatch(/^portal_http_request_duration_seconds_count\{/m);
+    } finally {
+      await unwatched.close();
+    }
   });
 });
 
