@@ -10,6 +10,7 @@ import { consentCommands } from './consents';
 import { planCommands } from './plans';
 import { orderCommands } from './orders';
 import { jobCommands } from './jobs';
+import { auditCommands, runAudited } from './audit';
 import { loggableError } from '../lib/database-errors';
 
 /** Every operator command, by name. Each area adds its own file and one line here. */
@@ -21,6 +22,7 @@ const commands: Record<string, CliCommand> = {
   ...planCommands,
   ...orderCommands,
   ...jobCommands,
+  ...auditCommands,
 };
 
 function help() {
@@ -46,7 +48,7 @@ async function run(argv: string[], options: { env?: NodeJS.ProcessEnv; db?: Data
     const app = await buildApp(deps, { logger: false });
     try {
       await app.ready();
-      await command.run(args, deps);
+      await runAudited(deps, name, () => command.run(args, deps));
     } finally {
       await app.close();
       deps.mailer.close();

@@ -18,3 +18,4 @@ export * from '../modules/security/schema';
 export * from '../modules/two-factor/schema';
 export * from '../modules/preferences/schema';
 export * from '../modules/privacy/schema';
+export * from '../modules/audit/schema';

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { recordActivity } from '../activity/record';
+import { recordAudit } from '../audit/record';
 import { customers, type Customer } from '../users/schema';
 import { findCustomerById, lockCustomerByEmail, setPasswordHash } from '../users/service';
 import { queuePasswordNotice, queueResetMail } from './mails';
@@ -65,6 +66,13 @@ export async function changePassword(
   // a stolen access token must not become a way to guess the password: counted like a sign-in
   const attempt = await reserveAccountAttempt(db, clock, customer.email);
   if (!(await verifyPassword(customer.passwordHash, input.currentPassword))) {
+    await recordAudit(db, clock, {
+      actor: 'customer',
+      customerId: customer.id,
+      action: 'password_changed',
+      outcome: 'failure',
+      details: { reason: 'wrong_password' },
+    });
     throw new AppError('BAD_REQUEST', authMessages.currentPasswordIncorrect);
   }
   await attempt.giveBack();
@@ -73,6 +81,11 @@ export async function changePassword(
     await setPasswordHash(tx, clock, customer.id, passwordHash);
     await revokeCustomerSessions(tx, clock, customer.id, 'password_changed', input.sessionId);
     await voidResetTokens(tx, clock, customer.id);
+    await recordAudit(tx, clock, {
+      actor: 'customer',
+      customerId: customer.id,
+      action: 'password_changed',
+    });
     await recordActivity(tx, clock, {
       customerId: customer.id,
       type: 'password_changed',
@@ -121,6 +134,12 @@ export async function mailResetLink(deps: ServiceDeps, log: Log, email: string) 
       if (recent) return;
       const token = await issueResetToken(tx, clock, customer.id);
       await queueResetMail(tx, deps, customer.email, resetLink(deps.config.PUBLIC_URL, token));
+      // whoever typed the address: the account's holder, or someone who knows it
+      await recordAudit(tx, clock, {
+        actor: 'customer',
+        customerId: customer.id,
+        action: 'password_reset_link_sent',
+      });
     });
   } catch (error) {
     log.warn({ reason: (error as Error).message }, 'reset link failed');
@@ -158,6 +177,12 @@ export async function resetPassword(
       .returning({ id: passwordResetTokens.id });
     if (!claimed) return false;
     await applyNewPassword(tx, clock, customer, passwordHash, 'password_reset');
+    await recordAudit(tx, clock, {
+      actor: 'customer',
+      customerId: customer.id,
+      action: 'password_reset',
+      details: { via: 'email_link' },
+    });
     await recordActivity(tx, clock, {
       customerId: customer.id,
       type: 'password_reset',
@@ -190,6 +215,12 @@ export async function operatorSetPassword(deps: ServiceDeps, customer: Customer,
   const passwordHash = await hashPassword(password);
   await deps.db.transaction(async (tx) => {
     await applyNewPassword(tx, deps.clock, customer, passwordHash, 'operator');
+    await recordAudit(tx, deps.clock, {
+      actor: 'operator',
+      customerId: customer.id,
+      action: 'password_reset',
+      details: { via: 'operator' },
+    });
     await recordActivity(tx, deps.clock, {
       customerId: customer.id,
       type: 'password_reset',
@@ -206,5 +237,10 @@ export async function operatorSendResetLink(deps: ServiceDeps, customer: Custome
     await revokeCustomerSessions(tx, deps.clock, customer.id, 'operator');
     const token = await issueResetToken(tx, deps.clock, customer.id);
     await queueResetMail(tx, deps, customer.email, resetLink(deps.config.PUBLIC_URL, token));
+    await recordAudit(tx, deps.clock, {
+      actor: 'operator',
+      customerId: customer.id,
+      action: 'password_reset_link_sent',
+    });
   });
 }

@@ -1,7 +1,12 @@
 import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { recordSessionDevice, recordSignInAttempt, type SignInClient } from '../security/record';
+import {
+  recordSessionDevice,
+  recordSessionsEnded,
+  recordSignInAttempt,
+  type SignInClient,
+} from '../security/record';
 import { randomToken, sha256 } from './secrets';
 import { refreshTokens, sessions } from './schema';
 
@@ -77,7 +82,8 @@ async function revokeWhere(
     .update(sessions)
     .set({ revokedAt: clock.now(), revokedReason: reason })
     .where(and(isNull(sessions.revokedAt), condition))
-    .returning({ id: sessions.id });
+    .returning({ id: sessions.id, customerId: sessions.customerId });
+  await recordSessionsEnded(tx, clock, reason, revoked);
   return revoked.length;
 }
 

@@ -15,6 +15,7 @@ import {
 } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
+import { recordAudit } from '../audit/record';
 import { documentPdf, invoicesInRange, type TaxDocument } from '../invoices/reads';
 import { customers } from '../users/schema';
 import { CSV_BOM, csvRow, type Cell } from './csv';
@@ -244,8 +245,7 @@ export interface ExportFile {
   body: Readable | string;
 }
 
-/** The file of a signed link, read for its customer only. */
-export async function exportFile(
+async function fileOf(
   deps: AppDeps,
   customerId: string,
   kind: ExportKind,
@@ -268,4 +268,24 @@ export async function exportFile(
     fileName,
     body: Readable.from(csvOf(deps, kind, window)),
   };
+}
+
+/**
+ * The file of a signed link, read for its customer only, and its line in the audit log. The
+ * file is made before the line is written; it is read only once the line is there.
+ */
+export async function exportFile(
+  deps: AppDeps,
+  customerId: string,
+  kind: ExportKind,
+  range: ExportRange,
+): Promise<ExportFile> {
+  const file = await fileOf(deps, customerId, kind, range);
+  await recordAudit(deps.db, deps.clock, {
+    actor: 'customer',
+    customerId,
+    action: 'export_downloaded',
+    details: { kind, from: range.from, to: range.to },
+  });
+  return file;
 }

@@ -2,6 +2,8 @@ import { and, eq, lte } from 'drizzle-orm';
 import { SIGN_IN_HISTORY_DAYS, type SignInOutcome } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import { DAY_MS, type Clock } from '../../lib/clock';
+import { recordAudit, type AuditReason } from '../audit/record';
+import type { RevokeReason } from '../auth/sessions';
 import { randomToken, sha256 } from '../auth/secrets';
 import { sessionDevices, sessionEndLinks, signInEvents } from './schema';
 
@@ -50,6 +52,17 @@ export async function recordSignInAttempt(
     ip: attempt.client.ip,
     sessionId: attempt.sessionId,
   });
+  await recordAudit(tx, clock, {
+    actor: 'customer',
+    customerId: attempt.customerId,
+    action: 'sign_in',
+    outcome: attempt.outcome === 'success' ? 'success' : 'failure',
+    ip: attempt.client.ip,
+    details:
+      attempt.outcome === 'success'
+        ? { sessionId: attempt.sessionId }
+        : { reason: attempt.outcome },
+  });
   await tx
     .delete(signInEvents)
     .where(
@@ -69,4 +82,35 @@ export async function createSessionEndLink(tx: Executor, clock: Clock, sessionId
     expiresAt: new Date(clock.now().getTime() + END_LINK_TTL_MS),
   });
   return token;
+}
+
+/**
+ * Who ended sessions, for the endings the audit log records. A lapse (idle, absolute) is no
+ * event; a password change or reset and an account closing are recorded as themselves.
+ */
+const ENDED_BY = {
+  logout: 'customer',
+  signed_out: 'customer',
+  notice_link: 'customer',
+  // a refresh token presented again is taken as stolen: the server ends its family
+  reuse: 'system',
+} as const satisfies Partial<Record<RevokeReason & AuditReason, 'customer' | 'system'>>;
+
+const isAudited = (reason: RevokeReason): reason is keyof typeof ENDED_BY => reason in ENDED_BY;
+
+/** Records sessions just revoked for `reason`, all of one customer, in the revoking transaction. */
+export async function recordSessionsEnded(
+  tx: Executor,
+  clock: Clock,
+  reason: RevokeReason,
+  ended: { id: string; customerId: string }[],
+) {
+  const [first] = ended;
+  if (!isAudited(reason) || !first) return;
+  await recordAudit(tx, clock, {
+    actor: ENDED_BY[reason],
+    customerId: first.customerId,
+    action: 'session_ended',
+    details: { reason, sessionIds: ended.map((session) => session.id) },
+  });
 }

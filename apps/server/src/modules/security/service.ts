@@ -73,17 +73,21 @@ export async function listSessions(
 /**
  * Signs out one of the customer's live sessions. The next request of that session, on any
  * instance, finds it revoked (authenticate reads it every time), and its refresh token is refused.
+ * A transaction, so that its line in the audit log lands with it.
  */
 export async function endSession(db: Database, clock: Clock, owner: SessionOwner, id: string) {
   if (!UUID.test(id)) throw sessionNotFound();
-  if (!(await revokeCustomerSession(db, clock, owner.customerId, id, 'signed_out'))) {
-    throw sessionNotFound();
-  }
+  const ended = await db.transaction((tx) =>
+    revokeCustomerSession(tx, clock, owner.customerId, id, 'signed_out'),
+  );
+  if (!ended) throw sessionNotFound();
 }
 
 /** Signs out every session of the customer but the request's own; answers how many ended. */
 export const endOtherSessions = (db: Database, clock: Clock, owner: SessionOwner) =>
-  revokeCustomerSessions(db, clock, owner.customerId, 'signed_out', owner.sessionId);
+  db.transaction((tx) =>
+    revokeCustomerSessions(tx, clock, owner.customerId, 'signed_out', owner.sessionId),
+  );
 
 /** One page of the customer's sign-in history, newest first, by keyset on the growing id. */
 export async function listSignIns(

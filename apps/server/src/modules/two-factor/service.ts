@@ -9,6 +9,7 @@ import type { Database, Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/password';
+import { recordAudit } from '../audit/record';
 import { enqueueMail } from '../mail/delivery';
 import { customers } from '../users/schema';
 import { reserveRateLimitHit } from '../auth/throttle';
@@ -22,6 +23,9 @@ export type TwoFactorDeps = Pick<
 >;
 
 type AppRow = typeof twoFactorApps.$inferSelect;
+
+const APP_ADDED = 'two_factor_app_added';
+const APP_REMOVED = 'two_factor_app_removed';
 
 /** A wrong guess: counted against the limit, where other refusals are not. */
 class WrongCode extends AppError {
@@ -109,14 +113,24 @@ export async function startSetup(deps: TwoFactorDeps, customerId: string) {
 
 /**
  * The password, counted against the customer's limit of wrong entries before it is hashed
- * (the same limit as wrong codes); the customer's row for the notice.
+ * (the same limit as wrong codes); the customer's row for the notice. A wrong password or code
+ * is recorded in the audit log as a refused `action`.
  */
 async function checkedPassword<T>(
   deps: TwoFactorDeps,
   customerId: string,
   password: string,
+  action: typeof APP_ADDED | typeof APP_REMOVED,
   check: (customer: { email: string; companyName: string }) => Promise<T>,
 ): Promise<T> {
+  const refused = (reason: 'wrong_password' | 'wrong_code') =>
+    recordAudit(deps.db, deps.clock, {
+      actor: 'customer',
+      customerId,
+      action,
+      outcome: 'failure',
+      details: { reason },
+    });
   const attempt = await reserveRateLimitHit(
     deps.db,
     deps.clock,
@@ -132,11 +146,13 @@ async function checkedPassword<T>(
     .from(customers)
     .where(eq(customers.id, customerId));
   if (!customer || !(await verifyPassword(customer.passwordHash, password))) {
+    await refused('wrong_password');
     throw new AppError('BAD_REQUEST', twoFactorMessages.wrongPassword);
   }
   // a refusal that is not a wrong guess (nothing to turn on or off) gives the count back
   const result = await check(customer).catch(async (error: unknown) => {
-    if (!(error instanceof WrongCode)) await attempt.giveBack();
+    if (error instanceof WrongCode) await refused('wrong_code');
+    else await attempt.giveBack();
     throw error;
   });
   await attempt.giveBack();
@@ -161,7 +177,7 @@ export async function enableApp(
   customerId: string,
   input: { password: string; code: string },
 ): Promise<string[]> {
-  return checkedPassword(deps, customerId, input.password, async (customer) => {
+  return checkedPassword(deps, customerId, input.password, APP_ADDED, async (customer) => {
     const row = await appOf(deps.db, customerId);
     if (isOn(row)) throw alreadyOn();
     if (!row) throw new AppError('BAD_REQUEST', twoFactorMessages.noSetup);
@@ -193,6 +209,12 @@ export async function enableApp(
       await tx
         .insert(twoFactorRecoveryCodes)
         .values(codes.map((code) => ({ customerId, codeHash: hash(code), createdAt: now })));
+      await recordAudit(tx, deps.clock, {
+        actor: 'customer',
+        customerId,
+        action: APP_ADDED,
+        details: { recoveryCodes: codes.length },
+      });
       await queueNotice(tx, deps, customer, true);
     });
     return codes;
@@ -260,6 +282,13 @@ async function checkAppCode(
         .set({ usedAt: deps.clock.now() })
         .where(unused)
         .returning({ id: twoFactorRecoveryCodes.id });
+      if (used) {
+        await recordAudit(tx, deps.clock, {
+          actor: 'customer',
+          customerId,
+          action: 'recovery_code_used',
+        });
+      }
       return used !== undefined;
     },
   };
@@ -284,7 +313,7 @@ export async function disableApp(
   customerId: string,
   input: { password: string; code: string },
 ): Promise<void> {
-  await checkedPassword(deps, customerId, input.password, async (customer) => {
+  await checkedPassword(deps, customerId, input.password, APP_REMOVED, async (customer) => {
     const row = await appOf(deps.db, customerId);
     if (!isOn(row)) throw new AppError('BAD_REQUEST', twoFactorMessages.notOn);
     // six digits (a space between the halves allowed) are the app's; anything else a recovery code
@@ -301,6 +330,12 @@ export async function disableApp(
         .delete(twoFactorRecoveryCodes)
         .where(eq(twoFactorRecoveryCodes.customerId, customerId));
       await tx.delete(twoFactorApps).where(eq(twoFactorApps.customerId, customerId));
+      await recordAudit(tx, deps.clock, {
+        actor: 'customer',
+        customerId,
+        action: APP_REMOVED,
+        details: { with: kind === 'app' ? 'app_code' : 'recovery_code' },
+      });
       await queueNotice(tx, deps, customer, false);
     });
   });
