@@ -10,10 +10,12 @@ import { seedDemoConsents } from '../apps/server/src/modules/consents/seed.ts';
 import { consents } from '../apps/server/src/modules/consents/schema.ts';
 import { insertCustomer } from '../apps/server/src/modules/users/service.ts';
 import { sandboxBankConsents } from '../apps/server/src/sandbox/bank/schema.ts';
+import { REFUSED_MAIL_DOMAIN } from './support/refused-mail.ts';
 
 /**
  * POST /customers: a new customer with the demo's profile and sample consents under an address
- * of its own, answered with its sign-in details (e2e/support/fixtures.ts, TestCustomer).
+ * of its own, answered with its sign-in details (e2e/support/fixtures.ts, TestCustomer); with
+ * `?mail=refused`, an address whose mail the portal of the suite refuses (support/refused-mail.ts).
  * DELETE /customers/:id, once its test is over: its requests leave the sandbox bank, whose page
  * lists only the newest hundred of everyone's. Resolves once it listens.
  */
@@ -24,11 +26,11 @@ export function serveCustomers(deps, port) {
   const atBank = new Map();
   let made = 0;
 
-  async function create() {
+  async function create(mailRefused) {
     made += 1;
     const customer = await insertCustomer(deps.db, {
       ...profile,
-      email: `customer${made}@acme.example`,
+      email: `customer${made}@${mailRefused ? REFUSED_MAIL_DOMAIN : 'acme.example'}`,
       passwordHash: await passwordHash,
     });
     await seedDemoConsents(deps, customer.id);
@@ -57,7 +59,9 @@ export function serveCustomers(deps, port) {
 
   async function handle(request) {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (request.method === 'POST' && url.pathname === '/customers') return create();
+    if (request.method === 'POST' && url.pathname === '/customers') {
+      return create(url.searchParams.get('mail') === 'refused');
+    }
     const retired = /^\/customers\/([0-9a-f-]{36})$/.exec(url.pathname);
     if (request.method === 'DELETE' && retired) return retire(retired[1]);
     throw new Error(`no such request: ${request.method} ${url.pathname}`);

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type * as AxeCore from 'axe-core';
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
 import { customerServicePort, PORT } from './ports';
 
 /** What a customer signs in with. */
@@ -246,14 +246,28 @@ export async function signIn(page: Page, who: Credentials) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-/** `customer`: a customer of the test's own, whose sample requests leave the bank after it. */
-export const test = base.extend<{ customer: TestCustomer }>({
-  customer: async ({ request }, use) => {
-    const made = await request.post(CUSTOMERS);
-    if (!made.ok()) throw new Error(`no customer was made: ${await made.text()}`);
-    const customer = (await made.json()) as TestCustomer;
-    await use(customer);
-    await request.delete(`${CUSTOMERS}/${customer.id}`);
-  },
+/** A customer of the test's own, retired from the sandbox bank once `use` is done with it. */
+async function withCustomer(
+  request: APIRequestContext,
+  query: string,
+  use: (customer: TestCustomer) => Promise<void>,
+) {
+  const made = await request.post(`${CUSTOMERS}${query}`);
+  if (!made.ok()) throw new Error(`no customer was made: ${await made.text()}`);
+  const customer = (await made.json()) as TestCustomer;
+  await use(customer);
+  await request.delete(`${CUSTOMERS}/${customer.id}`);
+}
+
+/**
+ * `customer`: a customer of the test's own, whose sample requests leave the bank after it;
+ * `customerWithRefusedMail`: one whose every mail the mail server refuses (refused-mail.ts).
+ */
+export const test = base.extend<{
+  customer: TestCustomer;
+  customerWithRefusedMail: TestCustomer;
+}>({
+  customer: async ({ request }, use) => withCustomer(request, '', use),
+  customerWithRefusedMail: async ({ request }, use) => withCustomer(request, '?mail=refused', use),
 });
 export { expect };

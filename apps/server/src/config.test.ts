@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, REPO_ROOT, settingSources } from './config';
+import { loadConfig, REPO_ROOT, settingSources, settingWarnings } from './config';
 
 /** A complete production configuration: its own secrets, address, gateway and bank. */
 const production = {
@@ -282,5 +282,23 @@ describe('settingSources', () => {
       'Settings from the environment: DATA_DIR.',
       "Secrets kept in /srv/portal/secrets.json: JWT_SECRET, LINK_SIGNING_SECRET, DATA_ENCRYPTION_KEY, PAYMENT_GATEWAY_KEY_SECRET, PAYMENT_GATEWAY_WEBHOOK_SECRET, the sandbox bank's client secret.",
     ]);
+  });
+});
+
+describe('OPERATOR_EMAIL', () => {
+  it('is optional, an address when set, and its absence in production is warned of at start', () => {
+    expect(loadConfig({}).OPERATOR_EMAIL).toBeUndefined();
+    expect(loadConfig({ OPERATOR_EMAIL: 'ops@example.in' }).OPERATOR_EMAIL).toBe('ops@example.in');
+    expect(() => loadConfig({ OPERATOR_EMAIL: 'ops team' })).toThrow(
+      /^Invalid configuration: OPERATOR_EMAIL /,
+    );
+    expect(settingWarnings(loadConfig(production))).toEqual([
+      'WARNING: OPERATOR_EMAIL is not set: jobs that fail every try (mail not delivered, say) are mailed to nobody, and only the PortalDeadLetters alert tells of them.',
+    ]);
+    expect(
+      settingWarnings(loadConfig({ ...production, OPERATOR_EMAIL: 'ops@example.in' })),
+    ).toEqual([]);
+    // outside production nobody is expected to watch the dead letters
+    expect(settingWarnings(loadConfig({}))).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ const OPEN_OPERATIONS: Record<string, { security: Record<string, string[]>[]; wh
     why: 'the code step: the temporary token is in the body',
   },
   'POST /api/auth/resend-verification': { security: [], why: 'the temporary token is in the body' },
+  'POST /api/auth/code-mail-status': { security: [], why: 'the temporary token is in the body' },
   'POST /api/auth/refresh-token': { security: [{ refreshCookie: [] }], why: 'the refresh cookie' },
   'POST /api/auth/logout': { security: [{ refreshCookie: [] }], why: 'the refresh cookie' },
   'POST /api/users/forgot-password': { security: [], why: 'for someone who cannot sign in' },

@@ -1,7 +1,7 @@
 // The portal's start-up, for src/main.ts and for starters that serve something beside it.
 import cluster, { type Worker } from 'node:cluster';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, settingSources, type Config } from './config';
+import { ConfigError, loadConfig, settingSources, settingWarnings, type Config } from './config';
 import { DatabaseInUseError, openDatabase } from './db/client';
 import { loggableError } from './lib/database-errors';
 import { asyncLogDestination } from './lib/logging';
@@ -51,6 +51,7 @@ function onStopSignal(stop: (signal: string) => Promise<void>) {
  */
 async function prepare(config: Config) {
   console.log(settingSources(config).join('\n'));
+  for (const warning of settingWarnings(config)) console.warn(warning);
   const database = await openDatabase(config);
   await database.migrate();
   const deps = await createDeps(config, database.db);

@@ -45,6 +45,23 @@ export type Verify2faRequest = z.infer<typeof Verify2faRequestSchema>;
 export const ResendVerificationRequestSchema = z.object({ tempToken: text().min(1).max(200) });
 export type ResendVerificationRequest = z.infer<typeof ResendVerificationRequestSchema>;
 
+export const CodeMailStatusRequestSchema = z.object({ tempToken: text().min(1).max(200) });
+export type CodeMailStatusRequest = z.infer<typeof CodeMailStatusRequestSchema>;
+
+/**
+ * Where the mail of a pending sign-in's newest code is: `sent` (the mail server took it),
+ * `queued` (waiting for its first try, or in it), or `failing` (a try failed and it waits to be
+ * tried again, or every try failed).
+ */
+export const CodeMailStatusSchema = z.enum(['queued', 'sent', 'failing']);
+export type CodeMailStatus = z.infer<typeof CodeMailStatusSchema>;
+
+export const CodeMailStatusResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ status: CodeMailStatusSchema }),
+});
+export type CodeMailStatusResponse = z.infer<typeof CodeMailStatusResponseSchema>;
+
 export const Verify2faResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),

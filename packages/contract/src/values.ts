@@ -6,6 +6,8 @@ export const authPaths = {
   login: '/api/auth/login',
   verify2fa: '/api/auth/verify-2fa',
   resendVerification: '/api/auth/resend-verification',
+  /** Whether the pending sign-in's code mail has gone, waits, or is failing. */
+  codeMailStatus: '/api/auth/code-mail-status',
   refreshToken: '/api/auth/refresh-token',
   logout: '/api/auth/logout',
   profile: '/api/auth/profile',

@@ -28,6 +28,7 @@ const contractModules = {
 export const schemaHomes = {
   ActivityFeedResponseSchema: 'activity',
   ChangePasswordResponseSchema: 'auth',
+  CodeMailStatusResponseSchema: 'auth',
   ForgotPasswordResponseSchema: 'auth',
   LogoutResponseSchema: 'auth',
   RefreshTokenResponseSchema: 'auth',

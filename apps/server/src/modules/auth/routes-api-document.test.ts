@@ -16,6 +16,10 @@ describe('the OpenAPI document', () => {
           authPaths.resendVerification,
           'A new code for a pending sign-in; the old one stops working',
         ],
+        [
+          authPaths.codeMailStatus,
+          "Whether a pending sign-in's newest code mail was sent, waits, or is failing",
+        ],
         [authPaths.refreshToken, 'A new access token for the refresh cookie, which is rotated'],
         [authPaths.logout, 'Ends the session of the refresh cookie and clears it'],
       ];

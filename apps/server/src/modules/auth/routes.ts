@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  CodeMailStatusRequestSchema,
+  CodeMailStatusResponseSchema,
   ErrorResponseSchema,
   LoginRequestSchema,
   LoginResponseSchema,
@@ -20,6 +22,7 @@ import { createAccessTokens } from './access-token';
 import { sessionExpired, verifiedClaims } from './authenticate';
 import { createProfileRead } from './profile';
 import {
+  codeMailStatus,
   logout,
   refreshSession,
   resendCode,
@@ -150,6 +153,22 @@ export async function authRoutes(app: App) {
       await resendCode(deps, request.body.tempToken);
       return { success: true as const, message: authMessages.codeSent };
     },
+  );
+
+  app.post(
+    authPaths.codeMailStatus,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "Whether a pending sign-in's newest code mail was sent, waits, or is failing",
+        body: CodeMailStatusRequestSchema,
+        response: { 200: CodeMailStatusResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { status: await codeMailStatus(deps, request.body.tempToken, request.ip) },
+    }),
   );
 
   app.post(

@@ -13,12 +13,13 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
 import { recordActivity } from '../activity/record';
+import { mailStatus, type MailStatus } from '../mail/delivery';
 import { appSignInCheck, secondFactorOf, type GivenCode } from '../two-factor/service';
 import { recordSignInAttempt } from '../security/record';
 import { customers } from '../users/schema';
 import { findCustomerByEmail, getUser, normaliseEmail } from '../users/service';
 import type { AccessTokens } from './access-token';
-import { queueCodeMail } from './mails';
+import { codeMailJobId, queueCodeMail } from './mails';
 import { loginChallenges } from './schema';
 import { codeHash, randomCode, randomToken, sameHash, sha256 } from './secrets';
 import {
@@ -115,7 +116,9 @@ export async function startLogin(
     });
     // queued, not sent: a slow or absent mail server never holds up a sign-in
     // an account with the authenticator app gets no mail: its code is in the app
-    if (secondFactor === 'email') await queueCodeMail(tx, deps, customer.email, code);
+    if (secondFactor === 'email') {
+      await queueCodeMail(tx, deps, customer.email, code, codeMailJobId(id, 0));
+    }
   });
   // a code is awaited: this instance's worker sends it now rather than at its next look
   deps.queue.wake('mail');
@@ -313,8 +316,8 @@ export async function resendCode(deps: ServiceDeps, tempToken: string) {
           lte(loginChallenges.codeSentAt, new Date(now.getTime() - RESEND_INTERVAL_MS)),
         ),
       )
-      .returning({ id: loginChallenges.id });
-    if (row) await queueCodeMail(tx, deps, email, code);
+      .returning({ id: loginChallenges.id, resendCount: loginChallenges.resendCount });
+    if (row) await queueCodeMail(tx, deps, email, code, codeMailJobId(row.id, row.resendCount));
     return row;
   });
   if (!updated) {
@@ -323,6 +326,25 @@ export async function resendCode(deps: ServiceDeps, tempToken: string) {
     throw codeExpired();
   }
   deps.queue.wake('mail');
+}
+
+/**
+ * Where the mail of the challenge's newest code is, for the code step to tell a customer whose
+ * code cannot be sent. Only the holder of the challenge's token learns it, and only of its own
+ * mail; a challenge that takes no codes any more answers why, as a code would be.
+ */
+export async function codeMailStatus(
+  deps: ServiceDeps,
+  tempToken: string,
+  ip: string,
+): Promise<MailStatus> {
+  const { db, clock } = deps;
+  await reserveRateLimitHit(db, clock, 'code-mail', ip);
+  const { challenge } = openChallenge(await findChallenge(deps, tempToken), clock.now());
+  if ((await secondFactorOf(db, challenge.customerId)) === 'app') {
+    throw new AppError('BAD_REQUEST', twoFactorMessages.noEmailCode);
+  }
+  return mailStatus(deps, codeMailJobId(challenge.id, challenge.resendCount));
 }
 
 export interface RefreshedSession {

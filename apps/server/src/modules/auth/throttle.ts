@@ -20,6 +20,8 @@ export const RATE_LIMITS = {
   code: { max: 20, windowMs: WINDOW_MS },
   /** reset-link requests and reset confirmations per client address */
   reset: { max: 10, windowMs: WINDOW_MS },
+  /** looks at a code mail's status per client address: the code step's polls (decision 064) */
+  'code-mail': { max: 120, windowMs: WINDOW_MS },
 } as const;
 export type RateLimitBucket = keyof typeof RATE_LIMITS;
 

@@ -9,6 +9,7 @@ import { creditNoteFileKey } from '../invoices/schema';
 import { reminderMail } from '../reminders/mail';
 import { twoFactorMail } from '../two-factor/mail';
 import { privacyMail } from '../privacy/mail';
+import { deadLetterDigestMail } from './dead-letter-digest';
 import { mailDeliveries } from './schema';
 import {
   consentStatusMail,
@@ -28,6 +29,14 @@ import {
 export interface MailJob {
   messageId: string;
   sealed: string;
+  /** Mail to the operator (the dead-letter digest), told apart without opening it. */
+  toOperator?: true;
+}
+
+export interface EnqueueOptions {
+  /** The job's id, when the sender must find the job later (a sign-in code's status). */
+  jobId?: string;
+  toOperator?: boolean;
 }
 
 type EnqueueDeps = Pick<AppDeps, 'queue' | 'consents' | 'config'>;
@@ -49,13 +58,44 @@ export async function enqueueMail(
   executor: Executor,
   deps: EnqueueDeps,
   request: MailRequest,
+  { jobId, toOperator }: EnqueueOptions = {},
 ): Promise<void> {
   const messageId = newMessageId(deps.config.MAIL_FROM);
   const sealed = deps.consents.encryption.encrypt(
     JSON.stringify(request),
     associatedData(messageId),
   );
-  await deps.queue.send<MailJob>(executor, 'mail', { messageId, sealed });
+  await deps.queue.send<MailJob>(
+    executor,
+    'mail',
+    { messageId, sealed, ...(toOperator ? { toOperator: true as const } : {}) },
+    jobId ? { id: jobId } : {},
+  );
+}
+
+/**
+ * Where a queued mail is: `sent`, `queued` (waiting for its first try, or in it), or `failing`
+ * (a try failed and it waits for the next, or every try failed). A mail the queue does not know
+ * (not queued by id, or long since archived) counts as queued: nothing says it failed.
+ */
+export type MailStatus = 'queued' | 'sent' | 'failing';
+
+export async function mailStatus(deps: Pick<AppDeps, 'queue'>, jobId: string): Promise<MailStatus> {
+  const job = await deps.queue.stateOf('mail', jobId);
+  if (!job) return 'queued';
+  switch (job.state) {
+    case 'completed':
+      return 'sent';
+    case 'created':
+      return 'queued';
+    // a try after a failed one counts its tries
+    case 'active':
+      return job.retryCount > 0 ? 'failing' : 'queued';
+    case 'retry':
+    case 'failed':
+    case 'cancelled':
+      return 'failing';
+  }
 }
 
 /** The mail a request names, rendered; a receipt carries its stored invoice PDF. */
@@ -81,6 +121,8 @@ export async function renderMail(
       return twoFactorMail(request.data, ctx);
     case 'privacy':
       return privacyMail(request.data, ctx);
+    case 'dead-letter-digest':
+      return deadLetterDigestMail(request.data, ctx);
     case 'receipt': {
       const pdf = await deps.files.read(receiptFileKey(request.data.orderId));
       // thrown, so the job is tried again: the file store may be briefly away

@@ -30,6 +30,8 @@ export interface Layout {
   action?: { label: string; url: string };
   /** Where the portal is, for the footer's link. */
   publicUrl: string;
+  /** Mail to the portal's operator, not about a customer's account: its footer says so. */
+  toOperator?: boolean;
 }
 
 const text = (content: string | SafeMarkup) => markup`<mj-text>${content}</mj-text>`;
@@ -82,7 +84,11 @@ export async function renderLayout(layout: Layout): Promise<string> {
     </mj-section>
     <mj-section padding="16px 28px">
       <mj-column>
-        <mj-text font-size="12px" line-height="18px" color="${BRAND.muted}" padding="0">This mail was sent by the ${BRAND.name} about your account. We never ask for your password or code by mail or phone. <a href="${home}/login" style="color:${BRAND.blue}">Sign in to the portal</a></mj-text>
+        ${
+          layout.toOperator
+            ? markup`<mj-text font-size="12px" line-height="18px" color="${BRAND.muted}" padding="0">This mail was sent by the ${BRAND.name} at ${home} to its operator (OPERATOR_EMAIL).</mj-text>`
+            : markup`<mj-text font-size="12px" line-height="18px" color="${BRAND.muted}" padding="0">This mail was sent by the ${BRAND.name} about your account. We never ask for your password or code by mail or phone. <a href="${home}/login" style="color:${BRAND.blue}">Sign in to the portal</a></mj-text>`
+        }
       </mj-column>
     </mj-section>
   </mj-body>

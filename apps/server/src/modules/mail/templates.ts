@@ -5,6 +5,7 @@ import { renderLayout } from './layout';
 import type { ReminderMailData } from '../reminders/mail';
 import type { TwoFactorMailData } from '../two-factor/mail';
 import type { PrivacyMailData } from '../privacy/mail';
+import type { DeadLetterDigestData } from './dead-letter-digest';
 
 export interface MailAttachment {
   filename: string;
@@ -69,7 +70,8 @@ export type MailRequest =
     }
   | { template: 'credit-note'; to: string; data: CreditNoteMailData }
   | { template: 'two-factor-changed'; to: string; data: TwoFactorMailData }
-  | { template: 'privacy'; to: string; data: PrivacyMailData };
+  | { template: 'privacy'; to: string; data: PrivacyMailData }
+  | { template: 'dead-letter-digest'; to: string; data: DeadLetterDigestData };
 
 export type MailTemplate = MailRequest['template'];
 type DataOf<T extends MailTemplate> = Extract<MailRequest, { template: T }>['data'];

@@ -223,6 +223,9 @@ describe('TwoFactorDialog', () => {
     const fetchSpy = mockServer({
       '/api/auth/login': () =>
         jsonResponse(200, { success: true, tempToken: 'temp-1', message: 'Code sent' }),
+      // the code's mail went as it should, unless a test says otherwise
+      '/api/auth/code-mail-status': () =>
+        jsonResponse(200, { success: true, data: { status: 'sent' } }),
       ...extra,
     });
     const rendered = renderWithProviders(<LoginForm />, { path: '/login' });
@@ -400,5 +403,79 @@ describe('TwoFactorDialog', () => {
     await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));
     expect(await within(dialog).findByText('Email or temp token is missing')).toBeInTheDocument();
     expect(fetchSpy.mock.calls.length).toBe(callsBefore);
+  });
+
+  describe("the code's mail", () => {
+    const FAILING =
+      'We could not send your code. Our email service is having trouble; we keep trying, so the code may still arrive. If it has not come in a few minutes, try again with Resend Code, or contact support.';
+    const SENT_AFTER_ALL = 'Your code has been sent now. Please check your email.';
+    const STATUS = '/api/auth/code-mail-status';
+    const later = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+    const statusCalls = (spy: ReturnType<typeof mockServer>) =>
+      spy.mock.calls.filter(([url]) => String(url) === STATUS);
+    /** The status route answering each of `statuses` in turn, the last one from then on. */
+    const answering = (...statuses: string[]) => {
+      let call = 0;
+      return () => {
+        const status = statuses[Math.min(call++, statuses.length - 1)];
+        return jsonResponse(200, { success: true, data: { status } });
+      };
+    };
+
+    it('is said to be failing in the live region, and to have gone once a later try sends it', async () => {
+      const { dialog, fetchSpy } = await openDialog({
+        [STATUS]: answering('queued', 'failing', 'failing', 'sent'),
+      });
+      await later(2_000);
+      expect(statusCalls(fetchSpy)).toHaveLength(1);
+      expect(within(dialog).queryByText(FAILING)).not.toBeInTheDocument();
+
+      await later(5_000);
+      const failing = await within(dialog).findByText(FAILING);
+      expect(failing.closest('[aria-live]')).toHaveAttribute('aria-live', 'polite');
+      expect(bodyOf(fetchSpy, STATUS)).toEqual({ tempToken: 'temp-1' });
+      // the step stays usable: the code may still arrive
+      expect(within(dialog).getByLabelText('Verification code')).toBeEnabled();
+
+      await later(10_000);
+      expect(await within(dialog).findByText(SENT_AFTER_ALL)).toBeInTheDocument();
+      expect(within(dialog).queryByText(FAILING)).not.toBeInTheDocument();
+      // sent: nothing more to ask
+      const asked = statusCalls(fetchSpy).length;
+      await later(60_000);
+      expect(statusCalls(fetchSpy)).toHaveLength(asked);
+    });
+
+    it('says nothing while the mail goes as it should, and watches the new code after a resend', async () => {
+      const { u, dialog, fetchSpy } = await openDialog({
+        '/api/auth/resend-verification': () =>
+          jsonResponse(200, { success: true, message: 'Sent' }),
+      });
+      await later(60_000);
+      expect(statusCalls(fetchSpy)).toHaveLength(1);
+      expect(within(dialog).queryByText(FAILING)).not.toBeInTheDocument();
+      expect(within(dialog).queryByText(SENT_AFTER_ALL)).not.toBeInTheDocument();
+
+      fetchSpy.mockClear();
+      await u.click(within(dialog).getByRole('button', { name: 'Resend Code' }));
+      expect(await within(dialog).findByText('Verification code resent!')).toBeInTheDocument();
+      await later(2_000);
+      expect(statusCalls(fetchSpy)).toHaveLength(1);
+    });
+
+    it('stops asking once the server refuses, as for a sign-in that is over', async () => {
+      const { dialog, fetchSpy } = await openDialog({
+        [STATUS]: () =>
+          jsonResponse(400, {
+            success: false,
+            message: 'Verification code has expired. Please sign in again.',
+          }),
+      });
+      await later(2_000);
+      expect(statusCalls(fetchSpy)).toHaveLength(1);
+      await later(60_000);
+      expect(statusCalls(fetchSpy)).toHaveLength(1);
+      expect(within(dialog).queryByText(FAILING)).not.toBeInTheDocument();
+    });
   });
 });

@@ -17,6 +17,7 @@ import { Field } from '@/ui/field';
 import { resendVerification } from '../api/resend-verification';
 import { verify2fa } from '../api/verify-2fa';
 import { maskEmail } from '../utils/mask-email';
+import { CodeMailNotice } from './code-mail-notice';
 
 type Notice = { tone: 'error' | 'success'; text: string } | null;
 
@@ -70,6 +71,8 @@ export function TwoFactorDialog({
   const email = useSessionStore((s) => s.pendingEmail);
   const countdown = useResendCountdown();
   const codeInput = useRef<HTMLInputElement>(null);
+  // each code's mail is watched afresh: the first, then one per resend
+  const [codeRound, setCodeRound] = useState(0);
 
   // opening means a code was just sent: the next one may be asked for after the interval
   const [shownOpen, setShownOpen] = useState(false);
@@ -120,6 +123,7 @@ export function TwoFactorDialog({
     }
     // the old code no longer works: a fresh, empty box for the new one
     setCode('');
+    setCodeRound((round) => round + 1);
     countdown.restart();
     codeInput.current?.focus();
   };
@@ -164,7 +168,9 @@ export function TwoFactorDialog({
           autoFocus
           className="text-center font-mono text-lg tracking-[0.5em]"
         />
-        <div aria-live="polite" aria-atomic="true">
+        {/* one live region: how the code's mail goes, then what the last action did */}
+        <div aria-live="polite" aria-atomic="true" className="space-y-2">
+          <CodeMailNotice round={codeRound} />
           {notice && (
             <p
               className={
