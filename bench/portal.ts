@@ -61,6 +61,8 @@ export async function startPortal(options: {
       REMINDER_MINUTES: '0',
       DATA_EXPORT_PURGE_MINUTES: '0',
       MAIL_PURGE_MINUTES: '0',
+      CLOSED_ACCOUNT_PURGE_MINUTES: '0',
+      AUDIT_PURGE_MINUTES: '0',
       ...SECRETS,
       ...UNUSED_SERVICES,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),

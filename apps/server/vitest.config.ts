@@ -17,6 +17,8 @@ const PGLITE_OWN = [
   'src/adapters/queue.test.ts',
   'src/jobs/index.test.ts',
   'src/jobs/schedule.test.ts',
+  // the closed-account purge: one transaction on the single connection while it deletes files
+  'src/modules/privacy/closed-account-purge.test.ts',
   // npm start on the embedded defaults: migrations, seed, a sign-in, a graceful stop
   'src/cluster/shutdown.test.ts',
   // every route of the app answers on PGlite

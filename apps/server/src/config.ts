@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isValidGstin } from '@portal/contract';
 import { localSecretsFile } from './lib/secrets';
 import { signingSettingsProblem } from './modules/invoices/signing-certificate';
+import { AUDIT_RETENTION_FLOOR_DAYS } from './modules/audit/retention';
 
 /** The repository root, so that `./data` means the same folder whichever workspace starts us. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -90,6 +91,8 @@ const ConfigSchema = z.object({
   /** Unset: each mail is written as an .eml file to DATA_DIR/outbox. */
   MAIL_URL: optionalUrl(['smtp', 'smtps']),
   MAIL_FROM: z.string().min(3).default('Customer Portal <no-reply@portal.localhost>'),
+  /** Where a digest of newly dead-lettered jobs is mailed; unset: none is (a warning in production). */
+  OPERATOR_EMAIL: z.email().max(254).optional(),
   /** Secrets; unset outside production, they are generated once and kept in DATA_DIR. */
   JWT_SECRET: secret,
   LINK_SIGNING_SECRET: secret,
@@ -129,6 +132,19 @@ const ConfigSchema = z.object({
   DATA_EXPORT_PURGE_MINUTES: z.coerce.number().min(0).max(1440).default(60),
   /** Minutes between purges of the marks of mail delivered over 30 days ago; 0 turns it off. */
   MAIL_PURGE_MINUTES: z.coerce.number().min(0).max(1440).default(60),
+  /** Minutes between purges of what closed accounts leave, once due (decision 062); 0: off. */
+  CLOSED_ACCOUNT_PURGE_MINUTES: z.coerce.number().min(0).max(1440).default(60),
+  /** Minutes between looks for newly dead-lettered jobs, mailed to OPERATOR_EMAIL; 0: off. */
+  DEAD_LETTER_DIGEST_MINUTES: z.coerce.number().min(0).max(1440).default(15),
+  /** Minutes between deletions of audit events past AUDIT_RETENTION_DAYS; 0 turns it off. */
+  AUDIT_PURGE_MINUTES: z.coerce.number().min(0).max(1440).default(60),
+  /** Days the audit log is kept: a year at least, as the DPDP Rules ask (decision 063). */
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(AUDIT_RETENTION_FLOOR_DAYS, `must be at least ${AUDIT_RETENTION_FLOOR_DAYS} days`)
+    .max(3650)
+    .default(400),
   /** Unset: receipts and installers are kept under DATA_DIR/files. Set: this S3-compatible bucket. */
   S3_BUCKET: z.string().min(3).optional(),
   /** An S3-compatible service other than AWS (MinIO, Ceph, s3rver); unset for AWS itself. */
@@ -314,5 +330,16 @@ export function settingSources(config: Config, env: NodeJS.ProcessEnv = process.
       ? `Secrets kept in ${localSecretsFile(config.DATA_DIR)}: ${kept.join(', ')}.`
       : 'No secret is kept in DATA_DIR: every one comes from the environment.',
     `Every other setting has its default (${names.length - given.length} of ${names.length}).`,
+  ];
+}
+
+/**
+ * What a start allows but should not go unsaid, one line each: settings that production can run
+ * without, at a cost the operator must choose knowingly.
+ */
+export function settingWarnings(config: Pick<Config, 'NODE_ENV' | 'OPERATOR_EMAIL'>): string[] {
+  if (config.NODE_ENV !== 'production' || config.OPERATOR_EMAIL) return [];
+  return [
+    'WARNING: OPERATOR_EMAIL is not set: jobs that fail every try (mail not delivered, say) are mailed to nobody, and only the PortalDeadLetters alert tells of them.',
   ];
 }

@@ -16,6 +16,9 @@ export const JOB_NAMES = [
   'data-export',
   'data-export-purge',
   'mail-purge',
+  'dead-letter-digest',
+  'audit-purge',
+  'closed-account-purge',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -55,6 +58,19 @@ const QUEUE_SETTINGS: Record<JobName, QueueSettings> = {
     expireInSeconds: 600,
   },
   'mail-purge': { policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
+  'closed-account-purge': {
+    policy: 'stately',
+    retryLimit: 3,
+    retryDelay: 60,
+    expireInSeconds: 600,
+  },
+  'audit-purge': { policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
+  'dead-letter-digest': {
+    policy: 'stately',
+    retryLimit: 3,
+    retryDelay: 60,
+    expireInSeconds: 600,
+  },
 };
 
 /** Without running anything: pg-boss only reads and writes its tables. */
@@ -111,10 +127,19 @@ export function drizzleRunner(executor: Executor): SqlRunner {
 
 export type SendOptions = Pick<
   PgBoss.SendOptions,
-  'startAfter' | 'singletonKey' | 'singletonSeconds' | 'retryLimit' | 'retryDelay' | 'priority'
+  | 'id'
+  | 'startAfter'
+  | 'singletonKey'
+  | 'singletonSeconds'
+  | 'retryLimit'
+  | 'retryDelay'
+  | 'priority'
 >;
 
 export type Job<T extends object> = PgBoss.JobWithMetadata<T>;
+
+/** A job's state (created, retry, active, completed, cancelled, failed) and its tries so far. */
+export type JobState = Pick<Job<object>, 'state' | 'retryCount'>;
 
 export interface WorkOptions {
   /** How often an idle worker looks for jobs; 2 s by default. */
@@ -174,6 +199,8 @@ export interface Queue {
   counts(): Promise<QueueCounts[]>;
   /** Moves every dead letter of `name` back onto it, with fresh retries; answers how many. */
   retryFailed(name: JobName): Promise<number>;
+  /** Where job `id` of `name` is, and how many tries it has had; null when there is none. */
+  stateOf(name: JobName, id: string): Promise<JobState | null>;
   /** True when the queue's tables answer (for the readiness check). */
   ready(): Promise<boolean>;
   /** Where worker and scheduling errors are logged; silent until set. */
@@ -342,6 +369,11 @@ export function createQueue(
         moved += batch;
         if (batch === 0) return moved;
       }
+    },
+
+    async stateOf(name, id) {
+      const job = await idle.getJobById<object>(name, id);
+      return job && { state: job.state, retryCount: job.retryCount };
     },
 
     async ready() {

@@ -43,6 +43,9 @@ describe('jobs CLI', () => {
       'data-export',
       'data-export-purge',
       'mail-purge',
+      'dead-letter-digest',
+      'audit-purge',
+      'closed-account-purge',
     ]);
     expect(await statusOf('auth-purge')).toMatch(
       /^auth-purge +queued 0 {2}active 0 {2}failed 0 {2}none waiting$/,
@@ -68,7 +71,7 @@ describe('jobs CLI', () => {
   it('refuses an unknown queue, a missing one and an unknown option, changing nothing', async () => {
     await expect(run('jobs:retry', ['--queue', 'sms'])).rejects.toThrow(
       new CliError(
-        'Unknown queue "sms": one of payment-reconcile, auth-purge, consent-expiry, reminders, mail, data-export, data-export-purge, mail-purge',
+        'Unknown queue "sms": one of payment-reconcile, auth-purge, consent-expiry, reminders, mail, data-export, data-export-purge, mail-purge, dead-letter-digest, audit-purge, closed-account-purge',
       ),
     );
     await expect(run('jobs:retry', [])).rejects.toThrow('--queue is required');

@@ -19,6 +19,9 @@ beforeAll(async () => {
       REMINDER_MINUTES: '0',
       DATA_EXPORT_PURGE_MINUTES: '30',
       MAIL_PURGE_MINUTES: '120',
+      CLOSED_ACCOUNT_PURGE_MINUTES: '180',
+      AUDIT_PURGE_MINUTES: '0',
+      DEAD_LETTER_DIGEST_MINUTES: '10',
     },
   });
 });
@@ -34,6 +37,9 @@ const allOff = () => ({
     REMINDER_MINUTES: 0,
     DATA_EXPORT_PURGE_MINUTES: 0,
     MAIL_PURGE_MINUTES: 0,
+    CLOSED_ACCOUNT_PURGE_MINUTES: 0,
+    AUDIT_PURGE_MINUTES: 0,
+    DEAD_LETTER_DIGEST_MINUTES: 0,
   },
 });
 
@@ -56,8 +62,10 @@ describe('startBackgroundJobs', () => {
     const jobs = startBackgroundJobs(t.deps, t.app.log);
     try {
       await expect.poll(schedules).toEqual([
+        { name: 'closed-account-purge', cron: '0 */3 * * *', timezone: 'UTC' },
         { name: 'consent-expiry', cron: '0 */1 * * *', timezone: 'UTC' },
         { name: 'data-export-purge', cron: '*/30 * * * *', timezone: 'UTC' },
+        { name: 'dead-letter-digest', cron: '*/10 * * * *', timezone: 'UTC' },
         { name: 'mail-purge', cron: '0 */2 * * *', timezone: 'UTC' },
         { name: 'payment-reconcile', cron: '*/5 * * * *', timezone: 'UTC' },
       ]);
@@ -65,12 +73,20 @@ describe('startBackgroundJobs', () => {
       await drainQueue(t, 'consent-expiry');
       await drainQueue(t, 'data-export-purge');
       await drainQueue(t, 'mail-purge');
+      await drainQueue(t, 'closed-account-purge');
+      await drainQueue(t, 'dead-letter-digest');
       const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
       expect(order!.status).toBe('Completed');
       expect((await jobsOf(t, 'payment-reconcile')).map((job) => job.state)).toContain('completed');
       expect((await jobsOf(t, 'consent-expiry')).map((job) => job.state)).toContain('completed');
       expect((await jobsOf(t, 'data-export-purge')).map((job) => job.state)).toContain('completed');
       expect((await jobsOf(t, 'mail-purge')).map((job) => job.state)).toContain('completed');
+      expect((await jobsOf(t, 'closed-account-purge')).map((job) => job.state)).toContain(
+        'completed',
+      );
+      expect((await jobsOf(t, 'dead-letter-digest')).map((job) => job.state)).toContain(
+        'completed',
+      );
       expect(await jobsOf(t, 'auth-purge')).toEqual([]);
     } finally {
       await jobs.stop();

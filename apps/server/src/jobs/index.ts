@@ -2,14 +2,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobName } from '../adapters/queue';
 import type { Config } from '../config';
 import type { AppDeps } from '../deps';
+import { runAuditPurge } from '../modules/audit/retention';
 import { runConsentExpirySweep } from '../modules/consents/expiry';
 import { startMailDelivery } from '../modules/mail/delivery';
 import { runMailPurge } from '../modules/mail/purge';
+import { runClosedAccountPurge } from '../modules/privacy/closed-account-purge';
 import {
   purgeExpiredDataExports,
   runDataExportJob,
   type DataExportJob,
 } from '../modules/privacy/data-export';
+import { runDeadLetterDigest } from './dead-letter-digest';
 import { runAuthPurge } from './purge-expired-auth';
 import { runPaymentReconciliation } from './reconcile-payments';
 import { runReminders } from './send-reminders';
@@ -31,6 +34,9 @@ interface ScheduledJob {
     | 'REMINDER_MINUTES'
     | 'DATA_EXPORT_PURGE_MINUTES'
     | 'MAIL_PURGE_MINUTES'
+    | 'CLOSED_ACCOUNT_PURGE_MINUTES'
+    | 'AUDIT_PURGE_MINUTES'
+    | 'DEAD_LETTER_DIGEST_MINUTES'
   >;
   run(deps: AppDeps, log: FastifyBaseLogger): Promise<void>;
 }
@@ -49,6 +55,13 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
     },
   },
   { name: 'mail-purge', every: 'MAIL_PURGE_MINUTES', run: runMailPurge },
+  {
+    name: 'closed-account-purge',
+    every: 'CLOSED_ACCOUNT_PURGE_MINUTES',
+    run: runClosedAccountPurge,
+  },
+  { name: 'audit-purge', every: 'AUDIT_PURGE_MINUTES', run: runAuditPurge },
+  { name: 'dead-letter-digest', every: 'DEAD_LETTER_DIGEST_MINUTES', run: runDeadLetterDigest },
 ];
 
 /**

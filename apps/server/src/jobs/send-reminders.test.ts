@@ -17,6 +17,8 @@ beforeAll(async () => {
       REMINDER_MINUTES: '60',
       DATA_EXPORT_PURGE_MINUTES: '0',
       MAIL_PURGE_MINUTES: '0',
+      CLOSED_ACCOUNT_PURGE_MINUTES: '0',
+      AUDIT_PURGE_MINUTES: '0',
     },
   });
 });

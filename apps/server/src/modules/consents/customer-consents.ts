@@ -10,6 +10,7 @@ import { findCustomerById } from '../users/service';
 import { wantsNotice } from '../preferences/service';
 import { partners } from '../partners/schema';
 import { accessJoin, consentWithAccess } from './access';
+import { forgetConsentDocument } from './erasure';
 import { bankFailure, readToken, toConsent, tokenColumns } from './rows';
 import { consentAccesses, consents } from './schema';
 
@@ -216,7 +217,6 @@ export async function deleteConsent(deps: Deps, customerId: string, id: string):
         accessTokenExpiresAt: null,
         refreshTokenEnc: null,
         refreshTokenExpiresAt: null,
-        documentKey: null,
         reconnectRequestedAt: null,
         updatedAt: now,
       })
@@ -238,5 +238,12 @@ export async function deleteConsent(deps: Deps, customerId: string, id: string):
       details: { consentId: row.consentId },
     });
   });
-  if (found.row.documentKey) await files.remove(found.row.documentKey).catch(() => undefined);
+  // after the commit (a file cannot roll back): the key goes with the file, and stays for another
+  // try when the store fails, as closing the account makes
+  const key = found.row.documentKey;
+  if (key)
+    await files.remove(key).then(
+      () => forgetConsentDocument(db, id, key),
+      () => undefined,
+    );
 }

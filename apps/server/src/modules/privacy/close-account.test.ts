@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privacyMessages, privacyPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -6,13 +6,16 @@ import { authHeaders, createCustomer } from '../../test/customers';
 import { recordActivity } from '../activity/record';
 import { activityEvents } from '../activity/schema';
 import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
-import { consents } from '../consents/schema';
+import { consentAccesses, consents } from '../consents/schema';
 import { invoices } from '../invoices/schema';
+import { orders } from '../orders/schema';
+import { paymentEvents } from '../payments/schema';
 import { buyer } from '../payments/test-support';
 import { customers } from '../users/schema';
 import { accountClosures } from './schema';
 import { TOMBSTONE_NAME, tombstoneEmail } from './close-account';
-import { codeMailedTo, post } from './test-support';
+import { countCustomerRows, findCustomerTables, KEPT_ON_CLOSING } from './customer-tables';
+import { closeAccountOf, codeMailedTo, consentsOfEveryStatus, post } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -135,9 +138,10 @@ describe('POST /api/privacy/close-account', () => {
       .select()
       .from(accountClosures)
       .where(eq(accountClosures.customerId, customer.id));
-    expect(closure!.keepTaxRecordsUntil.getUTCFullYear() - closure!.closedAt.getUTCFullYear()).toBe(
-      6,
-    );
+    // closed on 01/06/2026, in the financial year 2026-27, whose annual return is due on
+    // 31/12/2027: its records are kept 72 months from then, to the end of 31/12/2033 in India
+    expect(closure!.closedAt).toEqual(t.clock.now());
+    expect(closure!.keepTaxRecordsUntil).toEqual(new Date('2034-01-01T00:00:00+05:30'));
     expect(
       await t.deps.db.select().from(invoices).where(eq(invoices.customerId, customer.id)),
     ).toEqual(invoicesBefore);
@@ -158,6 +162,98 @@ describe('POST /api/privacy/close-account', () => {
     const again = await post(t, privacyPaths.closeAccountCode, await authHeaders(t, customer.id));
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(privacyMessages.alreadyClosed);
+  });
+
+  it('erases every consent whatever its status, its document and its reads, and every table it does not keep', async () => {
+    const b = await buyer(t);
+    const { checkoutPath } = await b.pay(await b.order());
+    await b.checkout(checkoutPath, 'pay');
+    const customer = b.customer;
+    const { consentIds } = await consentsOfEveryStatus(t, customer.id);
+    // in the order made: Pending, Approved, Rejected, Expired, Revoked
+    const consentRows = async () =>
+      (await t.deps.db.select().from(consents).where(inArray(consents.consentId, consentIds))).sort(
+        (a, b) => consentIds.indexOf(a.consentId) - consentIds.indexOf(b.consentId),
+      );
+    const readsOf = (rows: { id: string }[]) =>
+      t.deps.db
+        .select()
+        .from(consentAccesses)
+        .where(
+          inArray(
+            consentAccesses.consentRef,
+            rows.map((row) => row.id),
+          ),
+        );
+    const before = await consentRows();
+    expect(before.map((row) => row.status)).toEqual([
+      'Pending',
+      'Approved',
+      'Rejected',
+      'Expired',
+      'Revoked',
+    ]);
+    // the revoked one lost its document when the customer deleted it
+    const documents = before.flatMap((row) => (row.documentKey ? [row.documentKey] : []));
+    expect(documents).toHaveLength(4);
+    for (const key of documents) expect(await t.deps.files.read(key)).not.toBeNull();
+    expect(await readsOf(before)).toHaveLength(1);
+
+    expect((await closeAccountOf(t, customer)).statusCode).toBe(200);
+
+    const after = await consentRows();
+    // the live ones revoked at the bank, the others as they were
+    expect(after.map((row) => row.status)).toEqual([
+      'Revoked',
+      'Revoked',
+      'Rejected',
+      'Expired',
+      'Revoked',
+    ]);
+    for (const row of after) {
+      expect(row).toMatchObject({
+        netBankingUserId: null,
+        accounts: [],
+        purpose: null,
+        transactionFrom: null,
+        transactionTo: null,
+        documentKey: null,
+        accessTokenEnc: null,
+        accessTokenExpiresAt: null,
+        refreshTokenEnc: null,
+        refreshTokenExpiresAt: null,
+        reconnectRequestedAt: null,
+      });
+    }
+    const stored = JSON.stringify(after);
+    for (const row of before) {
+      for (const personal of [row.netBankingUserId!, row.purpose!, ...row.accounts]) {
+        expect(stored).not.toContain(personal);
+      }
+    }
+    for (const key of documents) expect(await t.deps.files.read(key)).toBeNull();
+    expect(await readsOf(after)).toEqual([]);
+
+    // the order keeps what the invoice states, not who paid; the gateway's events keep no payload
+    const [order] = await t.deps.db.select().from(orders).where(eq(orders.customerId, customer.id));
+    expect(order).toMatchObject({
+      status: 'Completed',
+      customerName: null,
+      customerEmail: null,
+      customerPhone: null,
+    });
+    const events = await t.deps.db
+      .select()
+      .from(paymentEvents)
+      .where(eq(paymentEvents.orderId, order!.id));
+    expect(events.length).toBeGreaterThan(0);
+    for (const event of events) expect(event.payload).toEqual({});
+
+    const tables = await findCustomerTables(t.deps.db);
+    for (const table of tables.keys()) {
+      if (table in KEPT_ON_CLOSING) continue;
+      expect(await countCustomerRows(t.deps.db, tables, table, customer), table).toBe(0);
+    }
   });
 
   it('refuses a code asked for again within a minute', async () => {

@@ -1,27 +1,71 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, type SQLWrapper } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { privacyMessages, type CloseAccountRequest } from '@portal/contract';
+import type { FileStore } from '../../adapters/file-store';
 import type { AppDeps } from '../../deps';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { activityEvents, activitySeen } from '../activity/schema';
-import { loginChallenges, passwordResetTokens, seenBrowsers, sessions } from '../auth/schema';
+import { recordAudit } from '../audit/record';
+import {
+  accountThrottles,
+  loginChallenges,
+  passwordResetTokens,
+  seenBrowsers,
+  sessions,
+} from '../auth/schema';
 import { revokeCustomerSessions } from '../auth/sessions';
 import { billingDetails } from '../billing/schema';
 import { deleteConsent } from '../consents/customer-consents';
+import {
+  consentDocumentsOf,
+  eraseCustomerConsents,
+  forgetConsentDocument,
+} from '../consents/erasure';
 import { consents } from '../consents/schema';
+import { orders } from '../orders/schema';
+import { paymentEvents } from '../payments/schema';
+import { customerPlans } from '../plans/schema';
 import { notificationPreferences } from '../preferences/schema';
+import { financialYearOf } from '../receipts/gst';
+import { remindersSent } from '../reminders/schema';
 import { sessionDevices, signInEvents } from '../security/schema';
 import { twoFactorApps, twoFactorRecoveryCodes } from '../two-factor/schema';
 import { customers } from '../users/schema';
 import { findCustomerById } from '../users/service';
 import { checkCode, checkPassword, consumeCode, issueCode } from './codes';
-import { deleteCustomerDataExports } from './data-export';
+import { dataExportsOf, endCustomerDataExports, forgetDataExport } from './data-export';
 import { accountClosures, privacyCodes } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
 
-/** Section 36 of the CGST Act: accounts and records are kept 72 months. */
+/**
+ * Section 36 of the CGST Act: accounts and records are kept 72 months from the due date of the
+ * annual return of their financial year, which section 44 sets at 31 December after the year.
+ */
 export const TAX_RECORDS_MONTHS = 72;
+const INDIA_OFFSET_MS = 330 * 60_000;
+/** Midnight in India at the start of the month's first day. */
+const indianMonthStart = (year: number, month: number) =>
+  new Date(Date.UTC(year, month, 1) - INDIA_OFFSET_MS);
+
+/**
+ * Until when the tax records dated `at` are kept: records of the financial year 2026-27, whose
+ * annual return is due on 31/12/2027, to the end of 31/12/2033 in India.
+ */
+export function taxRecordsKeptUntil(at: Date): Date {
+  const returnDueYear = Number(financialYearOf(at).slice(0, 4)) + 1;
+  return indianMonthStart(returnDueYear + TAX_RECORDS_MONTHS / 12 + 1, 0);
+}
+
+/**
+ * The records dated before this have been kept their whole time at `now`: on 01/01/2034 those of
+ * 2026-27 and before, which end on 01/04/2027 (`taxRecordsKeptUntil` of each is at most `now`).
+ */
+export function taxRecordsDoneBefore(now: Date): Date {
+  const year = new Date(now.getTime() + INDIA_OFFSET_MS).getUTCFullYear();
+  return indianMonthStart(year - 1 - TAX_RECORDS_MONTHS / 12, 3);
+}
 
 /** An address under .invalid (RFC 2606): no mail can reach it, and nobody can sign in with it. */
 export const tombstoneEmail = (customerId: string) => `closed-${customerId}@closed.invalid`;
@@ -61,15 +105,71 @@ const PERSONAL_TABLES = [
   loginChallenges,
   passwordResetTokens,
   seenBrowsers,
+  remindersSent,
+  customerPlans,
 ] as const;
 
+type Log = Pick<FastifyBaseLogger, 'warn'>;
+
 /**
- * Closes the account (decision 043): the password and the e-mailed code, then every live consent
- * revoked at the bank through the consents module's own path (a bank that cannot be reached stops
- * here, and the request may be repeated), then in one transaction every session ended and the
- * personal data replaced by a tombstone. Invoices and orders stay for the 72 months tax law asks.
+ * Removes a file of a closed account from the store. A failure is logged with the row's id alone
+ * and answered false: the row keeps the key for a later pass to try again.
  */
-export async function closeAccount(deps: Deps, customerId: string, input: CloseAccountRequest) {
+export async function removeOrLog(
+  files: FileStore,
+  log: Log,
+  key: string,
+  ids: Record<string, string>,
+): Promise<boolean> {
+  try {
+    await files.remove(key);
+    return true;
+  } catch (error) {
+    log.warn(
+      { err: error, ...ids },
+      'a file of a closed account was not deleted; tried again later',
+    );
+    return false;
+  }
+}
+
+/**
+ * The files of closed accounts, after the closing has committed (a file cannot roll back with the
+ * rows): each partner document and each "Download my data" file. A row keeps its file's key
+ * until the file is gone, so that the closed-account purge tries again what failed here.
+ */
+export async function deleteClosedAccountFiles(
+  deps: Pick<Deps, 'db' | 'files'>,
+  log: Log,
+  customerIds: string[] | SQLWrapper,
+): Promise<number> {
+  let deleted = 0;
+  for (const { id, documentKey } of await consentDocumentsOf(deps.db, customerIds)) {
+    if (!(await removeOrLog(deps.files, log, documentKey, { consent: id }))) continue;
+    await forgetConsentDocument(deps.db, id, documentKey);
+    deleted += 1;
+  }
+  for (const { id, key } of await dataExportsOf(deps.db, customerIds)) {
+    if (!(await removeOrLog(deps.files, log, key, { dataExport: id }))) continue;
+    await forgetDataExport(deps.db, id);
+    deleted += 1;
+  }
+  return deleted;
+}
+
+/**
+ * Closes the account (decisions 043 and 062): the password and the e-mailed code, then every live
+ * consent revoked at the bank through the consents module's own path (a bank that cannot be
+ * reached stops here, and the request may be repeated), then in one transaction every session
+ * ended, the personal data erased or replaced by a tombstone, and last the files. Invoices and
+ * orders stay for the time tax law asks; the closed-account purge deletes them after it.
+ */
+export async function closeAccount(
+  deps: Deps,
+  customerId: string,
+  input: CloseAccountRequest,
+  log: Log,
+) {
   const { db, clock } = deps;
   const customer = await openAccount(db, customerId);
   await checkPassword(deps, customerId, customer.passwordHash, input.password);
@@ -84,8 +184,7 @@ export async function closeAccount(deps: Deps, customerId: string, input: CloseA
   for (const consent of live) await deleteConsent(deps, customerId, consent.id);
 
   const now = clock.now();
-  const keepUntil = new Date(now);
-  keepUntil.setUTCMonth(keepUntil.getUTCMonth() + TAX_RECORDS_MONTHS);
+  const keepUntil = taxRecordsKeptUntil(now);
   await db.transaction(async (tx) => {
     await consumeCode(tx, customerId, 'close-account', codeHash);
     const [closed] = await tx
@@ -94,6 +193,7 @@ export async function closeAccount(deps: Deps, customerId: string, input: CloseA
       .onConflictDoNothing()
       .returning({ customerId: accountClosures.customerId });
     if (!closed) throw new AppError('CONFLICT', privacyMessages.alreadyClosed);
+    await recordAudit(tx, clock, { actor: 'customer', customerId, action: 'account_closed' });
     await revokeCustomerSessions(tx, clock, customerId, 'operator');
     await tx
       .update(customers)
@@ -117,7 +217,17 @@ export async function closeAccount(deps: Deps, customerId: string, input: CloseA
     for (const table of PERSONAL_TABLES) {
       await tx.delete(table).where(eq(table.customerId, customerId));
     }
+    // the sign-in failures counted under the address
+    await tx.delete(accountThrottles).where(eq(accountThrottles.email, customer.email));
+    await eraseCustomerConsents(tx, customerId, now);
+    // an order keeps what its invoice states; who paid, and the gateway's copy of it, go
+    await tx
+      .update(orders)
+      .set({ customerName: null, customerEmail: null, customerPhone: null })
+      .where(eq(orders.customerId, customerId));
+    const own = tx.select({ id: orders.id }).from(orders).where(eq(orders.customerId, customerId));
+    await tx.update(paymentEvents).set({ payload: {} }).where(inArray(paymentEvents.orderId, own));
+    await endCustomerDataExports(tx, customerId);
   });
-  // after the commit: a file of the store cannot roll back with the rows
-  await deleteCustomerDataExports(deps, customerId);
+  await deleteClosedAccountFiles(deps, log, [customerId]);
 }

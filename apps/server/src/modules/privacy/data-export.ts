@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { and, desc, eq, gt, lte } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte, type SQLWrapper } from 'drizzle-orm';
 import {
   customerDate,
   dataExportDownloadPath,
@@ -12,7 +12,9 @@ import {
 } from '@portal/contract';
 import type { Job } from '../../adapters/queue';
 import type { AppDeps } from '../../deps';
+import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
+import { recordAudit } from '../audit/record';
 import { enqueueMail } from '../mail/delivery';
 import { portalUrl } from '../mail/format';
 import { customers } from '../users/schema';
@@ -91,6 +93,12 @@ export async function requestDataExport(deps: Deps, customerId: string): Promise
         .values({ customerId, status: 'preparing', requestedAt: now })
         .returning();
       await deps.queue.send<DataExportJob>(tx, 'data-export', { exportId: row!.id });
+      await recordAudit(tx, deps.clock, {
+        actor: 'customer',
+        customerId,
+        action: 'data_export_requested',
+        details: { exportId: row!.id },
+      });
       return toDataExport(row!, now);
     });
   } catch (error) {
@@ -143,6 +151,12 @@ export async function prepareDataExport(deps: Deps, exportId: string): Promise<v
       row.customerId,
       DATA_EXPORT_TTL_MS / 1000,
     );
+    await recordAudit(tx, deps.clock, {
+      actor: 'system',
+      customerId: row.customerId,
+      action: 'data_export_prepared',
+      details: { exportId: row.id },
+    });
     await enqueueMail(tx, deps, {
       template: 'privacy',
       to: customer.email,
@@ -212,6 +226,16 @@ export async function dataExportFile(deps: Deps, customerId: string, exportId: s
   }
   const file = await deps.files.stream(dataExportFileKey(customerId, exportId));
   if (!file) throw new AppError('GONE', privacyMessages.exportGone);
+  await recordAudit(deps.db, deps.clock, {
+    actor: 'customer',
+    customerId,
+    action: 'data_export_downloaded',
+    details: { exportId },
+  }).catch((error: unknown) => {
+    // no download without its line in the audit log: the file opened is closed again
+    file.body.destroy();
+    throw error;
+  });
   return { ...file, fileName: dataExportFileName(row.readyAt ?? row.expiresAt) };
 }
 
@@ -237,14 +261,27 @@ export async function purgeExpiredDataExports(
   return due.length;
 }
 
-/** Closing the account: every export of the customer goes, files and rows. */
-export async function deleteCustomerDataExports(
-  deps: Pick<Deps, 'db' | 'files'>,
-  customerId: string,
-) {
-  const rows = await deps.db
-    .delete(dataExports)
-    .where(eq(dataExports.customerId, customerId))
-    .returning({ id: dataExports.id });
-  for (const row of rows) await deps.files.remove(dataExportFileKey(customerId, row.id));
+/**
+ * Closing the account, in its transaction: every request of the customer ends at once (its link
+ * answers 410, a job still preparing one leaves it), and stays until its file is deleted.
+ */
+export async function endCustomerDataExports(tx: Executor, customerId: string) {
+  await tx
+    .update(dataExports)
+    .set({ status: 'expired' })
+    .where(eq(dataExports.customerId, customerId));
+}
+
+/** The requests of the customers given (ids, or a subquery), with the keys of their files. */
+export async function dataExportsOf(db: Executor, customerIds: string[] | SQLWrapper) {
+  const rows = await db
+    .select({ id: dataExports.id, customerId: dataExports.customerId })
+    .from(dataExports)
+    .where(inArray(dataExports.customerId, customerIds));
+  return rows.map((row) => ({ id: row.id, key: dataExportFileKey(row.customerId, row.id) }));
+}
+
+/** A request whose file was deleted goes too. */
+export async function forgetDataExport(db: Executor, exportId: string) {
+  await db.delete(dataExports).where(eq(dataExports.id, exportId));
 }

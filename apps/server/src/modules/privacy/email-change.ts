@@ -7,6 +7,7 @@ import {
 import type { AppDeps } from '../../deps';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
+import { recordAudit } from '../audit/record';
 import { enqueueMail } from '../mail/delivery';
 import { customers } from '../users/schema';
 import { findCustomerById } from '../users/service';
@@ -16,13 +17,15 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'queue' | 'consents' | 'config'>;
 
 const UNIQUE_VIOLATION = '23505';
 
-/** PostgreSQL's and PGlite's unique violation, as thrown or as Drizzle's wrapped cause. */
-export function isUniqueViolation(error: unknown): boolean {
+/** An error of PostgreSQL or PGlite with this SQLSTATE, as thrown or as Drizzle's wrapped cause. */
+export function hasSqlState(error: unknown, state: string): boolean {
   for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
+    if ((e as { code?: unknown }).code === state) return true;
   }
   return false;
 }
+
+export const isUniqueViolation = (error: unknown) => hasSqlState(error, UNIQUE_VIOLATION);
 
 async function takenByAnother(db: Executor, customerId: string, email: string) {
   const [row] = await db
@@ -76,6 +79,7 @@ export async function confirmEmailChange(
         .update(customers)
         .set({ email: newEmail, updatedAt: now })
         .where(eq(customers.id, customerId));
+      await recordAudit(tx, deps.clock, { actor: 'customer', customerId, action: 'email_changed' });
       await enqueueMail(tx, deps, {
         template: 'privacy',
         to: before.email,

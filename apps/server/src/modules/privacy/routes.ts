@@ -67,7 +67,7 @@ export async function privacyRoutes(app: App) {
       },
     },
     async (request) => {
-      await closeAccount(app.deps, request.auth.customerId, request.body);
+      await closeAccount(app.deps, request.auth.customerId, request.body, request.log);
       return { success: true as const, message: privacyMessages.closed };
     },
   );

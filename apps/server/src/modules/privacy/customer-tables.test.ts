@@ -1,0 +1,154 @@
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingPaths, preferencesPaths, privacyPaths } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { authHeaders } from '../../test/customers';
+import { drainQueue } from '../../test/queue';
+import { markNotificationsSeen } from '../activity/service';
+import { requestResetLink } from '../auth/test-support';
+import { paidOrder } from '../invoices/test-support';
+import { remindersSent } from '../reminders/schema';
+import {
+  CHROME_ON_WINDOWS,
+  SAFARI_ON_IPHONE,
+  passwordStep,
+  signInFrom,
+} from '../security/test-support';
+import { withAppOn } from '../two-factor/test-support';
+import {
+  countCustomerRows,
+  findCustomerTables,
+  KEPT_ON_CLOSING,
+  type Reference,
+} from './customer-tables';
+import { runDataExportJob, type DataExportJob } from './data-export';
+import { closeAccountOf, consentsOfEveryStatus, post } from './test-support';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.deps.queue.work<DataExportJob>('data-export', (job) => runDataExportJob(t.deps, job));
+});
+afterAll(() => t.close());
+
+const DECISIONS = fileURLToPath(new URL('../../../../../docs/decisions/', import.meta.url));
+
+/** A customer with rows in every table the portal has for customers, through its own paths. */
+async function customerInEveryTable() {
+  const { b } = await paidOrder(t);
+  const customer = b.customer;
+  await consentsOfEveryStatus(t, customer.id);
+  const headers = await authHeaders(t, customer.id);
+  const saved = await t.app.inject({
+    method: 'PUT',
+    url: billingPaths.details,
+    headers,
+    payload: {
+      gstin: customer.gstNo,
+      addressLine1: '14 Marine Drive',
+      city: 'Mumbai',
+      stateCode: '27',
+      pin: '400020',
+    },
+  });
+  expect(saved.statusCode).toBe(200);
+  const chosen = await t.app.inject({
+    method: 'PUT',
+    url: preferencesPaths.notifications,
+    headers,
+    payload: { reminders: false, consentChanges: true },
+  });
+  expect(chosen.statusCode).toBe(200);
+  await markNotificationsSeen(t.deps.db, t.clock, customer.id, t.clock.now());
+  await t.deps.db.insert(remindersSent).values({
+    customerId: customer.id,
+    subject: 'plan:2027-06-01',
+    thresholdDays: 30,
+    sentAt: t.clock.now(),
+  });
+  // two browsers sign in (the second with a link that ends it), then a wrong password counts
+  await signInFrom(t, customer, { userAgent: CHROME_ON_WINDOWS, ip: '198.51.100.7' });
+  await signInFrom(t, customer, { userAgent: SAFARI_ON_IPHONE, ip: '203.0.113.9' });
+  const from = { userAgent: CHROME_ON_WINDOWS, ip: '198.51.100.8' };
+  expect((await passwordStep(t, customer, from, { password: 'Wrong@2026' })).statusCode).toBe(401);
+  expect((await requestResetLink(t, customer.email)).statusCode).toBe(200);
+  const newEmail = { newEmail: `new-${customer.email}`, password: customer.password };
+  expect((await post(t, privacyPaths.emailChangeCode, headers, newEmail)).statusCode).toBe(200);
+  await withAppOn(t, customer);
+  expect((await post(t, privacyPaths.dataExport, headers)).statusCode).toBe(202);
+  await drainQueue(t, 'data-export');
+  return customer;
+}
+
+describe('the tables that refer to a customer', () => {
+  it('are read from the catalog: keys to customers and through other tables, columns named after a table, e-mail addresses', async () => {
+    const tables = await findCustomerTables(t.deps.db);
+    const row = (columns: string[], parent: string, parentColumns = ['id']): Reference => ({
+      kind: 'row',
+      columns,
+      parent,
+      parentColumns,
+    });
+    expect(tables.get('consents')).toContainEqual(row(['customer_id'], 'customers'));
+    expect(tables.get('consent_accesses')).toEqual([row(['consent_ref'], 'consents')]);
+    expect(tables.get('payment_events')).toEqual([row(['order_id'], 'orders')]);
+    expect(tables.get('sandbox_bank_consents')).toEqual([
+      row(['consent_id'], 'consents', ['consent_id']),
+    ]);
+    expect(tables.get('account_throttles')).toEqual([{ kind: 'email', column: 'email' }]);
+    // what no customer owns stays out
+    for (const shared of ['plans', 'partners', 'plugins', 'document_counters', 'mail_deliveries']) {
+      expect(tables.has(shared), shared).toBe(false);
+    }
+
+    // a table added later is found however it refers to a customer
+    await t.deps.db.execute(
+      sql`CREATE TABLE later_notes (id uuid PRIMARY KEY, session_id uuid REFERENCES sessions (id))`,
+    );
+    await t.deps.db.execute(sql`CREATE TABLE later_contacts (contact_email text PRIMARY KEY)`);
+    try {
+      const later = await findCustomerTables(t.deps.db);
+      expect(later.get('later_notes')).toEqual([row(['session_id'], 'sessions')]);
+      expect(later.get('later_contacts')).toEqual([{ kind: 'email', column: 'contact_email' }]);
+    } finally {
+      await t.deps.db.execute(sql`DROP TABLE later_notes`);
+      await t.deps.db.execute(sql`DROP TABLE later_contacts`);
+    }
+  });
+
+  it('are each emptied of the customer on closing, or kept for a reason a decision record gives', async () => {
+    const tables = await findCustomerTables(t.deps.db);
+    const decisions = await readdir(DECISIONS);
+    const customer = await customerInEveryTable();
+    const count = (table: string) => countCustomerRows(t.deps.db, tables, table, customer);
+    const before = new Map<string, number | null>();
+    for (const table of tables.keys()) before.set(table, await count(table));
+
+    expect((await closeAccountOf(t, customer)).statusCode).toBe(200);
+
+    const unaccounted: string[] = [];
+    for (const table of tables.keys()) {
+      const kept = KEPT_ON_CLOSING[table];
+      if (kept) {
+        const record = decisions.find((file) => file.startsWith(`${kept.decision}-`));
+        if (!record || kept.reason.length === 0) {
+          unaccounted.push(
+            `${table}: kept, but decision ${kept.decision} is not in docs/decisions`,
+          );
+        }
+        continue;
+      }
+      const after = await count(table);
+      if (!before.get(table) || after !== 0) {
+        unaccounted.push(
+          `${table}: ${before.get(table) ?? 'no'} rows of the customer before closing, ${after ?? 'unknown'} after`,
+        );
+      }
+    }
+    // a table here is neither kept with a decision (KEPT_ON_CLOSING) nor erased by closing, or
+    // the customer above has no row in it to show that closing erases it
+    expect(unaccounted).toEqual([]);
+  });
+});
