@@ -15,7 +15,7 @@ import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
 import type { Partner } from '../partners/schema';
-import { findCustomerByEmail, findCustomerById } from '../users/service';
+import { findCustomerByEmail, findCustomerById, isClosedCustomer } from '../users/service';
 import { expireDueConsents } from './customer-consents';
 import { sniffDocumentType } from './document';
 import { accessJoin, consentWithAccess, findPartnerConsent } from './access';
@@ -51,7 +51,9 @@ export async function requestConsent(
   const customer = input.customerId
     ? await findCustomerById(db, input.customerId)
     : await findCustomerByEmail(db, input.customerEmail ?? '');
-  if (!customer) throw new AppError('NOT_FOUND', 'Customer not found');
+  if (!customer || isClosedCustomer(customer)) {
+    throw new AppError('NOT_FOUND', 'Customer not found');
+  }
 
   const now = clock.now();
   const expiresAt = input.expirationDateTime ? new Date(input.expirationDateTime) : undefined;

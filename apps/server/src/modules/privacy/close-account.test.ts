@@ -5,7 +5,12 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { recordActivity } from '../activity/record';
 import { activityEvents } from '../activity/schema';
-import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
+import {
+  createTestPartner,
+  decideAtBank,
+  partnerRequest,
+  requestTestConsent,
+} from '../consents/testing';
 import { consentAccesses, consents } from '../consents/schema';
 import { invoices } from '../invoices/schema';
 import { orders } from '../orders/schema';
@@ -116,6 +121,10 @@ describe('POST /api/privacy/close-account', () => {
       .where(eq(consents.consentId, consent.consentId));
     expect(revoked!.status).toBe('Revoked');
     expect(revoked!.accessTokenEnc).toBeNull();
+    // a partner cannot attach a new consent to the closed account
+    const late = await partnerRequest(t, partner.apiKey, { customerId: customer.id });
+    expect(late.statusCode).toBe(404);
+    expect(late.json().message).toBe('Customer not found');
 
     const row = await rowOf(customer.id);
     expect(row).toMatchObject({

@@ -32,7 +32,7 @@ import { remindersSent } from '../reminders/schema';
 import { sessionDevices, signInEvents } from '../security/schema';
 import { twoFactorApps, twoFactorRecoveryCodes } from '../two-factor/schema';
 import { customers } from '../users/schema';
-import { findCustomerById } from '../users/service';
+import { CLOSED_PASSWORD_HASH, findCustomerById } from '../users/service';
 import { checkCode, checkPassword, consumeCode, issueCode } from './codes';
 import { dataExportsOf, endCustomerDataExports, forgetDataExport } from './data-export';
 import { accountClosures, privacyCodes } from './schema';
@@ -204,8 +204,7 @@ export async function closeAccount(
         tallySerialNo: '',
         category: null,
         tallyVersion: null,
-        // not an argon2 hash: no password verifies against it
-        passwordHash: 'closed',
+        passwordHash: CLOSED_PASSWORD_HASH,
         updatedAt: now,
       })
       .where(eq(customers.id, customerId));

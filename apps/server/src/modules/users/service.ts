@@ -29,6 +29,13 @@ export async function lockCustomerByEmail(tx: Executor, email: string) {
   return customer;
 }
 
+/** A closed account's password hash: not an argon2 hash, so no password verifies against it. */
+export const CLOSED_PASSWORD_HASH = 'closed';
+
+/** Closed accounts keep a tombstone row until their tax records go; nothing new may join them. */
+export const isClosedCustomer = (customer: { passwordHash: string }) =>
+  customer.passwordHash === CLOSED_PASSWORD_HASH;
+
 export async function findCustomerById(db: Executor, id: string) {
   const [customer] = await db.select().from(customers).where(eq(customers.id, id)).limit(1);
   return customer;
