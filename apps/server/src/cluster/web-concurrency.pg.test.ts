@@ -80,9 +80,13 @@ describe('npm start with WEB_CONCURRENCY=2 on PostgreSQL', () => {
     expect(workers).not.toContain(portal!.child.pid);
 
     // node:cluster hands connections out in turn; fresh connections reach both workers
+    // each worker is ready once its job workers run, which may come after the line above
     for (let i = 0; i < 8; i++) {
-      const res = await freshGet(`${portal!.url}/api/health/ready`);
-      expect(res.status).toBe(200);
+      await expect
+        .poll(async () => (await freshGet(`${portal!.url}/api/health/ready`)).status, {
+          timeout: 15_000,
+        })
+        .toBe(200);
     }
     await expect
       .poll(() => [...answeringPids()].sort(), { timeout: 5_000 })
