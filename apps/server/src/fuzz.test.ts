@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { channel } from 'node:diagnostics_channel';
 import { sql, type SQL } from 'drizzle-orm';
 import fc from 'fast-check';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { hmacHex } from './adapters/payment-gateway';
 import { createTestPartner } from './modules/consents/testing';
 import { createTestApp } from './test/app';
@@ -12,7 +15,8 @@ import { serverSuiteRun } from './test/suite-run';
  * Every route of the app, fuzzed: a valid request is spoilt in one to three places, so that each
  * input is bad by construction, and the app must answer 4xx and leave every table as it was.
  * The routes come from the app itself (its OpenAPI document, and its router for the routes the
- * document hides), so a new route is fuzzed without anyone adding it here.
+ * document hides, the sandboxes', with the schemas they were registered with), so a new route
+ * and its fields are fuzzed without anyone adding them here.
  *
  * The full walk runs once, on the suite's main database; beside a PostgreSQL run, PGlite walks
  * every route with fewer inputs, to show each one answers on the embedded database too.
@@ -20,7 +24,21 @@ import { serverSuiteRun } from './test/suite-run';
 
 const RUNS = serverSuiteRun() === 'pglite-own' ? 50 : 1000;
 
+/**
+ * The schemas the routes were registered with, by `METHOD /path`: Fastify announces each instance
+ * it makes on this channel, and every route then passes its onRoute hook.
+ */
+const routeSchemas = new Map<string, FastifySchema>();
+const initialization = channel('fastify.initialization');
+const recordRoutes = (message: unknown) =>
+  (message as { fastify: FastifyInstance }).fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routeSchemas.set(`${method} ${route.url}`, route.schema ?? {});
+    }
+  });
+initialization.subscribe(recordRoutes);
 const t = await createTestApp();
+initialization.unsubscribe(recordRoutes);
 const customer = await createCustomer(t);
 const partner = await createTestPartner(t);
 afterAll(() => t.close());
@@ -31,6 +49,8 @@ afterAll(() => t.close());
 interface JsonSchema {
   type?: string;
   properties?: Record<string, JsonSchema>;
+  /** The members of a record (`{}` takes anything). */
+  additionalProperties?: JsonSchema | boolean;
   required?: string[];
   items?: JsonSchema;
   anyOf?: JsonSchema[];
@@ -67,6 +87,8 @@ interface Operation {
   /** The JSON body's schema, when the operation takes one. */
   body?: JsonSchema;
   security: 'bearer' | 'partnerKey' | null;
+  /** For a route the document hides: the zod schemas it was registered with, if any. */
+  registered?: FastifySchema;
 }
 
 interface OpenApiOperation {
@@ -121,26 +143,53 @@ function routerRoutes(): { method: string; path: string }[] {
   });
 }
 
-const hidden: Operation[] = routerRoutes()
-  .filter((r) => !documented.some((d) => d.method === r.method && d.path === r.path))
-  .map((r) => ({
+/** A route's zod schema as JSON Schema, written as the OpenAPI document writes its inputs. */
+const jsonSchemaOf = (schema: unknown): JsonSchema =>
+  z.toJSONSchema(schema as z.ZodType, {
+    io: 'input',
+    target: 'openapi-3.0',
+    unrepresentable: 'any',
+  }) as JsonSchema;
+
+/** A route the document hides, with the inputs its registered schemas describe. */
+function hiddenOperation(r: { method: string; path: string }): Operation {
+  const registered = routeSchemas.get(`${r.method} ${r.path}`);
+  const params = registered?.params ? jsonSchemaOf(registered.params) : {};
+  const query = registered?.querystring ? jsonSchemaOf(registered.querystring) : {};
+  return {
     ...r,
     documented: false,
-    parameters: [...r.path.matchAll(/:(\w+)|(\*)/g)].map((m) => ({
-      name: m[1] ?? '*',
-      in: 'path' as const,
-      required: true,
-      schema: {},
-    })),
+    parameters: [
+      ...[...r.path.matchAll(/:(\w+)|(\*)/g)].map((m) => ({
+        name: m[1] ?? '*',
+        in: 'path' as const,
+        required: true,
+        schema: params.properties?.[m[1] ?? '*'] ?? {},
+      })),
+      ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+        name,
+        in: 'query' as const,
+        required: query.required?.includes(name) ?? false,
+        schema,
+      })),
+    ],
+    body: registered?.body ? jsonSchemaOf(registered.body) : undefined,
     security: null,
-  }));
+    registered,
+  };
+}
+
+const hidden: Operation[] = routerRoutes()
+  .filter((r) => !documented.some((d) => d.method === r.method && d.path === r.path))
+  .map(hiddenOperation);
 
 const operations = [...documented, ...hidden];
 
 // ---------------------------------------------------------------------------------------------
 // Valid values, from the schemas
 
-// the last three: a PIN code, a day (YYYY-MM-DD) and a financial year (2026-27) of the exports
+// the last four: a PIN code, a day (YYYY-MM-DD) and a financial year (2026-27) of the exports,
+// and an address
 const VALID_STRINGS = [
   'fuzz@example.test',
   'ReadBalances',
@@ -149,28 +198,31 @@ const VALID_STRINGS = [
   '560038',
   '2026-04-01',
   '2026-27',
+  'https://fuzz.example.test/',
 ];
 
 const optionsOf = (schema: JsonSchema) => schema.anyOf ?? schema.oneOf;
 
-/** A value the schema accepts; the request built of them must pass validation (checked). */
-function validValue(schema: JsonSchema, name = ''): unknown {
+/**
+ * A value the schema accepts; the request built of them must pass validation (checked).
+ * `requiredOnly` leaves out the fields an object may go without.
+ */
+function validValue(schema: JsonSchema, name = '', requiredOnly = false): unknown {
   if (schema.default !== undefined) return schema.default;
   if (schema.enum) return schema.enum[0];
   if (schema.const !== undefined) return schema.const;
   const options = optionsOf(schema);
-  if (options) return validValue(options[0]!, name);
+  if (options) return validValue(options[0]!, name, requiredOnly);
   switch (schema.type) {
     case 'object':
       return Object.fromEntries(
-        Object.entries(schema.properties ?? {}).map(([key, child]) => [
-          key,
-          validValue(child, key),
-        ]),
+        Object.entries(schema.properties ?? {})
+          .filter(([key]) => !requiredOnly || schema.required?.includes(key))
+          .map(([key, child]) => [key, validValue(child, key, requiredOnly)]),
       );
     case 'array':
       return Array.from({ length: Math.max(schema.minItems ?? 1, 1) }, () =>
-        validValue(schema.items ?? {}, name),
+        validValue(schema.items ?? {}, name, requiredOnly),
       );
     case 'integer':
     case 'number':
@@ -193,6 +245,7 @@ function validString(schema: JsonSchema, name: string): string {
     s.length <= (schema.maxLength ?? Infinity) &&
     (!schema.pattern || new RegExp(schema.pattern).test(s)) &&
     (schema.format !== 'email' || s.includes('@')) &&
+    (schema.format !== 'uri' || URL.canParse(s)) &&
     (schema.format !== 'base64' || /^[A-Za-z0-9+/]+=*$/.test(s));
   const found = VALID_STRINGS.find(fits);
   if (!found) throw new Error(`no valid example for ${name}: ${JSON.stringify(schema)}`);
@@ -536,7 +589,20 @@ function bodySpoils(schema: JsonSchema, path: string[] = []): fc.Arbitrary<Spoil
       ? [fc.constant<Spoil>({ at: 'drop', path: [...path, key] })]
       : []),
   ]);
-  return [here, ...inside];
+  // a record's members: a bad value, or a key that is not plain text
+  const member = object?.additionalProperties;
+  const members =
+    typeof member === 'object' && member.type
+      ? [
+          badJson(member).map((value): Spoil => ({ at: 'body', path: [...path, 'fuzz'], value })),
+          unsafeText('fuzz').map((key): Spoil => ({
+            at: 'body',
+            path: [...path, key],
+            value: validValue(member),
+          })),
+        ]
+      : [];
+  return [here, ...inside, ...members];
 }
 
 interface Credential {
@@ -715,8 +781,8 @@ interface Prepared {
   credential: Credential | null;
   spoils: fc.Arbitrary<Spoil>[];
   /**
-   * A body for a route of the router, whose body may be input or may be ignored (a form's
-   * button): sent along with the spoils, never counted as one.
+   * A body for a route of the router that registered no schema for it, whose body may be input
+   * or may be ignored (a form's button): sent along with the spoils, never counted as one.
    */
   junk: fc.Arbitrary<Spoil[]>;
   /** A route of the router that refused every credential the test knows. */
@@ -729,16 +795,21 @@ async function prepare(op: Operation): Promise<Prepared> {
   const key = `${op.method} ${op.path}`;
   const params: Record<string, string> = {};
   const query: [string, string][] = [];
+  // a route the document hides is sent what its schema requires: a registered schema may bound
+  // more than its JSON Schema says (a pipe's limits), and its ids name nothing
   for (const p of op.parameters) {
     if (p.in === 'header') continue;
-    const value = op.documented ? String(validValue(p.schema, p.name)) : 'fuzz';
-    if (p.in === 'path') params[p.name] = encodeURIComponent(value);
-    // an opaque one (a cursor) has no valid value to make up
-    else if (!OPAQUE_QUERY[p.name]) query.push([p.name, encodeURIComponent(value)]);
+    if (p.in === 'path') {
+      const value = op.documented ? String(validValue(p.schema, p.name)) : 'fuzz';
+      params[p.name] = encodeURIComponent(value);
+    } else if (!OPAQUE_QUERY[p.name] && (op.documented || p.required)) {
+      // an opaque one (a cursor) has no valid value to make up
+      query.push([p.name, encodeURIComponent(String(validValue(p.schema, p.name)))]);
+    }
   }
   let body: Draft['body'] = null;
   if (op.body) {
-    const generic = validValue(op.body) as Record<string, unknown>;
+    const generic = validValue(op.body, '', !op.documented) as Record<string, unknown>;
     body = { json: EXAMPLE_BODIES[key]?.(generic) ?? generic };
   } else if (!op.documented && methodTakesBody(op.method)) body = { json: {} };
   const base: Draft = {
@@ -759,12 +830,16 @@ async function prepare(op: Operation): Promise<Prepared> {
     const session = await authHeaders(t, customer.id);
     credential = bearer(session.authorization.slice('Bearer '.length));
   } else if (op.security === 'partnerKey') credential = partnerKey;
-  else if (!op.documented && (await send(op, base)).statusCode === 401) {
-    for (const candidate of sandboxCredentials()) {
-      const res = await send(op, { ...base, credential: candidate.headers('') });
-      if (res.statusCode !== 401) credential = candidate;
+  else if (!op.documented) {
+    // with a body its schema refuses, so that trying credentials changes nothing
+    const probe: Draft = op.body ? { ...base, body: { json: null } } : base;
+    if ((await send(op, probe)).statusCode === 401) {
+      for (const candidate of sandboxCredentials()) {
+        const res = await send(op, { ...probe, credential: candidate.headers('') });
+        if (res.statusCode !== 401) credential = candidate;
+      }
+      locked = credential === null;
     }
-    locked = credential === null;
   }
 
   const spoils: fc.Arbitrary<Spoil>[] = [];
@@ -812,12 +887,12 @@ async function prepare(op: Operation): Promise<Prepared> {
           .map((value): Spoil => ({ at: 'contentType', value })),
       ]
     : [];
-  if (op.documented) spoils.push(...badBodies);
+  if (op.body) spoils.push(...badBodies);
   if (credential) {
     spoils.push(credential.bad.map((headers): Spoil => ({ at: 'credential', headers })));
   }
   const junk =
-    op.documented || badBodies.length === 0
+    op.body || badBodies.length === 0
       ? fc.constant<Spoil[]>([])
       : fc.option(fc.oneof(...badBodies), { nil: undefined }).map((j) => (j ? [j] : []));
   return { base, credential, spoils, junk, locked };
@@ -836,6 +911,26 @@ function refusedEarly(res: { statusCode: number; json(): unknown }, spoils: Spoi
   if (res.statusCode !== 400) return false;
   const unparsable = spoils.some((spoil) => spoil.at === 'bodyText' || spoil.at === 'contentType');
   return unparsable || (res.json() as { error?: string }).error === 'validation';
+}
+
+/**
+ * What the schemas a route the document hides was registered with refuse in a request. Its
+ * example is checked here, not sent: what a sandbox keeps (a payment link's reference) would
+ * then be taken, and could refuse a spoilt input that its schema let through.
+ */
+function registeredRefusals(op: Operation, draft: Draft): string[] {
+  const decoded = (entries: [string, string][]) =>
+    Object.fromEntries(entries.map(([name, value]) => [name, decodeURIComponent(value)]));
+  const parts = {
+    params: decoded(Object.entries(draft.params)),
+    querystring: decoded(draft.query),
+    body: draft.body && 'json' in draft.body ? draft.body.json : undefined,
+  };
+  return Object.entries(parts).flatMap(([part, value]) => {
+    const schema = op.registered?.[part as keyof typeof parts] as z.ZodType | undefined;
+    const result = schema?.safeParse(value);
+    return result?.success === false ? [`${part}: ${result.error.message}`] : [];
+  });
 }
 
 const summary = (op: Operation, res: { statusCode: number; body: string }) =>
@@ -878,6 +973,9 @@ describe('the routes of the app', () => {
   it('are found in the OpenAPI document or the router, the sandboxes included', () => {
     expect(documented.length).toBeGreaterThan(25);
     expect(hidden.some((op) => op.path.startsWith('/sandbox/'))).toBe(true);
+    // the sandboxes' inputs, from the schemas their routes were registered with
+    expect(hidden.filter((op) => op.body).length).toBeGreaterThan(1);
+    expect(hidden.some((op) => op.parameters.some((p) => p.in === 'query'))).toBe(true);
     for (const op of operations) {
       expect(t.app.hasRoute({ method: op.method as 'GET', url: op.path }), op.path).toBe(true);
       expect(prepared.get(op)!.locked, `${op.path} refuses every credential known`).toBe(false);
@@ -892,6 +990,9 @@ describe('every route that takes input, given bad input', () => {
       const ready = prepared.get(op)!;
       // the valid request passes validation, so each spoilt one fails for what was spoilt, and
       // the handler answers it: on PGlite's run this is the smoke of the route on that database
+      if (op.registered) {
+        expect(registeredRefusals(op, ready.base), `the example request of ${name}`).toEqual([]);
+      }
       if (op.documented) {
         const res = await send(op, withCredential(ready, ready.base, []));
         const refused =

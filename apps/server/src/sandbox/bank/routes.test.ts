@@ -1,9 +1,12 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { createTestPartner, requestTestConsent } from '../../modules/consents/testing';
 import { sandboxBankAuthorization } from './routes';
-import { createBankConsent, findBankConsent } from './service';
+import { sandboxBankAccesses, sandboxBankConsents } from './schema';
+import { authoriseBankConsent, createBankConsent, findBankConsent } from './service';
+import { BankErrorSchema } from './wire';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -144,5 +147,67 @@ describe('the sandbox bank API', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ Code: '400 BadRequest' });
+  });
+});
+
+describe('the sandbox bank API, given text or times no store keeps', () => {
+  const client = () => {
+    const { clientId, clientSecret } = t.deps.consents.sandboxBank!;
+    return { authorization: basic(clientId, clientSecret) };
+  };
+  const create = (Data: Record<string, unknown>) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/sandbox/bank/account-access-consents',
+      headers: client(),
+      payload: { Data: { Permissions: ['ReadAccountsBasic', 'ReadTransactionsBasic'], ...Data } },
+    });
+  const consents = async () => (await t.deps.db.select().from(sandboxBankConsents)).length;
+  const refusedAs400 = (res: { statusCode: number; json(): unknown }, field: string) => {
+    expect(res.statusCode, field).toBe(400);
+    expect(BankErrorSchema.parse(res.json()), field).toMatchObject({
+      Code: '400 BadRequest',
+      Message: expect.stringContaining(field),
+      Errors: [{ ErrorCode: 'UK.OBIE.BadRequest', Message: expect.stringContaining(field) }],
+    });
+  };
+
+  it('refuses a NUL in a permission or the purpose, and keeps no consent', async () => {
+    const before = await consents();
+    refusedAs400(await create({ Permissions: ['ReadAccounts\u0000Basic'] }), 'Permissions.0');
+    refusedAs400(await create({ Purpose: 'Books\u0000' }), 'Purpose');
+    expect(await consents()).toBe(before);
+  });
+
+  it('refuses year 0 in any date and time of a new consent, and keeps no consent', async () => {
+    const before = await consents();
+    for (const field of [
+      'ExpirationDateTime',
+      'TransactionFromDateTime',
+      'TransactionToDateTime',
+    ] as const) {
+      refusedAs400(await create({ [field]: '0000-01-01T00:00:00Z' }), field);
+    }
+    expect(await consents()).toBe(before);
+  });
+
+  it('refuses year 0 as a bound of the transactions read, and records no read', async () => {
+    const created = await create({});
+    expect(created.statusCode).toBe(201);
+    const consentId = (created.json() as { Data: { ConsentId: string } }).Data.ConsentId;
+    await authoriseBankConsent(t.deps.db, t.clock, consentId);
+    for (const name of ['fromBookingDateTime', 'toBookingDateTime']) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/sandbox/bank/account-access-consents/${consentId}/transactions?${name}=0000-01-01T00:00:00Z`,
+        headers: client(),
+      });
+      refusedAs400(res, name);
+    }
+    const reads = await t.deps.db
+      .select()
+      .from(sandboxBankAccesses)
+      .where(eq(sandboxBankAccesses.consentId, consentId));
+    expect(reads).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { App } from '../../lib/types';
 import { renderSandboxBankPage } from './page';
 import {
@@ -22,9 +23,11 @@ import type { InProcessRoute } from '../in-process';
 import {
   CONSENT_ACCESS_TOKEN_HEADER,
   CreateConsentBodySchema,
+  ReadQuerySchema,
   type READ_REFUSALS,
   type BankResource,
   type ConsentResponse,
+  type ReadQuery,
   type ReadResponse,
 } from './wire';
 
@@ -158,6 +161,18 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
 
+    // the bank's own error format for whatever refuses a request; a failure is the portal's 5xx
+    app.setErrorHandler((error: FastifyError, _request, reply) => {
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const issue = error.validation[0]!;
+        const field = issue.instancePath.slice(1).replaceAll('/', '.') || error.validationContext;
+        return bankError(reply, 400, `${field}: ${issue.message}`);
+      }
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) return bankError(reply, status, error.message);
+      throw error;
+    });
+
     /** Client credentials by HTTP Basic authentication, as a bank's API gateway would ask. */
     function authenticateClient(request: FastifyRequest): string | null {
       const match = request.headers.authorization?.match(/^Basic\s+(\S+)$/i);
@@ -176,13 +191,8 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       request: FastifyRequest<{ Params: { consentId: string } }>,
       reply: FastifyReply,
     ) {
-      const clientId = authenticateClient(request);
-      if (!clientId) {
-        await bankError(reply, 401, 'Client authentication failed');
-        return null;
-      }
       const row = await findBankConsent(db, request.params.consentId);
-      if (row && row.clientId === clientId) return row;
+      if (row && row.clientId === options.clientId) return row;
       await bankError(reply, 404, 'Consent not found');
       return null;
     }
@@ -199,6 +209,13 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       `${SANDBOX_BANK_PREFIX}/account-access-consents/${encodeURIComponent(consentId)}`;
 
     const hidden = { schema: { hide: true } };
+    // the client is known before its request is read, so that a stranger learns nothing of it
+    const client = {
+      onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+        if (!authenticateClient(request))
+          return bankError(reply, 401, 'Client authentication failed');
+      },
+    };
     // the page lists and decides every consent, so it takes the same credentials as the API
     const signedIn = {
       ...hidden,
@@ -213,19 +230,13 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
       },
     };
 
-    app.post('/account-access-consents', hidden, async (request, reply) => {
-      const clientId = authenticateClient(request);
-      if (!clientId) return bankError(reply, 401, 'Client authentication failed');
-      const parsed = CreateConsentBodySchema.safeParse(request.body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        return bankError(reply, 400, `${issue.path.join('.')}: ${issue.message}`);
-      }
-      const data = parsed.data.Data;
+    const createOptions = { ...client, schema: { hide: true, body: CreateConsentBodySchema } };
+    app.post('/account-access-consents', createOptions, async (request, reply) => {
+      const data = request.body.Data;
       const date = (value: string | undefined) => (value ? new Date(value) : undefined);
       try {
         const row = await createBankConsent(db, clock, {
-          clientId,
+          clientId: options.clientId,
           permissions: data.Permissions,
           expirationDateTime: date(data.ExpirationDateTime),
           transactionFromDateTime: date(data.TransactionFromDateTime),
@@ -242,7 +253,7 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
 
     app.get<{ Params: { consentId: string } }>(
       '/account-access-consents/:consentId',
-      hidden,
+      { ...hidden, ...client },
       async (request, reply) => {
         const row = await clientConsent(request, reply);
         if (!row) return reply;
@@ -254,35 +265,29 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
     );
 
     // The client reads data under the consent: the bank applies its terms and records the read.
+    const readOptions = { ...client, schema: { hide: true, querystring: ReadQuerySchema } };
     for (const resource of [
       'accounts',
       'transactions',
     ] as const satisfies readonly BankResource[]) {
       app.get<{
         Params: { consentId: string };
-        Querystring: { fromBookingDateTime?: unknown; toBookingDateTime?: unknown };
-      }>(`/account-access-consents/:consentId/${resource}`, hidden, async (request, reply) => {
+        Querystring: ReadQuery;
+      }>(`/account-access-consents/:consentId/${resource}`, readOptions, async (request, reply) => {
         const row = await clientConsent(request, reply);
         if (!row) return reply;
         if (foreignToken(request, row)) {
           return bankError(reply, 401, 'The access token does not belong to this consent');
         }
-        const bounds: { from?: Date; to?: Date } = {};
-        for (const [name, key] of [
-          ['fromBookingDateTime', 'from'],
-          ['toBookingDateTime', 'to'],
-        ] as const) {
-          const value = request.query[name];
-          if (value === undefined) continue;
-          const at = typeof value === 'string' ? new Date(value) : new Date(NaN);
-          if (!/^\d{4}-\d{2}-\d{2}T/.test(String(value)) || Number.isNaN(at.getTime())) {
-            return bankError(reply, 400, `${name} must be a date and time`);
-          }
-          bounds[key] = at;
-        }
+        const { fromBookingDateTime: from, toBookingDateTime: to } = request.query;
         let read: BankRead;
         try {
-          read = await readAtBank(db, clock, { consentId: row.consentId, resource, ...bounds });
+          read = await readAtBank(db, clock, {
+            consentId: row.consentId,
+            resource,
+            ...(from ? { from: new Date(from) } : {}),
+            ...(to ? { to: new Date(to) } : {}),
+          });
         } catch (error) {
           if (error instanceof SandboxBankError) {
             return bankError(reply, error.status, error.message);
@@ -315,7 +320,7 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
 
     app.delete<{ Params: { consentId: string } }>(
       '/account-access-consents/:consentId',
-      hidden,
+      { ...hidden, ...client },
       async (request, reply) => {
         const row = await clientConsent(request, reply);
         if (!row) return reply;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateTime, jsonValueProblem, text } from '@portal/contract';
 
 /**
  * The account-access-consents contract, modelled on Open Banking: what the sandbox bank
@@ -11,8 +12,6 @@ export const BankStatusSchema = z.enum([
   'Revoked',
 ]);
 
-const dateTime = () => z.iso.datetime({ offset: true });
-
 /**
  * How often the client may read, in the Account Aggregator's form (Open Banking has no field
  * for it): Value reads per Unit.
@@ -22,19 +21,29 @@ export const FrequencySchema = z.object({
   Value: z.number().int().min(1).max(1000),
 });
 
-/** The terms a client asks for; Purpose and Frequency are not Open Banking's (decision 044). */
+/**
+ * The terms a client asks for; Purpose and Frequency are not Open Banking's (decision 044).
+ * The bank keeps them, so text is plain (no NUL) and times are in years every store takes.
+ */
 const consentTerms = {
-  Permissions: z.array(z.string().min(1).max(64)).min(1).max(30),
+  Permissions: z.array(text().min(1).max(64)).min(1).max(30),
   ExpirationDateTime: dateTime().optional(),
   TransactionFromDateTime: dateTime().optional(),
   TransactionToDateTime: dateTime().optional(),
-  Purpose: z.string().min(1).max(200).optional(),
+  Purpose: text().min(1).max(200).optional(),
   Frequency: FrequencySchema.optional(),
 };
 
 export const CreateConsentBodySchema = z.object({
   Data: z.object(consentTerms),
-  Risk: z.record(z.string(), z.unknown()).optional(),
+  // not read, but refused past the depth and the text every JSON the portal takes keeps to
+  Risk: z
+    .record(z.string(), z.unknown())
+    .superRefine((value, context) => {
+      const problem = jsonValueProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
 });
 export type CreateConsentBody = z.infer<typeof CreateConsentBodySchema>;
 
@@ -65,6 +74,13 @@ export const ConsentResponseSchema = z.object({
   Meta: z.record(z.string(), z.unknown()).optional(),
 });
 export type ConsentResponse = z.infer<typeof ConsentResponseSchema>;
+
+/** The period of transactions a client asks to read; the bank records it with the read. */
+export const ReadQuerySchema = z.object({
+  fromBookingDateTime: dateTime().optional(),
+  toBookingDateTime: dateTime().optional(),
+});
+export type ReadQuery = z.infer<typeof ReadQuerySchema>;
 
 /** What the client reads under a consent. */
 export const BankResourceSchema = z.enum(['accounts', 'transactions']);

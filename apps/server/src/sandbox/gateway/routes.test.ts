@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEXT_MESSAGE } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { buyer } from '../../modules/payments/test-support';
 import { randomId, SANDBOX_ID_LENGTH } from './routes';
+import { sandboxPaymentLinks } from './schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -66,5 +68,61 @@ describe('the sandbox checkout', () => {
     const page = await t.app.inject({ method: 'GET', url: `/sandbox/razorpay/checkout/${linkId}` });
     expect(page.body).toContain('Pay ');
     expect(page.body).not.toContain('This payment link is cancelled.');
+  });
+});
+
+describe('the sandbox gateway API, given text no store keeps', () => {
+  const api = (method: 'GET' | 'POST', url: string, payload?: object) => {
+    const { keyId, keySecret } = t.deps.payments.settings;
+    return t.app.inject({
+      method,
+      url: `/sandbox/razorpay/v1/payment_links${url}`,
+      headers: {
+        authorization: `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}`,
+      },
+      ...(payload ? { payload } : {}),
+    });
+  };
+  const link = {
+    amount: 1000,
+    currency: 'INR',
+    reference_id: 'TSnul',
+    description: 'Payment for policy no #23456',
+    customer: { name: 'Gaurav Kumar', email: 'gaurav.kumar@example.com', contact: '+919000090000' },
+    notes: { policy_name: 'Jeevan Bima' },
+    callback_url: 'https://example-callback-url.com/',
+    callback_method: 'get',
+  };
+  const links = async () => (await t.deps.db.select().from(sandboxPaymentLinks)).length;
+
+  it('refuses a NUL in any text of a new link in Razorpay error shape, and keeps nothing', async () => {
+    const before = await links();
+    for (const [field, body] of [
+      ['reference_id', { ...link, reference_id: 'TS\u0000nul' }],
+      ['description', { ...link, description: 'Payment\u0000' }],
+      ['customer.name', { ...link, customer: { ...link.customer, name: 'Gaurav\u0000' } }],
+      ['notes.policy_name', { ...link, notes: { policy_name: 'Jeevan\u0000Bima' } }],
+      ['notes', { ...link, notes: { 'policy\u0000name': 'Jeevan Bima' } }],
+      ['callback_url', { ...link, callback_url: 'https://example-callback-url.com/\u0000' }],
+    ] as const) {
+      const res = await api('POST', '', body);
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json(), field).toEqual({
+        error: { code: 'BAD_REQUEST_ERROR', description: expect.stringContaining(`The ${field} `) },
+      });
+      // the refusal names the field without echoing the character
+      expect(res.body, field).not.toContain('\\u0000');
+    }
+    expect(await links()).toBe(before);
+    // the same link without the NUL is taken
+    expect((await api('POST', '', link)).statusCode).toBe(200);
+  });
+
+  it('refuses a NUL in the reference_id it is asked to find', async () => {
+    const res = await api('GET', '?reference_id=TS%00nul');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: { code: 'BAD_REQUEST_ERROR', description: `The reference_id ${TEXT_MESSAGE}` },
+    });
   });
 });

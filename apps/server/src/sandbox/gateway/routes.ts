@@ -1,14 +1,18 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gte, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { orderRef, paymentPaths } from '@portal/contract';
+import { orderRef, paymentPaths, text } from '@portal/contract';
 import {
   SANDBOX_GATEWAY_PREFIX,
   callbackSignature,
   hmacHex,
   type PaymentLink,
 } from '../../adapters/payment-gateway';
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  type ZodFastifySchemaValidationError,
+} from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { renderCheckoutPage, renderClosedPage } from './pages';
@@ -31,21 +35,23 @@ export function randomId(prefix: string): string {
   return `${prefix}_${id}`;
 }
 
+/** What a link keeps is plain text: PostgreSQL stores no NUL, in text or in jsonb. */
 const CreateLinkSchema = z
   .object({
     amount: z.number().int().positive(),
     currency: z.literal('INR'),
-    reference_id: z.string().min(1).max(40),
-    description: z.string().max(2048).default(''),
+    reference_id: text().min(1).max(40),
+    description: text().max(2048).default(''),
+    // stored as it came, so a key it does not name is refused rather than kept
     customer: z
-      .object({
-        name: z.string().optional(),
-        email: z.string().optional(),
-        contact: z.string().optional(),
+      .strictObject({
+        name: text().optional(),
+        email: text().optional(),
+        contact: text().optional(),
       })
       .default({}),
-    notes: z.record(z.string(), z.string()).default({}),
-    callback_url: z.string().url(),
+    notes: z.record(text(), text()).default({}),
+    callback_url: text().url(),
     callback_method: z.literal('get'),
     expire_by: z.number().int().optional(),
   })
@@ -70,7 +76,7 @@ const unixSeconds = z
  */
 const ListQuerySchema = z
   .object({
-    reference_id: z.string().min(1).max(40).optional(),
+    reference_id: text().min(1).max(40).optional(),
     payment_id: gatewayId.optional(),
     count: z
       .string()
@@ -87,6 +93,22 @@ const ListQuerySchema = z
     to: unixSeconds.optional(),
   })
   .strict();
+
+/**
+ * Razorpay's words for a refused field: `The count may not be greater than 100`. The schemas'
+ * own words start in lower case; zod's start a sentence of their own.
+ */
+function refusedField(issue: ZodFastifySchemaValidationError, context = 'request') {
+  if (issue.keyword === 'unrecognized_keys') {
+    return `${(issue.params.keys as string[]).join(', ')} is/are not required and should not be sent`;
+  }
+  const path = issue.instancePath.split('/').slice(1);
+  // a key that a record refuses is named by the record, not echoed
+  if (issue.keyword === 'invalid_key') path.pop();
+  const field = path.join('.') || context;
+  const message = issue.message ?? 'is invalid';
+  return /^[a-z]/.test(message) ? `The ${field} ${message}` : `The ${field} is invalid: ${message}`;
+}
 
 /**
  * A stand-in for Razorpay's payment links, served by this app: the same API (Basic auth with
@@ -171,7 +193,10 @@ export async function sandboxGatewayRoutes(app: App) {
       }
     });
     // Razorpay's errors, whatever refuses the request: its SDKs read `error.description`
-    api.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    api.setErrorHandler((error: FastifyError, request, reply) => {
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        return refuse(reply, 400, refusedField(error.validation[0]!, error.validationContext));
+      }
       const status = error.statusCode ?? 500;
       if (status >= 500) {
         request.log.error({ err: error }, 'sandbox gateway failed');
@@ -203,13 +228,9 @@ export async function sandboxGatewayRoutes(app: App) {
 
     api.post(
       `${SANDBOX_GATEWAY_PREFIX}/v1/payment_links`,
-      { schema: { hide: true } },
+      { schema: { hide: true, body: CreateLinkSchema } },
       async (request, reply) => {
-        const parsed = CreateLinkSchema.safeParse(request.body);
-        if (!parsed.success) {
-          return refuse(reply, 400, parsed.error.issues[0]?.message ?? 'invalid request');
-        }
-        const input = parsed.data;
+        const input = request.body;
         // a cancelled link gives its reference up, so that a superseded link can be replaced
         const [taken] = await app.deps.db
           .select({ id: sandboxPaymentLinks.id })
@@ -243,20 +264,9 @@ export async function sandboxGatewayRoutes(app: App) {
 
     api.get(
       `${SANDBOX_GATEWAY_PREFIX}/v1/payment_links`,
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const parsed = ListQuerySchema.safeParse({ ...(request.query as object) });
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          return refuse(
-            reply,
-            400,
-            issue.code === 'unrecognized_keys'
-              ? `${issue.keys.join(', ')} is/are not required and should not be sent`
-              : `The ${issue.path.join('.')} ${issue.message}`,
-          );
-        }
-        const q = parsed.data;
+      { schema: { hide: true, querystring: ListQuerySchema } },
+      async (request) => {
+        const q = request.query;
         const where: SQL[] = [];
         if (q.reference_id) where.push(eq(sandboxPaymentLinks.referenceId, q.reference_id));
         if (q.payment_id) {
