@@ -192,11 +192,14 @@ async function metricsCostRows(
   const { metricsUrl } = watched;
   if (!metricsUrl) throw new Error('the watched portal serves no metrics');
   const totals = { on: { requests: 0, seconds: 0 }, off: { requests: 0, seconds: 0 } };
-  for (let turn = 0; turn < 2; turn++) {
-    for (const [key, server] of [
-      ['on', watched],
-      ['off', unwatched],
-    ] as const) {
+  // on, off, then off, on: whichever goes first in a turn has no edge over the other
+  const turns = [
+    ['on', 'off'],
+    ['off', 'on'],
+  ] as const;
+  for (const turn of turns) {
+    for (const key of turn) {
+      const server = key === 'on' ? watched : unwatched;
       const scraper =
         key === 'on'
           ? setInterval(() => {
