@@ -26,6 +26,7 @@ const VALID: Record<string, unknown> = {
   },
   Verify2faRequestSchema: { tempToken: 'temp', verificationCode: '123456' },
   ResendVerificationRequestSchema: { tempToken: 'temp' },
+  CodeMailStatusRequestSchema: { tempToken: 'temp' },
   ForgotPasswordRequestSchema: { email: 'a@b.co' },
   ResetPasswordRequestSchema: { token: 'reset', newPassword: 'Fresh@2026' },
   ResetPasswordFormSchema: { newPassword: 'Fresh@2026', confirmPassword: 'Fresh@2026' },
