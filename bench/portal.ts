@@ -63,6 +63,7 @@ export async function startPortal(options: {
       MAIL_PURGE_MINUTES: '0',
       CLOSED_ACCOUNT_PURGE_MINUTES: '0',
       AUDIT_PURGE_MINUTES: '0',
+      DEAD_LETTER_DIGEST_MINUTES: '0',
       ...SECRETS,
       ...UNUSED_SERVICES,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),

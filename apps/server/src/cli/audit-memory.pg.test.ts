@@ -1,9 +1,8 @@
 import { Writable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
+import { liveHeap } from '../test/heap';
 import { exportAuditCommand } from './audit';
 
 let t: TestApp;
@@ -22,15 +21,6 @@ async function eventsOn(day: string, rows: number) {
       jsonb_build_object('sessionId', gen_random_uuid())
     FROM generate_series(1, ${rows}) AS n`);
 }
-
-// the live heap, not its garbage: a collection before each reading, so that when the collector
-// last ran (which other tests' load decides) does not count
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-const liveHeap = () => {
-  collectGarbage();
-  return process.memoryUsage().heapUsed;
-};
 
 /** Exports the day as CSV to a reader that counts lines, and how far the live heap rose meanwhile. */
 async function exportMeasuringHeap(day: string) {

@@ -19,6 +19,7 @@ beforeAll(async () => {
       MAIL_PURGE_MINUTES: '0',
       CLOSED_ACCOUNT_PURGE_MINUTES: '0',
       AUDIT_PURGE_MINUTES: '0',
+      DEAD_LETTER_DIGEST_MINUTES: '0',
     },
   });
 });
