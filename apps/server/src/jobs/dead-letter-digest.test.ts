@@ -1,15 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerDateTime } from '@portal/contract';
-import { createSmtpMailer } from '../adapters/mail';
 import { QUEUE_SCHEMA, deadLetterOf } from '../adapters/queue';
-import { createTestApp, type TestApp } from '../test/app';
+import type { TestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
 import type { ReadMail } from '../test/mail';
 import { drainQueue, jobsOf } from '../test/queue';
-import { createSmtpProcess, type SmtpProcess } from '../test/smtp';
+import { appMailingThrough, createSmtpProcess, type SmtpProcess } from '../test/smtp';
 import { freshIp, login, loginBody } from '../modules/auth/test-support';
-import { startMailDelivery } from '../modules/mail/delivery';
 import { sendDeadLetterDigest } from './dead-letter-digest';
 
 // Mail goes through a real SMTP server in its own process, which the test stops and starts; the
@@ -20,11 +18,7 @@ let t: TestApp;
 beforeAll(async () => {
   smtp = await createSmtpProcess();
   await smtp.start();
-  t = await createTestApp({
-    env: { OPERATOR_EMAIL: OPERATOR },
-    deps: { mailer: createSmtpMailer(smtp.url, 'Connected Banking Portal <no-reply@portal.test>') },
-  });
-  await startMailDelivery(t.deps, { pollingIntervalSeconds: 0.5 });
+  t = await appMailingThrough(smtp, { OPERATOR_EMAIL: OPERATOR });
   // a sweep whose every run fails, so that each run sent to it ends in its dead letters
   await t.deps.queue.work('reminders', async () => {
     throw new Error('the reminders run failed');

@@ -4,6 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createSmtpMailer } from '../adapters/mail';
+import { startMailDelivery } from '../modules/mail/delivery';
+import { createTestApp, type TestApp } from './app';
 import { parseMail, type ReadMail } from './mail';
 
 const SINK = fileURLToPath(new URL('./smtp-sink.mjs', import.meta.url));
@@ -67,4 +70,17 @@ export async function createSmtpProcess(): Promise<SmtpProcess> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The app, its mail delivered to `smtp` by its own queue worker, as in production. */
+export async function appMailingThrough(
+  smtp: SmtpProcess,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const t = await createTestApp({
+    env,
+    deps: { mailer: createSmtpMailer(smtp.url, 'Connected Banking Portal <no-reply@portal.test>') },
+  });
+  await startMailDelivery(t.deps, { pollingIntervalSeconds: 0.5 });
+  return t;
 }

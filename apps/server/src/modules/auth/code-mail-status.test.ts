@@ -6,13 +6,11 @@ import {
   authPaths,
   twoFactorMessages,
 } from '@portal/contract';
-import { createSmtpMailer } from '../../adapters/mail';
 import { deadLetterOf } from '../../adapters/queue';
-import { createTestApp, type TestApp } from '../../test/app';
+import type { TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { drainQueue, jobsOf } from '../../test/queue';
-import { createSmtpProcess, type SmtpProcess } from '../../test/smtp';
-import { startMailDelivery } from '../mail/delivery';
+import { appMailingThrough, createSmtpProcess, type SmtpProcess } from '../../test/smtp';
 import { withAppOn } from '../two-factor/test-support';
 import { RATE_LIMITS } from './throttle';
 import { freshIp, login, loginBody } from './test-support';
@@ -23,10 +21,7 @@ let smtp: SmtpProcess;
 let t: TestApp;
 beforeAll(async () => {
   smtp = await createSmtpProcess();
-  t = await createTestApp({
-    deps: { mailer: createSmtpMailer(smtp.url, 'Connected Banking Portal <no-reply@portal.test>') },
-  });
-  await startMailDelivery(t.deps, { pollingIntervalSeconds: 0.5 });
+  t = await appMailingThrough(smtp);
 }, 60_000);
 afterAll(async () => {
   await t.close();

@@ -10,7 +10,7 @@ import { findCustomerById } from '../users/service';
 import { wantsNotice } from '../preferences/service';
 import { partners } from '../partners/schema';
 import { accessJoin, consentWithAccess } from './access';
-import { forgetConsentDocument } from './erasure';
+import { forgetConsentDocument, WITHOUT_BANK_ACCESS } from './erasure';
 import { bankFailure, readToken, toConsent, tokenColumns } from './rows';
 import { consentAccesses, consents } from './schema';
 
@@ -213,11 +213,7 @@ export async function deleteConsent(deps: Deps, customerId: string, id: string):
       .set({
         status: 'Revoked',
         revokedAt: now,
-        accessTokenEnc: null,
-        accessTokenExpiresAt: null,
-        refreshTokenEnc: null,
-        refreshTokenExpiresAt: null,
-        reconnectRequestedAt: null,
+        ...WITHOUT_BANK_ACCESS,
         updatedAt: now,
       })
       .where(

@@ -4,6 +4,15 @@ import { and, eq, inArray, isNotNull, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { consentAccesses, consents } from './schema';
 
+/** A consent that can no longer reach the bank: its tokens gone, no reconnection asked for. */
+export const WITHOUT_BANK_ACCESS = {
+  accessTokenEnc: null,
+  accessTokenExpiresAt: null,
+  refreshTokenEnc: null,
+  refreshTokenExpiresAt: null,
+  reconnectRequestedAt: null,
+} as const;
+
 /**
  * Erases the personal fields of every consent of the customer, whatever its status (the live
  * ones are revoked at the bank first, by `deleteConsent`), and the record of its partner's reads.
@@ -23,11 +32,7 @@ export async function eraseCustomerConsents(tx: Executor, customerId: string, no
       purpose: null,
       transactionFrom: null,
       transactionTo: null,
-      accessTokenEnc: null,
-      accessTokenExpiresAt: null,
-      refreshTokenEnc: null,
-      refreshTokenExpiresAt: null,
-      reconnectRequestedAt: null,
+      ...WITHOUT_BANK_ACCESS,
       updatedAt: now,
     })
     .where(eq(consents.customerId, customerId));

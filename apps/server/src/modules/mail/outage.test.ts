@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changePasswordPath } from '@portal/contract';
-import { createSmtpMailer } from '../../adapters/mail';
-import { createTestApp, type TestApp } from '../../test/app';
+import type { TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { codeFrom, linksOf, type ReadMail } from '../../test/mail';
 import { drainQueue, jobsOf } from '../../test/queue';
-import { createSmtpProcess, type SmtpProcess } from '../../test/smtp';
+import { appMailingThrough, createSmtpProcess, type SmtpProcess } from '../../test/smtp';
 import { bearer, freshIp, login, loginBody, requestResetLink, verify } from '../auth/test-support';
-import { startMailDelivery } from './delivery';
 
 // The mail server is a real SMTP process that the test kills and starts again; the portal
 // delivers through its queue worker, as in production.
@@ -15,10 +13,7 @@ let smtp: SmtpProcess;
 let t: TestApp;
 beforeAll(async () => {
   smtp = await createSmtpProcess();
-  t = await createTestApp({
-    deps: { mailer: createSmtpMailer(smtp.url, 'Connected Banking Portal <no-reply@portal.test>') },
-  });
-  await startMailDelivery(t.deps, { pollingIntervalSeconds: 0.5 });
+  t = await appMailingThrough(smtp);
 });
 afterAll(async () => {
   await t.close();
