@@ -73,3 +73,16 @@ export async function measureThroughput(
     warmUpP99Ms: warmUp.latency.p99,
   };
 }
+
+/**
+ * Requests a second that `connections` in flight get from `url` in `seconds`, with no warm-up:
+ * for a server already warm, measured in short turns against another.
+ */
+export async function requestsPerSecond(
+  target: { url: string; headers?: Record<string, string> },
+  connections: number,
+  seconds: number,
+): Promise<number> {
+  const result = await run(target.url, target.headers ?? {}, { connections, duration: seconds });
+  return result.requests.total / result.duration;
+}

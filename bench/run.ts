@@ -16,7 +16,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { authPaths, consentPaths, orderPaths } from '@portal/contract';
-import { TIMEOUT_SECONDS, measureThroughput, type LoadSettings, type Throughput } from './api';
+import {
+  TIMEOUT_SECONDS,
+  measureThroughput,
+  requestsPerSecond,
+  type LoadSettings,
+  type Throughput,
+} from './api';
 import { assetHeaders } from './assets';
 import { BUDGET } from './budgets';
 import { freshPostgresDatabase, prepareDatabase } from './database';
@@ -31,6 +37,8 @@ import { accountOf, type SeedPlan, type Volume } from './seed';
 interface Settings {
   seed: SeedPlan & { measured: { small: Volume; large: Volume } };
   load: LoadSettings;
+  /** The metrics' cost: pairs of turns, one on each portal. */
+  metricsCost: { pairs: number; turnSeconds: number };
   scale: ScaleSettings;
   lighthousePaths: string[];
   /** Lighthouse runs a page; each figure is their median. */
@@ -46,6 +54,7 @@ const FULL: Settings = {
     others: { customers: 1_000, consents: 20, orders: 5 },
   },
   load: { connections: 100, seconds: 10, warmUpSeconds: 5 },
+  metricsCost: { pairs: 16, turnSeconds: 2 },
   scale: { requests: 30, maxSeconds: 20, timeoutSeconds: 60 },
   lighthousePaths: ['/login', '/dashboard'],
   lighthouseRuns: 5,
@@ -61,6 +70,7 @@ const SMOKE: Settings = {
     others: { customers: 10, consents: 5, orders: 2 },
   },
   load: { connections: 10, seconds: 1, warmUpSeconds: 1 },
+  metricsCost: { pairs: 2, turnSeconds: 1 },
   scale: { requests: 5, maxSeconds: 2, timeoutSeconds: 30 },
   lighthousePaths: ['/login'],
   lighthouseRuns: 1,
@@ -179,56 +189,84 @@ const SPEC_CONSENT_FIELDS = [
 const consentsPage = (userId: string) => `${consentPaths.list}?page=1&limit=10&userId=${userId}`;
 
 /**
- * What the metrics cost the consents page: the portal as deployed (metrics served, and read every
- * 5 s, more often than Prometheus's default) against the same portal with them off, measured in
- * turns so that a change in the host's speed falls on both alike.
+ * The throughput of `first` ÷ that of `second` on one route. The host's speed drifts by a quarter
+ * within a minute, so the two take short turns, in pairs of alternating order, and each pair gives
+ * the ratio of two neighbouring turns: the mean of the ratios, and two standard errors of it.
+ */
+async function pairedRatio(
+  first: Portal,
+  second: Portal,
+  route: string,
+  headers: Record<string, string>,
+  beforeTurn: (portal: Portal) => void = () => {},
+) {
+  const { connections } = settings.load;
+  const { pairs, turnSeconds } = settings.metricsCost;
+  const turn = async (portal: Portal) => {
+    beforeTurn(portal);
+    return requestsPerSecond({ url: portal.url + route, headers }, connections, turnSeconds);
+  };
+  const ratios: number[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    const [a, b] = pair % 2 === 0 ? [first, second] : [second, first];
+    const ran = new Map([
+      [a, await turn(a)],
+      [b, await turn(b)],
+    ]);
+    ratios.push(ran.get(first)! / ran.get(second)!);
+  }
+  const mean = ratios.reduce((sum, r) => sum + r, 0) / ratios.length;
+  const deviation = Math.sqrt(
+    ratios.reduce((sum, r) => sum + (r - mean) ** 2, 0) / (ratios.length - 1),
+  );
+  return { mean, spread: 2 * (deviation / Math.sqrt(ratios.length)) };
+}
+
+/**
+ * What the metrics cost the consents page: the portal as deployed (metrics served, and read at
+ * every turn of its load, more often than Prometheus would) against the same portal with them
+ * off (`unwatched[0]`); beside it, the same measure between that one and `unwatched[1]`, both
+ * without metrics, which shows how far two identical processes differ on this host.
  */
 async function metricsCostRows(
   watched: Portal,
-  unwatched: Portal,
+  unwatched: [Portal, Portal],
   route: string,
   headers: Record<string, string>,
 ) {
   const { metricsUrl } = watched;
   if (!metricsUrl) throw new Error('the watched portal serves no metrics');
-  const totals = { on: { requests: 0, seconds: 0 }, off: { requests: 0, seconds: 0 } };
-  // on, off, then off, on: whichever goes first in a turn has no edge over the other
-  const turns = [
-    ['on', 'off'],
-    ['off', 'on'],
-  ] as const;
-  for (const turn of turns) {
-    for (const key of turn) {
-      const server = key === 'on' ? watched : unwatched;
-      const scraper =
-        key === 'on'
-          ? setInterval(() => {
-              void fetch(metricsUrl).then((res) => res.text());
-            }, 5_000)
-          : undefined;
-      try {
-        const t = await measureThroughput(
-          { url: server.url + route, pid: server.pid, headers },
-          settings.load,
-        );
-        totals[key].requests += t.requests;
-        totals[key].seconds += settings.load.seconds;
-      } finally {
-        clearInterval(scraper);
-      }
-    }
+  // the portals without metrics have served nothing yet: the warm-up of every measured route
+  for (const portal of unwatched) {
+    await measureThroughput({ url: portal.url + route, pid: portal.pid, headers }, settings.load);
   }
-  const rate = (key: 'on' | 'off') => totals[key].requests / totals[key].seconds;
-  report.number('consents page, metrics off: throughput', rate('off'), 'req/s', 0);
-  report.number('consents page, metrics on and scraped: throughput', rate('on'), 'req/s', 0);
-  report.number('consents page with metrics ÷ without', rate('on') / rate('off'), '×', 3, {
-    min: BUDGET.minMetricsThroughputRatio,
+  const { pairs, turnSeconds } = settings.metricsCost;
+  const turns = `${pairs} pairs of ${turnSeconds} s turns`;
+  const cost = await pairedRatio(watched, unwatched[0], route, headers, (portal) => {
+    if (portal === watched) void fetch(metricsUrl).then((res) => res.text());
   });
+  report.number(
+    `consents page with metrics ÷ without (${turns})`,
+    cost.mean,
+    '×',
+    3,
+    { min: BUDGET.minMetricsThroughputRatio },
+    `± ${cost.spread.toFixed(3)}, two standard errors`,
+  );
+  const twins = await pairedRatio(unwatched[0], unwatched[1], route, headers);
+  report.number(
+    `two portals without metrics, the last started ÷ the first (${turns})`,
+    twins.mean,
+    '×',
+    3,
+    undefined,
+    `± ${twins.spread.toFixed(3)}, two standard errors`,
+  );
 }
 
 async function apiRows(
   portal: Portal,
-  unwatched: Portal,
+  unwatched: [Portal, Portal],
   peer: ServerProcess,
   bare: ServerProcess,
 ) {
@@ -411,15 +449,18 @@ async function onPostgres(webDist: string, work: string) {
     );
     const servers: ServerProcess[] = [];
     try {
+      // Two without metrics beside the portal. Of identical portal processes on one database, the
+      // first started served 5 to 8 % slower than the next in turns (three runs): a twin is
+      // started first, and the portal is set against the twin started after it.
+      const withoutMetrics = () =>
+        startPortal({ dataDir: work, webDist, databaseUrl: database.url, metrics: false });
+      const firstTwin = await withoutMetrics();
+      servers.push(firstTwin);
       const portal = await startPortal({ dataDir: work, webDist, databaseUrl: database.url });
       servers.push(portal);
-      const unwatched = await startPortal({
-        dataDir: work,
-        webDist,
-        databaseUrl: database.url,
-        metrics: false,
-      });
-      servers.push(unwatched);
+      const lastTwin = await withoutMetrics();
+      servers.push(lastTwin);
+      const unwatched: [Portal, Portal] = [lastTwin, firstTwin];
       const peer = await startProgram('peer', 'peer.ts', {
         PEER_DATABASE_URL: database.url,
         ...SECRETS,
