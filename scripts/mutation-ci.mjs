@@ -152,12 +152,18 @@ const cost = (chosen) =>
   testsOf(chosen.map((part) => part.file)).length * SECONDS_PER_TEST_FILE +
   chosen.reduce((sum, part) => sum + part.mutants, 0) * SECONDS_PER_MUTANT;
 
-async function choose() {
+/**
+ * The subset to run: the files changed recently, or a window. With `skip` (after a choice that
+ * made no mutant that compiles) always a window, that many parts on from the commit's own.
+ */
+async function choose(skip = null) {
   const files = scope();
   const spans = await mutantSpans(files);
   const whole = (file) => parts(file, spans.get(file), Infinity)[0];
 
-  if (git('rev-parse', '--is-shallow-repository') === 'true') {
+  if (skip !== null) {
+    console.log(`The window ${skip} parts on from the commit's own.`);
+  } else if (git('rev-parse', '--is-shallow-repository') === 'true') {
     console.log('The history is shallow: what changed recently is unknown.');
   } else {
     const changed = new Set(
@@ -195,7 +201,7 @@ async function choose() {
     args.seed ??
       (shallow ? Math.floor(Date.now() / 86_400_000) : git('rev-list', '--count', 'HEAD')),
   );
-  const start = seed % all.length;
+  const start = (seed + (skip ?? 0)) % all.length;
   const chosen = [all[start]];
   for (let i = 1; i < all.length; i++) {
     const next = [...chosen, all[(start + i) % all.length]];
@@ -204,6 +210,7 @@ async function choose() {
   }
   return {
     chosen: joined(chosen),
+    parts: chosen.length,
     why:
       `a window of the scope (${files.length} files, ${all.length} parts in path order), from part ` +
       `${start + 1}, chosen by ${shallow && !args.seed ? 'the day' : "the commit's number"} ${seed} (modulo ${all.length}), ` +
@@ -211,40 +218,67 @@ async function choose() {
   };
 }
 
-let mutate;
-let tests;
+/** Runs Stryker on `mutate` with `tests`; answers its exit code and how many mutants it tested. */
+function mutationRun(mutate, tests) {
+  // without --testFiles the runner would take every test that imports the file, through the app
+  if (tests.length === 0) throw new Error(`No test beside ${mutate.join(', ')}`);
+  console.log(
+    `The same run again: npm run test:mutation:ci -- --files ${mutate.join(',')} --tests ${tests.join(',')}`,
+  );
+  if (args.plan) process.exit(0);
+  const run = spawnSync(
+    'npx',
+    [
+      'stryker',
+      'run',
+      'stryker.ci.config.mjs',
+      '--mutate',
+      mutate.join(','),
+      '--testFiles',
+      tests.join(','),
+    ],
+    { stdio: 'inherit' },
+  );
+  return { status: run.status ?? 1, tested: testedMutants() };
+}
+
+/**
+ * The mutants of the last run that a test could judge: those the type checker refused score
+ * nothing, and a run of nothing else scores NaN, which Stryker lets pass its threshold.
+ */
+function testedMutants() {
+  const report = JSON.parse(readFileSync('reports/mutation/ci/mutation.json', 'utf8'));
+  const judged = ['Killed', 'Survived', 'Timeout', 'NoCoverage'];
+  return Object.values(report.files)
+    .flatMap((file) => file.mutants)
+    .filter((mutant) => judged.includes(mutant.status)).length;
+}
+
 if (args.files) {
-  mutate = list(args.files);
-  tests = args.tests
+  const mutate = list(args.files);
+  const tests = args.tests
     ? list(args.tests)
     : testsOf(mutate.map((part) => part.replace(/:[\d-]+$/, '')));
   console.log('Mutating the files given.');
-} else {
-  const { chosen, why } = await choose();
-  mutate = chosen.map(target);
-  tests = testsOf(chosen.map((part) => part.file));
+  const { status, tested } = mutationRun(mutate, tests);
+  if (status === 0 && tested === 0) console.log('No mutant of these compiled: nothing was tested.');
+  process.exit(status);
+}
+
+// a window whose every mutant the type checker refuses tests nothing: the next one runs instead,
+// at most twice, so that the gate always judges some tests
+let skip = null;
+for (let attempt = 0; attempt < 3; attempt++) {
+  const { chosen, why, parts: count } = await choose(skip);
+  const mutate = chosen.map(target);
+  const tests = testsOf(chosen.map((part) => part.file));
   console.log(`Mutating ${why}:`);
   for (const part of chosen) console.log(`  ${target(part)} (${part.mutants} mutants)`);
   console.log(`with the tests beside them (${tests.length} files), estimated ${cost(chosen)} s.`);
+  const { status, tested } = mutationRun(mutate, tests);
+  if (status !== 0 || tested > 0) process.exit(status);
+  console.log('No mutant of this window compiled, so no test was judged: the next window runs.');
+  skip = (skip ?? 0) + (count ?? 0);
 }
-// without --testFiles the runner would take every test that imports the file, through the app
-if (tests.length === 0) throw new Error(`No test beside ${mutate.join(', ')}`);
-console.log(
-  `The same run again: npm run test:mutation:ci -- --files ${mutate.join(',')} --tests ${tests.join(',')}`,
-);
-if (args.plan) process.exit(0);
-
-const run = spawnSync(
-  'npx',
-  [
-    'stryker',
-    'run',
-    'stryker.ci.config.mjs',
-    '--mutate',
-    mutate.join(','),
-    '--testFiles',
-    tests.join(','),
-  ],
-  { stdio: 'inherit' },
-);
-process.exit(run.status ?? 1);
+console.error('Three windows in a row made no mutant that compiles.');
+process.exit(1);
