@@ -75,14 +75,20 @@ export async function measureThroughput(
 }
 
 /**
- * Requests a second that `connections` in flight get from `url` in `seconds`, with no warm-up:
- * for a server already warm, measured in short turns against another.
+ * One short turn of `connections` in flight on `url` for `seconds`, with no warm-up, for a server
+ * already warm measured against another: its requests a second, and the milliseconds of its
+ * process's CPU per answered request.
  */
-export async function requestsPerSecond(
-  target: { url: string; headers?: Record<string, string> },
+export async function turnOfLoad(
+  target: { url: string; pid: number; headers?: Record<string, string> },
   connections: number,
   seconds: number,
-): Promise<number> {
+): Promise<{ requestsPerSecond: number; cpuMsPerRequest: number }> {
+  const cpuBefore = cpuSeconds(target.pid);
   const result = await run(target.url, target.headers ?? {}, { connections, duration: seconds });
-  return result.requests.total / result.duration;
+  const cpu = cpuSeconds(target.pid) - cpuBefore;
+  return {
+    requestsPerSecond: result.requests.total / result.duration,
+    cpuMsPerRequest: (cpu * 1000) / result.requests.total,
+  };
 }
