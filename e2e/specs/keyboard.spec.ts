@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test';
 import { confirmBillingAndPay, tabTo } from '../support/billing';
-import { expect, mailCount, test, waitForCode, type Credentials } from '../support/fixtures';
+import { preferencesPaths } from '@portal/contract';
+import {
+  expect,
+  mailCount,
+  signIn,
+  test,
+  waitForCode,
+  type Credentials,
+} from '../support/fixtures';
 
 /*
  * Sign-in, a purchase up to the gateway's checkout, ending a consent, and the controls of
@@ -220,5 +228,52 @@ test.describe('by keyboard only', () => {
     await page.keyboard.press('Escape');
     await expect(emailDialog).toBeHidden();
     await expect(changeEmail).toBeFocused();
+  });
+
+  test('goes on past the notices with Tab, never back to the control before them', async ({
+    page,
+    customer,
+  }) => {
+    await signIn(page, customer);
+    await page.goto('/privacy');
+    // an error notice stays until it is dismissed, so it is still there whatever the pace
+    await page.route(`**${preferencesPaths.notifications}`, (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 503, json: { success: false, message: 'Service unavailable' } })
+        : route.fallback(),
+    );
+    const reminders = page.getByRole('switch', { name: /Reminders/ });
+    await expect(reminders).toBeEnabled();
+    await tabTo(page, reminders);
+    await page.keyboard.press('Space');
+    const notices = page.getByRole('region', { name: /^Notifications/ });
+    await expect(notices.getByRole('listitem')).toHaveCount(1);
+    await expect(notices.getByRole('button', { name: 'Dismiss' })).toBeVisible();
+
+    // the page's last control, then the notice and its Dismiss button, then on to the start of
+    // the page: before, leaving the notices sent focus back to Close account, for as long as a
+    // notice showed
+    const closeAccount = page.getByRole('button', { name: 'Close account' });
+    await tabTo(page, closeAccount);
+    await page.keyboard.press('Tab');
+    await expect(notices.getByRole('listitem')).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(notices.getByRole('button', { name: 'Dismiss' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(closeAccount).not.toBeFocused();
+    await tabTo(page, page.getByRole('link', { name: 'Skip to main content' }), 2);
+
+    // Alt+T still takes focus to the notices and, once it leaves them, back to where it was
+    await tabTo(page, closeAccount);
+    await page.keyboard.press('Alt+T');
+    await expect(notices.locator('[data-sonner-toaster]')).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(notices.getByRole('listitem')).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    // Tab took focus out of the page, which keeps Close account as its element in focus
+    await expect
+      .poll(() => closeAccount.evaluate((button) => button === document.activeElement))
+      .toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore, type RefObject } from 'react';
+import { useEffect, useRef, useSyncExternalStore, type FocusEvent, type RefObject } from 'react';
 import { Toaster as Sonner } from 'sonner';
 import { NOTICE_DURATION_MS } from '@portal/contract';
 import { PHONE_QUERY, useMediaQuery } from './use-media-query';
@@ -53,6 +53,26 @@ export function useToastsAbove(bar: RefObject<HTMLElement | null>) {
 }
 
 /**
+ * Sonner gives focus back to where it was before the notices as soon as focus leaves them. That
+ * suits Alt+T, which moves focus to the list of notices itself, but it traps Tab: from the last
+ * notice, Tab lands on the control before them (or on the first notice) again, for as long as
+ * notices show (WCAG 2.1.2). So Sonner is told of focus within the notices only during a visit
+ * that began on the list itself; one that began by Tab or Shift+Tab goes on through the page.
+ */
+function useTabPassesNotices() {
+  const byHotkey = useRef(false);
+  const onFocusCapture = (event: FocusEvent<HTMLDivElement>) => {
+    const target = event.target as HTMLElement;
+    const list = target.closest('[data-sonner-toaster]');
+    if (!list) return;
+    if (target === list) byHotkey.current = true;
+    else if (!list.contains(event.relatedTarget as Node | null)) byHotkey.current = false;
+    if (!byHotkey.current) event.stopPropagation();
+  };
+  return { onFocusCapture };
+}
+
+/**
  * Where notices appear: bottom right on a desktop, bottom centre on a phone, above a bar whose
  * controls they would cover (`useToastsAbove`), so that they never cover the header or a control. Sonner's region is
  * a polite live region, and Alt+T moves focus to it.
@@ -60,13 +80,16 @@ export function useToastsAbove(bar: RefObject<HTMLElement | null>) {
 export function Toaster() {
   const phone = useMediaQuery(PHONE_QUERY);
   const bar = useSyncExternalStore(subscribe, () => barHeight);
+  const tabPasses = useTabPassesNotices();
   return (
-    <Sonner
-      position={phone ? 'bottom-center' : 'bottom-right'}
-      duration={NOTICE_DURATION_MS}
-      richColors
-      offset={{ bottom: 24 + bar, right: 24 }}
-      mobileOffset={{ bottom: GAP_PX + bar, left: GAP_PX, right: GAP_PX }}
-    />
+    <div className="contents" {...tabPasses}>
+      <Sonner
+        position={phone ? 'bottom-center' : 'bottom-right'}
+        duration={NOTICE_DURATION_MS}
+        richColors
+        offset={{ bottom: 24 + bar, right: 24 }}
+        mobileOffset={{ bottom: GAP_PX + bar, left: GAP_PX, right: GAP_PX }}
+      />
+    </div>
   );
 }
