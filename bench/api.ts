@@ -46,28 +46,36 @@ async function run(
   return result;
 }
 
+/** `run` against the server with process `pid`, and the milliseconds of its CPU per answer. */
+async function runWithCpu(
+  target: { url: string; pid: number; headers?: Record<string, string> },
+  options: Omit<autocannon.Options, 'url' | 'headers'>,
+) {
+  const cpuBefore = cpuSeconds(target.pid);
+  const result = await run(target.url, target.headers ?? {}, options);
+  const cpuMsPerRequest = ((cpuSeconds(target.pid) - cpuBefore) * 1000) / result.requests.total;
+  return { result, cpuMsPerRequest };
+}
+
 export async function measureThroughput(
   target: { url: string; pid: number; headers?: Record<string, string> },
   load: LoadSettings,
 ): Promise<Throughput> {
-  const headers = target.headers ?? {};
-  const warmUp = await run(target.url, headers, {
+  const warmUp = await run(target.url, target.headers ?? {}, {
     connections: load.connections,
     duration: load.warmUpSeconds,
   });
-  const cpuBefore = cpuSeconds(target.pid);
-  const result = await run(target.url, headers, {
+  const { result, cpuMsPerRequest } = await runWithCpu(target, {
     connections: load.connections,
     duration: load.seconds,
   });
-  const cpu = cpuSeconds(target.pid) - cpuBefore;
   const requests = result.requests.total;
   const timedOut = result.timeouts / (requests + result.timeouts);
   return {
     requestsPerSecond: requests / result.duration,
     p50Ms: timedOut >= 0.5 ? TIMEOUT_SECONDS * 1000 : result.latency.p50,
     p99Ms: timedOut >= 0.01 ? TIMEOUT_SECONDS * 1000 : result.latency.p99,
-    cpuMsPerRequest: (cpu * 1000) / requests,
+    cpuMsPerRequest,
     requests,
     timeouts: result.timeouts,
     warmUpP99Ms: warmUp.latency.p99,
@@ -84,11 +92,6 @@ export async function turnOfLoad(
   connections: number,
   seconds: number,
 ): Promise<{ requestsPerSecond: number; cpuMsPerRequest: number }> {
-  const cpuBefore = cpuSeconds(target.pid);
-  const result = await run(target.url, target.headers ?? {}, { connections, duration: seconds });
-  const cpu = cpuSeconds(target.pid) - cpuBefore;
-  return {
-    requestsPerSecond: result.requests.total / result.duration,
-    cpuMsPerRequest: (cpu * 1000) / result.requests.total,
-  };
+  const { result, cpuMsPerRequest } = await runWithCpu(target, { connections, duration: seconds });
+  return { requestsPerSecond: result.requests.total / result.duration, cpuMsPerRequest };
 }

@@ -38,6 +38,8 @@ export async function startPortal(options: {
   databaseUrl?: string;
   /** Served on a port of their own, as the deploy recipes do; false: neither served nor counted. */
   metrics?: boolean;
+  /** Where the process writes its CPU profile as it stops (`node --cpu-prof`); none unless set. */
+  cpuProfileDir?: string;
 }): Promise<Portal> {
   const port = await freePort();
   const metricsPort = options.metrics === false ? null : await freePort();
@@ -45,6 +47,9 @@ export async function startPortal(options: {
   const server = await startNodeServer({
     name: 'portal',
     script: 'apps/server/src/main.ts',
+    nodeOptions: options.cpuProfileDir
+      ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
+      : [],
     env: {
       NODE_ENV: 'production',
       HOST: '127.0.0.1',

@@ -58,8 +58,11 @@ export async function startNodeServer(options: {
   env: Record<string, string>;
   ready: (output: string) => Promise<string | null>;
   timeoutMs?: number;
+  /** Node's own options, before the script's loader. */
+  nodeOptions?: string[];
 }): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', options.script], {
+  const args = [...(options.nodeOptions ?? []), '--import', 'tsx', options.script];
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -239,7 +239,9 @@ function mutationRun(mutate, tests) {
     ],
     { stdio: 'inherit' },
   );
-  return { status: run.status ?? 1, tested: testedMutants() };
+  const status = run.status ?? 1;
+  // a failed run may have written no report: its exit code is the answer
+  return { status, tested: status === 0 ? testedMutants() : null };
 }
 
 /**
