@@ -41,6 +41,30 @@ describe('signed links', () => {
     expect(() => links.verify('/p', query)).toThrow(/expired/);
   });
 
+  it('works up to and at the second it expires, and is refused a millisecond after', () => {
+    clock.set(new Date('2026-06-01T10:00:00.000Z'));
+    const query = parse(links.sign('/p', 'c', 600));
+    expect(query.expires).toBe(String(Date.parse('2026-06-01T10:10:00.000Z') / 1000));
+    clock.set(new Date('2026-06-01T10:09:59.999Z'));
+    expect(links.verify('/p', query)).toBe('c');
+    // the expiry is the last instant the link works: refused once it has passed
+    clock.set(new Date('2026-06-01T10:10:00.000Z'));
+    expect(links.verify('/p', query)).toBe('c');
+    clock.set(new Date('2026-06-01T10:10:00.001Z'));
+    expect(() => links.verify('/p', query)).toThrow(/expired/);
+  });
+
+  it('rounds the signing time down to the second: a link never outlives its lifetime', () => {
+    // signed 999 ms into a second, the link expires 600 s after the start of that second
+    clock.set(new Date('2026-06-01T10:00:00.999Z'));
+    const query = parse(links.sign('/p', 'c', 600));
+    expect(query.expires).toBe(String(Date.parse('2026-06-01T10:10:00.000Z') / 1000));
+    clock.set(new Date('2026-06-01T10:09:59.999Z'));
+    expect(links.verify('/p', query)).toBe('c');
+    clock.set(new Date('2026-06-01T10:10:00.001Z'));
+    expect(() => links.verify('/p', query)).toThrow(/expired/);
+  });
+
   it('refuses a missing signature', () => {
     expect(() => links.verify('/p', {})).toThrow(AppError);
   });

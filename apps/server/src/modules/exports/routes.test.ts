@@ -1,3 +1,4 @@
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { exportPaths } from '@portal/contract';
@@ -9,6 +10,7 @@ import { consents } from '../consents/schema';
 import { orders } from '../orders/schema';
 import { createPlan } from '../plans/service';
 import { createTestPartner } from '../consents/testing';
+import { creditNotes } from '../invoices/schema';
 import { paidOrder, payFor, reportRefund } from '../invoices/test-support';
 import { EXPORT_LINK_TTL_SECONDS } from './service';
 
@@ -243,6 +245,21 @@ describe('GET /api/exports/:kind/:from/:to', () => {
     expect(expired.statusCode).toBe(410);
   });
 
+  it('works for 60 seconds from the moment the link is given, and not a second longer', async () => {
+    // given half-way through a second: its expiry is rounded down to the whole second
+    t.clock.set(new Date('2026-09-02T06:00:00.500Z'));
+    const c = await customer();
+    const given = await askLink(c.headers, { kind: 'orders', range: FY });
+    expect(given.statusCode, given.body).toBe(200);
+    const { url } = given.json() as { url: string };
+    t.clock.advance(59_000);
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    t.clock.advance(2_000);
+    const expired = await t.app.inject({ method: 'GET', url });
+    expect(expired.statusCode).toBe(410);
+    expect(expired.json().message).toMatch(/expired/);
+  });
+
   it.each([
     ['/api/exports/payroll/2026-04-01/2027-03-31', 'kind'],
     ['/api/exports/orders/2026-04-31/2027-03-31', 'must be a date'],
@@ -259,6 +276,16 @@ describe('invoice exports', () => {
   it('lists invoices and credit notes of the range in the CSV, books them for Tally, and zips their PDFs', async () => {
     t.clock.set(new Date('2026-09-01T06:00:00Z'));
     const first = await paidOrder(t, { companyName: 'Rao & Sons <Traders>' });
+    // another customer's invoice and credit notes fall between the first customer's documents,
+    // by date and by number: none of them ever appears in the first customer's exports
+    t.clock.set(new Date('2026-09-01T06:05:00Z'));
+    const other = await paidOrder(t);
+    t.clock.advance(60_000);
+    await reportRefund(t, other.paymentId, {
+      id: 'rfnd_export_other_1',
+      amountPaise: 200_00,
+      refundedSoFarPaise: 200_00,
+    });
     t.clock.set(new Date('2026-09-01T06:10:00Z'));
     const second = await payFor(t, first.b);
     t.clock.advance(60_000);
@@ -267,8 +294,32 @@ describe('invoice exports', () => {
       amountPaise: 300_00,
       refundedSoFarPaise: 300_00,
     });
-    // another customer's invoice in the same days never appears
-    await paidOrder(t);
+    t.clock.advance(60_000);
+    await reportRefund(t, other.paymentId, {
+      id: 'rfnd_export_other_2',
+      amountPaise: 100_00,
+      refundedSoFarPaise: 300_00,
+    });
+    const [note] = await t.deps.db
+      .select()
+      .from(creditNotes)
+      .where(eq(creditNotes.invoiceId, second.invoice.id));
+    const othersNotes = await t.deps.db
+      .select()
+      .from(creditNotes)
+      .where(eq(creditNotes.invoiceId, other.invoice.id))
+      .orderBy(asc(creditNotes.creditNoteNumber));
+    const mine = [
+      first.invoice.invoiceNumber,
+      second.invoice.invoiceNumber,
+      note!.creditNoteNumber,
+    ];
+    const theirs = [other.invoice.invoiceNumber, ...othersNotes.map((n) => n.creditNoteNumber)];
+    // the other customer's documents are numbered on either side of the first customer's
+    expect(othersNotes).toHaveLength(2);
+    const inOrder = (...numbers: string[]) => expect(numbers).toEqual([...numbers].sort());
+    inOrder(first.invoice.invoiceNumber, other.invoice.invoiceNumber, second.invoice.invoiceNumber);
+    inOrder(theirs[1]!, note!.creditNoteNumber, theirs[2]!);
     const { headers } = first.b;
     const range = { from: '2026-09-01', to: '2026-09-30' };
 
@@ -280,8 +331,9 @@ describe('invoice exports', () => {
     expect(lines.slice(1, -1).map((line) => line.split(',').slice(0, 4))).toEqual([
       ['Tax invoice', first.invoice.invoiceNumber, '01/09/2026', first.invoice.invoiceNumber],
       ['Tax invoice', second.invoice.invoiceNumber, '01/09/2026', second.invoice.invoiceNumber],
-      ['Credit note', expect.stringMatching(/^CN\//), '01/09/2026', second.invoice.invoiceNumber],
+      ['Credit note', note!.creditNoteNumber, '01/09/2026', second.invoice.invoiceNumber],
     ]);
+    for (const number of theirs) expect(csv.body).not.toContain(number);
     expect(lines[1]!.split(',').at(-1)).toBe((first.invoice.totalPaise / 100).toFixed(2));
     expect(lines[3]!.split(',').at(-1)).toBe('300.00');
 
@@ -302,6 +354,11 @@ describe('invoice exports', () => {
       (message: { VOUCHER: Record<string, string> }) => message.VOUCHER['@_VCHTYPE'],
     );
     expect(types).toEqual(['Purchase', 'Purchase', 'Debit Note']);
+    const numbers = envelope.BODY.IMPORTDATA.REQUESTDATA.TALLYMESSAGE.map(
+      (message: { VOUCHER: Record<string, string> }) => message.VOUCHER.VOUCHERNUMBER,
+    );
+    expect(numbers).toEqual(mine);
+    for (const number of theirs) expect(tally.body).not.toContain(number);
 
     // nothing of the year before
     const empty = await download(headers, {
@@ -320,7 +377,7 @@ describe('invoice exports', () => {
     expect(names).toEqual([
       `invoices/${first.invoice.invoiceNumber.replaceAll('/', '-')}.pdf`,
       `invoices/${second.invoice.invoiceNumber.replaceAll('/', '-')}.pdf`,
-      expect.stringMatching(/^credit-notes\/CN-.*\.pdf$/),
+      `credit-notes/${note!.creditNoteNumber.replaceAll('/', '-')}.pdf`,
     ]);
     const stored = await t.deps.files.read(first.invoice.fileKey);
     expect(entries.get(names[0]!)).toEqual(stored);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
-import { refundEvent, sendWebhook } from '../payments/test-support';
+import { buyer, refundEvent, sendWebhook } from '../payments/test-support';
 import { documentPdf, invoicesInRange } from './reads';
 import { creditNotes, invoices } from './schema';
 import { paidOrder, pdfLines, reportRefund } from './test-support';
@@ -255,5 +255,204 @@ describe('invoicesInRange', () => {
     expect(endingAtTheInvoice).toEqual([]);
     const pdf = await documentPdf(t.deps.files, all[0]!);
     expect(pdf!.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
+
+describe('numbering credit notes: a refund that issues no note takes no number', () => {
+  /** The credit notes of a financial year's series (`28-29`), in number order. */
+  const series = (year: string) =>
+    t.deps.db
+      .select({ number: creditNotes.creditNoteNumber, refundId: creditNotes.refundId })
+      .from(creditNotes)
+      .where(like(creditNotes.creditNoteNumber, `CN/${year}/%`))
+      .orderBy(asc(creditNotes.creditNoteNumber));
+
+  const statusOf = async (orderId: string) =>
+    (await t.deps.db.select({ s: orders.status }).from(orders).where(eq(orders.id, orderId)))[0]!.s;
+
+  it('numbers on with no gap after the same refund again, an older running total, and a refund of a refunded order', async () => {
+    t.clock.set(new Date('2028-05-02T06:00:00Z'));
+    const a = await paidOrder(t);
+    const b = await paidOrder(t);
+    const half = Math.floor(a.invoice.totalPaise / 2);
+    const firstHalf = refundEvent(a.paymentId, {
+      id: 'rfnd_N1',
+      amountPaise: half,
+      refundedSoFarPaise: half,
+    });
+    expect((await sendWebhook(t, 'refund.processed', firstHalf)).json().message).toBe('unchanged');
+    expect(await series('28-29')).toEqual([{ number: 'CN/28-29/000001', refundId: 'rfnd_N1' }]);
+
+    // nothing new to credit: the same refund under another event id and as payment.refunded,
+    // and a running total older than the one credited
+    expect((await sendWebhook(t, 'refund.processed', firstHalf)).json().message).toBe('unchanged');
+    expect(
+      (await sendWebhook(t, 'payment.refunded', { payment: firstHalf.payment })).json().message,
+    ).toBe('unchanged');
+    const late = await reportRefund(t, a.paymentId, {
+      id: 'rfnd_N0',
+      amountPaise: half - 1,
+      refundedSoFarPaise: half - 1,
+    });
+    expect(late.json().message).toBe('unchanged');
+
+    // another order's refund takes the next number
+    const whole = await reportRefund(t, b.paymentId, {
+      id: 'rfnd_N2',
+      amountPaise: b.invoice.totalPaise,
+      refundedSoFarPaise: b.invoice.totalPaise,
+    });
+    expect(whole.json().message).toBe('applied');
+    expect(await series('28-29')).toEqual([
+      { number: 'CN/28-29/000001', refundId: 'rfnd_N1' },
+      { number: 'CN/28-29/000002', refundId: 'rfnd_N2' },
+    ]);
+
+    // a refunded order takes no further refund: again, or beyond its total
+    for (const extra of [
+      { id: 'rfnd_N2', amountPaise: b.invoice.totalPaise },
+      { id: 'rfnd_N3', amountPaise: 100, refundedSoFarPaise: b.invoice.totalPaise + 100 },
+    ]) {
+      const res = await reportRefund(t, b.paymentId, {
+        refundedSoFarPaise: extra.amountPaise,
+        ...extra,
+      });
+      expect(res.json()).toEqual({ success: true, message: 'unchanged' });
+    }
+    expect(await statusOf(b.order.id)).toBe('Refunded');
+
+    const rest = await reportRefund(t, a.paymentId, {
+      id: 'rfnd_N4',
+      amountPaise: a.invoice.totalPaise - half,
+      refundedSoFarPaise: a.invoice.totalPaise,
+    });
+    expect(rest.json().message).toBe('applied');
+    expect(await series('28-29')).toEqual([
+      { number: 'CN/28-29/000001', refundId: 'rfnd_N1' },
+      { number: 'CN/28-29/000002', refundId: 'rfnd_N2' },
+      { number: 'CN/28-29/000003', refundId: 'rfnd_N4' },
+    ]);
+  });
+
+  it('takes no number for the refund of a paid order that has no invoice', async () => {
+    t.clock.set(new Date('2029-05-02T06:00:00Z'));
+    // an order paid before invoices were issued: Completed, with its payment, but no invoice
+    const legacy = await buyer(t);
+    const legacyOrderId = await legacy.order();
+    await t.deps.db
+      .update(orders)
+      .set({ status: 'Completed', gatewayPaymentId: 'pay_LEGACY29', paidAt: t.clock.now() })
+      .where(eq(orders.id, legacyOrderId));
+    const paid = await paidOrder(t);
+
+    const res = await sendWebhook(
+      t,
+      'refund.processed',
+      refundEvent('pay_LEGACY29', { id: 'rfnd_L1', amountPaise: paid.order.totalPaise }),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(await series('29-30')).toEqual([]);
+
+    await reportRefund(t, paid.paymentId, {
+      id: 'rfnd_L2',
+      amountPaise: 500_00,
+      refundedSoFarPaise: 500_00,
+    });
+    expect(await series('29-30')).toEqual([{ number: 'CN/29-30/000001', refundId: 'rfnd_L2' }]);
+  });
+
+  it('gives the number back when the refund fails after taking it, and numbers the retry on', async () => {
+    t.clock.set(new Date('2030-05-02T06:00:00Z'));
+    const a = await paidOrder(t);
+    const b = await paidOrder(t);
+    const refundOfA = refundEvent(a.paymentId, {
+      id: 'rfnd_F1',
+      amountPaise: a.invoice.totalPaise,
+      refundedSoFarPaise: a.invoice.totalPaise,
+    });
+    const eventId = `evt_${randomUUID()}`;
+    // the file store is away when the credit note's PDF is stored, after its number was taken
+    const files = t.deps.files;
+    t.deps.files = {
+      ...files,
+      put: async (key, data) => {
+        if (key.startsWith('credit-notes/')) throw new Error('store unavailable');
+        return files.put(key, data);
+      },
+    };
+    try {
+      const failed = await sendWebhook(t, 'refund.processed', refundOfA, { eventId });
+      expect(failed.statusCode).toBe(500);
+    } finally {
+      t.deps.files = files;
+    }
+    expect(await series('30-31')).toEqual([]);
+    expect(await invoiceRow(a.invoice.id)).toMatchObject({ creditedPaise: 0, status: 'Issued' });
+    expect(await statusOf(a.order.id)).toBe('Completed');
+
+    const other = await reportRefund(t, b.paymentId, {
+      id: 'rfnd_F2',
+      amountPaise: b.invoice.totalPaise,
+      refundedSoFarPaise: b.invoice.totalPaise,
+    });
+    expect(other.json().message).toBe('applied');
+    expect(await series('30-31')).toEqual([{ number: 'CN/30-31/000001', refundId: 'rfnd_F2' }]);
+
+    // the gateway sends the failed delivery again: it was not recorded, and now applies
+    const retried = await sendWebhook(t, 'refund.processed', refundOfA, { eventId });
+    expect(retried.json().message).toBe('applied');
+    expect(await series('30-31')).toEqual([
+      { number: 'CN/30-31/000001', refundId: 'rfnd_F2' },
+      { number: 'CN/30-31/000002', refundId: 'rfnd_F1' },
+    ]);
+  });
+
+  it('issues no credit note for a refund of a Pending or Failed order, and numbers on with no gap', async () => {
+    t.clock.set(new Date('2031-05-02T06:00:00Z'));
+    const paid = await paidOrder(t);
+    const half = Math.floor(paid.invoice.totalPaise / 2);
+    await reportRefund(t, paid.paymentId, {
+      id: 'rfnd_P1',
+      amountPaise: half,
+      refundedSoFarPaise: half,
+    });
+    expect(await series('31-32')).toEqual([{ number: 'CN/31-32/000001', refundId: 'rfnd_P1' }]);
+
+    const b = await buyer(t);
+    const pending = await b.order();
+    const failed = await b.order();
+    await b.checkout((await b.pay(failed)).checkoutPath, 'fail');
+    expect(await statusOf(failed)).toBe('Failed');
+    // each with a payment id of its own, so that the refund event finds it
+    for (const [orderId, paymentId] of [
+      [pending, 'pay_PENDING31'],
+      [failed, 'pay_FAILED31'],
+    ] as const) {
+      await t.deps.db
+        .update(orders)
+        .set({ gatewayPaymentId: paymentId })
+        .where(eq(orders.id, orderId));
+      const res = await reportRefund(t, paymentId, {
+        id: `rfnd_${paymentId}`,
+        amountPaise: paid.order.totalPaise,
+        refundedSoFarPaise: paid.order.totalPaise,
+      });
+      expect(res.json()).toEqual({ success: true, message: 'unchanged' });
+    }
+    expect(await statusOf(pending)).toBe('Pending');
+    expect(await statusOf(failed)).toBe('Failed');
+    expect(
+      await t.deps.db.select().from(creditNotes).where(eq(creditNotes.customerId, b.customer.id)),
+    ).toEqual([]);
+
+    await reportRefund(t, paid.paymentId, {
+      id: 'rfnd_P2',
+      amountPaise: paid.invoice.totalPaise - half,
+      refundedSoFarPaise: paid.invoice.totalPaise,
+    });
+    expect(await series('31-32')).toEqual([
+      { number: 'CN/31-32/000001', refundId: 'rfnd_P1' },
+      { number: 'CN/31-32/000002', refundId: 'rfnd_P2' },
+    ]);
   });
 });

@@ -1,9 +1,11 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { KARNATAKA, MAHARASHTRA, saveBilling } from '../billing/test-support';
 import { buyer } from '../payments/test-support';
 import { documentPdf } from './reads';
-import { paidOrder, payFor, pdfLines } from './test-support';
+import { creditNotes } from './schema';
+import { paidOrder, payFor, pdfLines, reportRefund } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -82,5 +84,71 @@ describe('the invoice issued when a payment settles', () => {
     // the earlier invoice keeps what its order kept
     const again = await pdfLines((await documentPdf(t.deps.files, between.invoice))!);
     expect(again).toContain('Place of Supply: Maharashtra (27)');
+  });
+
+  it("splits the tax by the place of supply, not the GSTIN's State, when the GST number is no valid GSTIN", async () => {
+    // no address on record and a GST number of Maharashtra (27) that fails its check: the place
+    // of supply is the seller's own State, Karnataka (29), so the supply pays CGST and SGST
+    const { invoice, paymentId } = await paidOrder(t, { gstNo: '27AAPFU0939F1ZW' });
+    expect(invoice).toMatchObject({
+      customerGstin: '27AAPFU0939F1ZW',
+      placeOfSupply: '29',
+      taxablePaise: 5_210_82,
+      cgstPaise: 468_98,
+      sgstPaise: 468_97,
+      igstPaise: 0,
+      untaxedPaise: 0,
+      totalPaise: 6_148_77,
+    });
+    const lines = await pdfLines((await documentPdf(t.deps.files, invoice))!);
+    expect(lines).toContain('GSTIN: 27AAPFU0939F1ZW');
+    expect(lines).toContain('Place of Supply: Karnataka (29)');
+    expect(lines).toContain('CGST @ 9% ₹468.98');
+    expect(lines).toContain('SGST @ 9% ₹468.97');
+    expect(lines.join(' ')).not.toContain('IGST');
+
+    // its credit note splits the same way
+    await reportRefund(t, paymentId, {
+      id: 'rfnd_POS',
+      amountPaise: invoice.totalPaise,
+      refundedSoFarPaise: invoice.totalPaise,
+    });
+    const [note] = await t.deps.db
+      .select()
+      .from(creditNotes)
+      .where(eq(creditNotes.invoiceId, invoice.id));
+    expect(note).toMatchObject({ cgstPaise: 468_98, sgstPaise: 468_97, igstPaise: 0 });
+    const noteLines = await pdfLines((await documentPdf(t.deps.files, note!))!);
+    expect(noteLines).toContain('Place of Supply: Karnataka (29)');
+    expect(noteLines).toContain('CGST @ 9% ₹468.98');
+    expect(noteLines).toContain('SGST @ 9% ₹468.97');
+    expect(noteLines.join(' ')).not.toContain('IGST');
+  });
+
+  it("places such a supply in the seller's State that the configured GSTIN names (27)", async () => {
+    const other = await createTestApp({ env: { INVOICE_SUPPLIER_GSTIN: '27AAACR5055K1Z7' } });
+    try {
+      // a GST number of Karnataka (29) that fails its check: the place of supply is Maharashtra
+      const { invoice } = await paidOrder(other, { gstNo: '29AAACR5055K1Z4' });
+      expect(invoice).toMatchObject({
+        customerGstin: '29AAACR5055K1Z4',
+        placeOfSupply: '27',
+        taxablePaise: 5_210_82,
+        cgstPaise: 468_98,
+        sgstPaise: 468_97,
+        igstPaise: 0,
+        totalPaise: 6_148_77,
+      });
+      const lines = await pdfLines((await documentPdf(other.deps.files, invoice))!);
+      expect(lines).toContain('GSTIN: 27AAACR5055K1Z7');
+      expect(lines).toContain('State: Maharashtra (27)');
+      expect(lines).toContain('GSTIN: 29AAACR5055K1Z4');
+      expect(lines).toContain('Place of Supply: Maharashtra (27)');
+      expect(lines).toContain('CGST @ 9% ₹468.98');
+      expect(lines).toContain('SGST @ 9% ₹468.97');
+      expect(lines.join(' ')).not.toContain('IGST');
+    } finally {
+      await other.close();
+    }
   });
 });

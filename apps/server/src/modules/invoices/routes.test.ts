@@ -185,6 +185,26 @@ describe('GET /api/invoices/:id/pdf and /api/credit-notes/:id/pdf', () => {
     expect((await get(link(creditNotePdfPath('nope'), b.customer.id))).statusCode).toBe(404);
   });
 
+  it('opens an invoice and its credit note by the links the list gives for 600 s, and no longer', async () => {
+    const { b, paymentId } = await paidOrder(t);
+    await reportRefund(t, paymentId, {
+      id: 'rfnd_T',
+      amountPaise: 100_00,
+      refundedSoFarPaise: 100_00,
+    });
+    const [listed] = (await get('/api/invoices', b.headers)).json().invoices as Invoice[];
+    const urls = [listed!.pdfUrl, listed!.creditNotes[0]!.pdfUrl];
+    // a second before the 600 s are up, both still open; a second after, both have expired
+    t.clock.advance(599_000);
+    for (const url of urls) expect((await get(url)).statusCode, url).toBe(200);
+    t.clock.advance(2_000);
+    for (const url of urls) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(410);
+      expect(res.json().message).toMatch(/expired/);
+    }
+  });
+
   it('answers not found when the file is missing from the store', async () => {
     const { b, invoice } = await paidOrder(t);
     await t.deps.files.remove(invoice.fileKey);

@@ -265,6 +265,32 @@ describe('POST /api/privacy/close-account', () => {
     }
   });
 
+  it('takes a code a second before its 10 minutes are up, and refuses it once they are', async () => {
+    const late = await createCustomer(t);
+    const lateHeaders = await authHeaders(t, late.id);
+    const lateCode = await askCode(late, lateHeaders);
+    t.clock.advance(10 * 60_000);
+    const refused = await post(t, privacyPaths.closeAccount, lateHeaders, {
+      password: late.password,
+      code: lateCode,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(privacyMessages.wrongCode);
+    expect((await rowOf(late.id)).email).toBe(late.email);
+    expect((await profile(lateHeaders)).statusCode).toBe(200);
+
+    const customer = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    const code = await askCode(customer, headers);
+    t.clock.advance(10 * 60_000 - 1000);
+    const closed = await post(t, privacyPaths.closeAccount, headers, {
+      password: customer.password,
+      code,
+    });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect((await rowOf(customer.id)).email).toBe(tombstoneEmail(customer.id));
+  });
+
   it('refuses a code asked for again within a minute', async () => {
     const customer = await createCustomer(t);
     const headers = await authHeaders(t, customer.id);

@@ -1,6 +1,8 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
+import { getTableName, is, sql } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingPaths, preferencesPaths, privacyPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -10,6 +12,8 @@ import { markNotificationsSeen } from '../activity/service';
 import { requestResetLink } from '../auth/test-support';
 import { paidOrder } from '../invoices/test-support';
 import { remindersSent } from '../reminders/schema';
+import * as sandboxBank from '../../sandbox/bank/schema';
+import * as sandboxGateway from '../../sandbox/gateway/schema';
 import {
   CHROME_ON_WINDOWS,
   SAFARI_ON_IPHONE,
@@ -34,6 +38,35 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const DECISIONS = fileURLToPath(new URL('../../../../../docs/decisions/', import.meta.url));
+
+/**
+ * Decision 062's table of what is kept of a closed account: the tables its first column names
+ * (several to a row, each in backticks), and the record's text.
+ */
+async function keptByDecision062() {
+  const file = (await readdir(DECISIONS)).find((name) => name.startsWith('062-'));
+  if (!file) throw new Error('no decision 062 in docs/decisions');
+  const text = await readFile(path.join(DECISIONS, file), 'utf8');
+  const lines = text.split('\n').map((line) => line.trim());
+  const header = lines.findIndex((line) => /^\|\s*table\s*\|/.test(line));
+  if (header < 0) throw new Error(`${file} has no table whose first column is "table"`);
+  expect(lines[header + 1], 'the table’s separator row').toMatch(/^\|[\s|:-]+\|$/);
+  const listed: string[] = [];
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break;
+    const names = [...line.split('|')[1]!.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+    expect(names, `a row of ${file} names no table: ${line}`).not.toEqual([]);
+    listed.push(...names);
+  }
+  return { listed, text };
+}
+
+/** The tables of the built-in sandbox bank and gateway, the stand-ins of other data fiduciaries. */
+const SANDBOX_TABLES = new Set<string>(
+  Object.values<unknown>({ ...sandboxBank, ...sandboxGateway })
+    .filter((value): value is PgTable => is(value, PgTable))
+    .map((table) => getTableName(table)),
+);
 
 /** A customer with rows in every table the portal has for customers, through its own paths. */
 async function customerInEveryTable() {
@@ -116,6 +149,46 @@ describe('the tables that refer to a customer', () => {
       await t.deps.db.execute(sql`DROP TABLE later_notes`);
       await t.deps.db.execute(sql`DROP TABLE later_contacts`);
     }
+  });
+
+  it('are kept exactly as decision 062’s table lists them, the sandbox’s tables as its text says', async () => {
+    const tables = await findCustomerTables(t.deps.db);
+    const { listed, text } = await keptByDecision062();
+    const kept = Object.keys(KEPT_ON_CLOSING);
+    expect(listed, 'a table listed twice in decision 062').toEqual([...new Set(listed)]);
+    // the portal's own tables: kept in the code if and only if the record's table lists them
+    const portalKept = kept.filter((table) => !SANDBOX_TABLES.has(table));
+    expect(
+      portalKept.filter((table) => !listed.includes(table)),
+      'kept on closing, but not in the table of decision 062',
+    ).toEqual([]);
+    expect(
+      listed.filter((table) => !portalKept.includes(table)),
+      'in the table of decision 062, but not kept on closing',
+    ).toEqual([]);
+    // and each is a table the catalog finds referring to a customer
+    expect(
+      kept.filter((table) => !tables.has(table)),
+      'kept on closing, but no table that refers to a customer',
+    ).toEqual([]);
+
+    // the sandbox's tables are named in the record's text only, as another data fiduciary's:
+    // every one that refers to a customer is kept, under 062
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      "The sandbox bank's and the sandbox gateway's tables are those of another data fiduciary",
+    );
+    expect(SANDBOX_TABLES.size).toBeGreaterThan(0);
+    expect(
+      kept
+        .filter((table) => SANDBOX_TABLES.has(table))
+        .map((table) => [table, KEPT_ON_CLOSING[table]!.decision])
+        .sort(),
+    ).toEqual(
+      [...tables.keys()]
+        .filter((table) => SANDBOX_TABLES.has(table))
+        .map((table) => [table, '062'])
+        .sort(),
+    );
   });
 
   it('are each emptied of the customer on closing, or kept for a reason a decision record gives', async () => {

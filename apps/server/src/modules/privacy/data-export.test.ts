@@ -222,6 +222,18 @@ describe('POST /api/privacy/data-export', () => {
       .from(creditNotes)
       .where(eq(creditNotes.invoiceId, invoice.id));
     expect(note).toBeDefined();
+    // another customer's invoice and credit note, issued meanwhile, are not in this export
+    const other = await paidOrder(t);
+    await reportRefund(t, other.paymentId, {
+      id: 'rfnd_X_other',
+      amountPaise: 200_00,
+      refundedSoFarPaise: 200_00,
+    });
+    const [othersNote] = await t.deps.db
+      .select()
+      .from(creditNotes)
+      .where(eq(creditNotes.invoiceId, other.invoice.id));
+    expect(othersNote).toBeDefined();
 
     // two browsers sign in (the second is told of as new, with a link ending it), one typo
     const chrome = { userAgent: CHROME_ON_WINDOWS, ip: '198.51.100.7' };
@@ -261,6 +273,13 @@ describe('POST /api/privacy/data-export', () => {
       ]),
     );
     expect(entries.get(notePdf)).toEqual(await t.deps.files.read(note!.fileKey));
+    // the customer's own documents only, though another customer's were issued at the same time
+    const documents = (json('invoices.json') as { number: string }[]).map((d) => d.number);
+    expect(documents.sort()).toEqual([invoice.invoiceNumber, note!.creditNoteNumber].sort());
+    expect([...entries.keys()].filter((name) => name.endsWith('.pdf')).sort()).toEqual(
+      [`invoices/${invoice.invoiceNumber.replaceAll('/', '-')}.pdf`, notePdf].sort(),
+    );
+    expect(documents).not.toContain(othersNote!.creditNoteNumber);
 
     const signIns = json('sign-ins.json') as { outcome: string; ip: string; browser: string }[];
     expect(signIns.map(({ outcome, ip, browser }) => [outcome, ip, browser])).toEqual([
@@ -350,7 +369,7 @@ describe('POST /api/privacy/data-export', () => {
 });
 
 describe('GET /api/privacy/data-export/:exportId/download', () => {
-  it("refuses a tampered link, another customer's export and a bad id, and says 410 after 24 hours", async () => {
+  it("refuses a tampered link, another customer's export and a bad id, and works for 24 hours, then 410", async () => {
     const customer = await createCustomer(t);
     const headers = await authHeaders(t, customer.id);
     const link = await prepared(customer, headers);
@@ -366,7 +385,10 @@ describe('GET /api/privacy/data-export/:exportId/download', () => {
     expect((await download(badId)).statusCode).toBe(400);
 
     expect((await download(link)).statusCode).toBe(200);
-    t.clock.advance(DATA_EXPORT_TTL_MS + 1000);
+    // a second before the 24 hours are up the mailed link still works; a second after, it is gone
+    t.clock.advance(24 * 60 * 60_000 - 1000);
+    expect((await download(link)).statusCode).toBe(200);
+    t.clock.advance(2000);
     const late = await download(link);
     expect(late.statusCode).toBe(410);
     // the link's own expiry says what to do next, as the request's does

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
+import { createCustomer } from '../../test/customers';
 import { linksOf } from '../../test/mail';
 import { jobsOf } from '../../test/queue';
 import { activityEvents } from '../activity/schema';
-import { activatePlan } from '../plans/activation';
+import { activatePlan, endPlanOfOrder } from '../plans/activation';
+import { customerPlans } from '../plans/schema';
 import { retirePlan } from '../plans/service';
 import { savePreferences } from '../preferences/service';
 import { remindersSent } from './schema';
@@ -32,6 +34,24 @@ async function bellEventsOf(customerId: string) {
     .from(activityEvents)
     .where(eq(activityEvents.customerId, customerId));
 }
+
+/**
+ * What the job left for a customer: every mail to the address (whatever its subject says of the
+ * days left), bell events and reminder keys. A run that sends nothing also records nothing, so
+ * each later run sees the customer afresh.
+ */
+async function remindersLeftFor(customer: { id: string; email: string }) {
+  return {
+    mails: (await t.outbox()).filter((m) => m.to === customer.email).map((m) => m.subject),
+    bell: await bellEventsOf(customer.id),
+    keys: await t.deps.db
+      .select({ subject: remindersSent.subject, threshold: remindersSent.thresholdDays })
+      .from(remindersSent)
+      .where(eq(remindersSent.customerId, customer.id)),
+  };
+}
+
+const NOTHING = { mails: [], bell: [], keys: [] };
 
 /** Runs the job with the clock at `msBeforeEnd` before `end`. */
 async function runAt(end: Date, msBeforeEnd: number) {
@@ -122,6 +142,44 @@ describe('the reminders of a plan’s end', () => {
     ]);
   });
 
+  it('sends nothing for a plan that ended before any reminder went out', async () => {
+    // the job never ran while the plan was in force: no reminder key hides the end from it
+    const { customer, endsAt } = await customerWithPlan(t, { durationDays: 10 });
+    for (const msAfterEnd of [0, 1, DAY_MS, 20 * DAY_MS]) {
+      await runAt(endsAt, -msAfterEnd);
+      expect(await remindersLeftFor(customer), `${msAfterEnd} ms after the end`).toEqual(NOTHING);
+    }
+  });
+
+  it('sends nothing for a plan a refund ended before its first reminder was due', async () => {
+    const { customer, endsAt } = await customerWithPlan(t);
+    const [period] = await t.deps.db
+      .select({ orderId: customerPlans.orderId })
+      .from(customerPlans)
+      .where(eq(customerPlans.customerId, customer.id));
+    // refunded 40 days before the end, 10 days before the 30-day reminder
+    t.clock.set(new Date(endsAt.getTime() - 40 * DAY_MS));
+    const refundedAt = t.clock.now();
+    await t.deps.db.transaction((tx) => endPlanOfOrder(tx, period!.orderId, refundedAt));
+    expect(
+      await t.deps.db
+        .select({ endsAt: customerPlans.endsAt })
+        .from(customerPlans)
+        .where(eq(customerPlans.customerId, customer.id)),
+    ).toEqual([{ endsAt: refundedAt }]);
+
+    // the job at the refund, on each day a reminder of the old end would have been due, at the old end
+    const runs: [string, Date][] = [['at the refund', refundedAt]];
+    for (const days of [30, 7, 1, 0]) {
+      runs.push([`${days} days before the old end`, new Date(endsAt.getTime() - days * DAY_MS)]);
+    }
+    for (const [when, at] of runs) {
+      t.clock.set(at);
+      await sendDueReminders(t.deps);
+      expect(await remindersLeftFor(customer), when).toEqual(NOTHING);
+    }
+  });
+
   it('sends Renew to the Plans screen when the plan is no longer offered', async () => {
     const { customer, endsAt, plan } = await customerWithPlan(t);
     await retirePlan(t.deps.db, t.clock, plan.id);
@@ -151,6 +209,20 @@ describe('the reminders of a consent’s expiry', () => {
     expect(mails[0]!.text).toContain(
       'After that, Ledger Sync Ltd will no longer be able to read your bank data',
     );
+  });
+
+  it('sends none for an Approved consent whose expiry passed before any reminder went out', async () => {
+    // a customer without a plan, so that any reminder would be the consent's
+    const customer = await createCustomer(t);
+    const expiresAt = new Date(t.clock.now().getTime() + 10 * DAY_MS);
+    // still Approved: nothing has yet stored its expiry
+    await consentExpiring(t, customer.id, expiresAt);
+    for (const msAfterExpiry of [0, 1, DAY_MS, 20 * DAY_MS]) {
+      await runAt(expiresAt, -msAfterExpiry);
+      expect(await remindersLeftFor(customer), `${msAfterExpiry} ms after the expiry`).toEqual(
+        NOTHING,
+      );
+    }
   });
 
   it('sends none for a consent that is not Approved', async () => {
