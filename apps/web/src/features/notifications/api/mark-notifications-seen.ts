@@ -32,6 +32,8 @@ export function useMarkNotificationsSeen() {
             }
           : old,
       );
+      // news written after the list was read (a reminder, say) is still unseen: show it
+      if (unseen > 0) void queryClient.invalidateQueries({ queryKey });
     },
   });
 }

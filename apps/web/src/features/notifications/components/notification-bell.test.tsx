@@ -129,6 +129,44 @@ describe('NotificationBell', () => {
     expect(screen.getByRole('button', { name: 'Notifications' })).toBeInTheDocument();
   });
 
+  it('shows news written after the list was read, still new, when marking leaves some unseen', async () => {
+    const news = item({
+      _id: 'n4',
+      title: 'Consent expiring',
+      type: 'consent_expiring',
+      kind: 'consent',
+      status: 'pending',
+      createdAt: '2026-06-04T10:00:00.000Z',
+    });
+    let marked = false;
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      if (String(input).endsWith('/api/notifications/seen')) {
+        expect(JSON.parse(String(init?.body))).toEqual({ upTo: sample[0]!.createdAt });
+        marked = true;
+        return jsonResponse(200, { success: true, unseen: 1 });
+      }
+      return marked
+        ? jsonResponse(200, {
+            success: true,
+            unseen: 1,
+            notifications: [news, ...sample.map((n) => ({ ...n, seen: true }))],
+          })
+        : jsonResponse(200, { success: true, unseen: 2, notifications: sample });
+    });
+    const u = userEvent.setup();
+    renderWithProviders(<NotificationBell />);
+    await u.click(await screen.findByRole('button', { name: 'Notifications, 2 new' }));
+    const popover = await screen.findByRole('dialog', { name: 'Notifications' });
+
+    await u.click(within(popover).getByRole('button', { name: 'Mark all read' }));
+    await waitFor(() => expect(within(popover).getAllByRole('listitem')).toHaveLength(4));
+    const items = within(popover).getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('New: Consent expiring');
+    for (const shown of items.slice(1)) expect(shown).not.toHaveTextContent('New:');
+    expect(screen.getByRole('button', { name: 'Notifications, 1 new' })).toBeInTheDocument();
+    expect(seenCalls(fetchSpy)).toHaveLength(1);
+  });
+
   it('shows no dot and no "Mark all read" when all is seen', async () => {
     const fetchSpy = serve(0, []);
     const u = userEvent.setup();
