@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
@@ -78,6 +78,31 @@ describe('sweepExpiredConsents', () => {
       { status: 'Expired', n: 1 },
       { status: 'Rejected', n: 1 },
     ]);
+  });
+
+  it('tells an expiry once when two passes both read it as due before either stores it', async () => {
+    const customer = await createCustomer(t);
+    const due = await consentOf(customer.id, 'Approved', 1);
+    t.clock.advance(2 * DAY_MS);
+    const before = (await t.outbox()).length;
+    // outside a transaction the two passes take turns statement by statement: both read the
+    // consent, then one update moves it and the other moves nothing, and has nothing to tell
+    const passes = await Promise.all([
+      expireDueConsents(t.deps.db, t.deps, customer.id),
+      expireDueConsents(t.deps.db, t.deps, customer.id),
+    ]);
+    expect(passes.sort()).toEqual([0, 1]);
+    const told = await t.deps.db
+      .select({ details: activityEvents.details })
+      .from(activityEvents)
+      .where(
+        and(eq(activityEvents.customerId, customer.id), eq(activityEvents.type, 'consent_expired')),
+      );
+    expect(told).toEqual([{ details: { consentId: due.consentId } }]);
+    const notices = (await t.outbox())
+      .slice(before)
+      .filter((m) => m.to === customer.email && m.subject === 'A banking consent changed status');
+    expect(notices).toHaveLength(1);
   });
 
   it('tells the customer by mail once of each consent it stores as expired, also when passes race', async () => {
