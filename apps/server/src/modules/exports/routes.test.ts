@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { exportPaths } from '@portal/contract';
@@ -11,7 +11,7 @@ import { orders } from '../orders/schema';
 import { createPlan } from '../plans/service';
 import { createTestPartner } from '../consents/testing';
 import { creditNotes } from '../invoices/schema';
-import { paidOrder, payFor, reportRefund } from '../invoices/test-support';
+import { creditNotesOf, paidOrder, payFor, reportRefund } from '../invoices/test-support';
 import { EXPORT_LINK_TTL_SECONDS } from './service';
 
 let t: TestApp;
@@ -300,15 +300,10 @@ describe('invoice exports', () => {
       amountPaise: 100_00,
       refundedSoFarPaise: 300_00,
     });
-    const [note] = await t.deps.db
-      .select()
-      .from(creditNotes)
-      .where(eq(creditNotes.invoiceId, second.invoice.id));
-    const othersNotes = await t.deps.db
-      .select()
-      .from(creditNotes)
-      .where(eq(creditNotes.invoiceId, other.invoice.id))
-      .orderBy(asc(creditNotes.creditNoteNumber));
+    const [note] = await creditNotesOf(t, second.invoice.id);
+    const othersNotes = await creditNotesOf(t, other.invoice.id).orderBy(
+      asc(creditNotes.creditNoteNumber),
+    );
     const mine = [
       first.invoice.invoiceNumber,
       second.invoice.invoiceNumber,

@@ -1,11 +1,9 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { KARNATAKA, MAHARASHTRA, saveBilling } from '../billing/test-support';
 import { buyer } from '../payments/test-support';
 import { documentPdf } from './reads';
-import { creditNotes } from './schema';
-import { paidOrder, payFor, pdfLines, reportRefund } from './test-support';
+import { creditNotesOf, paidOrder, payFor, pdfLines, reportRefund } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -113,10 +111,7 @@ describe('the invoice issued when a payment settles', () => {
       amountPaise: invoice.totalPaise,
       refundedSoFarPaise: invoice.totalPaise,
     });
-    const [note] = await t.deps.db
-      .select()
-      .from(creditNotes)
-      .where(eq(creditNotes.invoiceId, invoice.id));
+    const [note] = await creditNotesOf(t, invoice.id);
     expect(note).toMatchObject({ cgstPaise: 468_98, sgstPaise: 468_97, igstPaise: 0 });
     const noteLines = await pdfLines((await documentPdf(t.deps.files, note!))!);
     expect(noteLines).toContain('Place of Supply: Karnataka (29)');

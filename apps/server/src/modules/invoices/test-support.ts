@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
 import { buyer, refundEvent, sendWebhook } from '../payments/test-support';
-import { invoices } from './schema';
+import { creditNotes, invoices } from './schema';
 
 const run = promisify(execFile);
 
@@ -55,3 +55,7 @@ export const reportRefund = (
   refund: { id: string; amountPaise: number; refundedSoFarPaise: number },
   eventId?: string,
 ) => sendWebhook(t, 'refund.processed', refundEvent(paymentId, refund), eventId ? { eventId } : {});
+
+/** The credit notes issued against an invoice. */
+export const creditNotesOf = (t: TestApp, invoiceId: string) =>
+  t.deps.db.select().from(creditNotes).where(eq(creditNotes.invoiceId, invoiceId));

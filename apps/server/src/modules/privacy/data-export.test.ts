@@ -25,8 +25,7 @@ import {
 import { requestResetLink } from '../auth/test-support';
 import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
 import { consents } from '../consents/schema';
-import { creditNotes } from '../invoices/schema';
-import { paidOrder, payFor, reportRefund } from '../invoices/test-support';
+import { creditNotesOf, paidOrder, payFor, reportRefund } from '../invoices/test-support';
 import { buyer } from '../payments/test-support';
 import { sessionEndLinks } from '../security/schema';
 import {
@@ -217,10 +216,7 @@ describe('POST /api/privacy/data-export', () => {
       amountPaise: 500_00,
       refundedSoFarPaise: 500_00,
     });
-    const [note] = await t.deps.db
-      .select()
-      .from(creditNotes)
-      .where(eq(creditNotes.invoiceId, invoice.id));
+    const [note] = await creditNotesOf(t, invoice.id);
     expect(note).toBeDefined();
     // another customer's invoice and credit note, issued meanwhile, are not in this export
     const other = await paidOrder(t);
@@ -229,10 +225,7 @@ describe('POST /api/privacy/data-export', () => {
       amountPaise: 200_00,
       refundedSoFarPaise: 200_00,
     });
-    const [othersNote] = await t.deps.db
-      .select()
-      .from(creditNotes)
-      .where(eq(creditNotes.invoiceId, other.invoice.id));
+    const [othersNote] = await creditNotesOf(t, other.invoice.id);
     expect(othersNote).toBeDefined();
 
     // two browsers sign in (the second is told of as new, with a link ending it), one typo
