@@ -66,13 +66,6 @@ function mails(to: string): string[] {
   });
 }
 
-/** The newest mail to `to`, decoded. */
-export function newestMail(to: string): string {
-  const newest = mails(to).at(-1);
-  if (!newest) throw new Error(`the outbox has no mail to ${to}`);
-  return newest;
-}
-
 export const mailCount = (to: string): number => mails(to).length;
 
 /**
