@@ -5,6 +5,17 @@ import { createSignedLinks } from './signed-links';
 
 const parse = (link: string) => Object.fromEntries(new URL(link, 'http://x').searchParams);
 
+/** Refused as not valid: a 403 that says so, never another kind of error. */
+function expectNotValid(verify: () => unknown) {
+  expect(verify).toThrow(
+    expect.objectContaining({
+      constructor: AppError,
+      code: 'FORBIDDEN',
+      message: 'This link is not valid.',
+    }),
+  );
+}
+
 describe('signed links', () => {
   const clock = createTestClock();
   const links = createSignedLinks('s'.repeat(40), clock);
@@ -66,6 +77,17 @@ describe('signed links', () => {
   });
 
   it('refuses a missing signature', () => {
-    expect(() => links.verify('/p', {})).toThrow(AppError);
+    expectNotValid(() => links.verify('/p', {}));
+  });
+
+  it('refuses a signature of another length, or altered, as not valid', () => {
+    const query = parse(links.sign('/p', 'c', 60));
+    // compared in constant time only once the lengths agree: a shorter or longer one is refused
+    // before, not thrown at as a mismatch of buffers
+    expectNotValid(() => links.verify('/p', { ...query, sig: query.sig!.slice(1) }));
+    expectNotValid(() => links.verify('/p', { ...query, sig: `${query.sig}A` }));
+    const altered = `${query.sig!.startsWith('A') ? 'B' : 'A'}${query.sig!.slice(1)}`;
+    expectNotValid(() => links.verify('/p', { ...query, sig: altered }));
+    expectNotValid(() => links.verify('/p', { ...query, sub: 'd' }));
   });
 });
