@@ -1,4 +1,5 @@
-// Mutation testing of the code that guards money and access (docs/testing.md).
+// Mutation testing of the code that guards money and access, and of the modules built past the
+// spec (docs/testing.md).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
@@ -7,8 +8,11 @@ export default {
   tsconfigFile: 'tsconfig.mutation.json',
   mutate: [
     'apps/server/src/modules/{auth,users,payments,orders,receipts,invoices,two-factor,security}/**/*.ts',
+    'apps/server/src/modules/{exports,privacy,reminders,billing}/**/*.ts',
     'apps/server/src/modules/consents/customer-consents.ts',
-    'apps/server/src/lib/password.ts',
+    // the sandbox bank's enforcement of a consent's terms (what a partner may read, how often)
+    'apps/server/src/sandbox/bank/service.ts',
+    'apps/server/src/lib/{password,signed-links}.ts',
     'packages/contract/src/money.ts',
     'packages/contract/src/gst.ts',
     // where the documents' words are drawn (fonts, sizes, points): no assertion tells a line a
