@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -134,6 +135,13 @@ export function onOneConnection(db: Database) {
         client.release();
       }
     },
-    close: () => pool.end(),
+    async close() {
+      // end() answers once the pool has let go of its connection, not once the connection has
+      // closed: the test database dropped next would cut it off mid-close, and its error would
+      // reach a pool with no one listening
+      const closed = pool.totalCount > 0 ? once(pool, 'remove') : undefined;
+      await pool.end();
+      await closed;
+    },
   };
 }
