@@ -9,6 +9,7 @@ import { openUnreachableDatabase } from './test/database';
 
 interface Operation {
   operationId?: string;
+  requestBody?: unknown;
   security?: Record<string, unknown>[];
   responses: Record<string, { headers?: Record<string, unknown> }>;
 }
@@ -95,5 +96,35 @@ describe('GET /api/docs/json', () => {
     expect(Object.keys(document.paths['/api/health/live']!.get!.responses)).not.toContain('503');
     const declared = document.paths['/api/orders/history']!.get!.responses['503']!;
     expect(Object.keys(declared.headers ?? {})).toEqual(['Retry-After']);
+  });
+
+  it('declares the 413 and 415 of every operation that reads a body, as it answers them', async () => {
+    const withBody = operations().filter(({ operation }) => operation.requestBody !== undefined);
+    expect(withBody.length).toBeGreaterThan(10);
+    // over every route's limit, the partner's document upload's included
+    const oversize = JSON.stringify({ text: 'x'.repeat(16 * 1024 * 1024) });
+    for (const { method, path, operation } of withBody) {
+      const name = `${method.toUpperCase()} ${path}`;
+      const send = (contentType: string, payload: string) =>
+        t.app.inject({
+          method: method.toUpperCase() as 'POST',
+          url: path.replace(/\{[^}]+\}/g, randomUUID()),
+          headers: { 'content-type': contentType },
+          payload,
+        });
+      const tooLarge = await send('application/json', oversize);
+      expect([tooLarge.statusCode, tooLarge.json().message], name).toEqual([
+        413,
+        'Request body is too large',
+      ]);
+      const notJson = await send('application/xml', '<order/>');
+      expect([notJson.statusCode, notJson.json().message], name).toEqual([
+        415,
+        'Unsupported content type',
+      ]);
+      expect(Object.keys(operation.responses), name).toEqual(
+        expect.arrayContaining(['413', '415']),
+      );
+    }
   });
 });

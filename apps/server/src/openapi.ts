@@ -3,7 +3,12 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorResponseSchema } from '@portal/contract';
 import type { Config } from './config';
-import { RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from './lib/http-errors';
+import {
+  BODY_TOO_LARGE_MESSAGE,
+  RETRY_AFTER_SECONDS,
+  UNAVAILABLE_MESSAGE,
+  UNSUPPORTED_MEDIA_TYPE_MESSAGE,
+} from './lib/http-errors';
 import { REFRESH_COOKIE } from './modules/auth/routes';
 
 /**
@@ -38,19 +43,27 @@ const OPEN_OPERATIONS: Record<string, { security: Record<string, string[]>[]; wh
 /** Operations that answer without the database, so never with its outage's 503. */
 const WITHOUT_DATABASE = new Set(['GET /api/health/live']);
 
-/** The answer of the error handler when the database cannot be reached (lib/http-errors.ts). */
+/** An answer of the error handler (lib/http-errors.ts), with the message it gives. */
+const errorAnswer = (description: string) => ({
+  description,
+  content: {
+    'application/json': { schema: z.toJSONSchema(ErrorResponseSchema, { target: 'openapi-3.0' }) },
+  },
+});
+
 const DATABASE_OUTAGE = {
-  description: `The database cannot be reached for a moment: "${UNAVAILABLE_MESSAGE}"`,
+  ...errorAnswer(`The database cannot be reached for a moment: "${UNAVAILABLE_MESSAGE}"`),
   headers: {
     'Retry-After': {
       description: `Seconds to wait before trying again (${RETRY_AFTER_SECONDS})`,
       schema: { type: 'integer' },
     },
   },
-  content: {
-    'application/json': { schema: z.toJSONSchema(ErrorResponseSchema, { target: 'openapi-3.0' }) },
-  },
 };
+const BODY_TOO_LARGE = errorAnswer(`The body is over the limit: "${BODY_TOO_LARGE_MESSAGE}"`);
+const UNSUPPORTED_MEDIA_TYPE = errorAnswer(
+  `The body is not of a type the operation reads: "${UNSUPPORTED_MEDIA_TYPE_MESSAGE}"`,
+);
 
 /** `POST /api/orders/{id}/check-status` → `postOrdersByIdCheckStatus`: stable, and unique. */
 export function operationIdOf(method: string, path: string): string {
@@ -65,6 +78,7 @@ export function operationIdOf(method: string, path: string): string {
 interface Operation {
   operationId?: string;
   description?: string;
+  requestBody?: unknown;
   security?: unknown[];
   responses?: Record<string, unknown>;
 }
@@ -85,9 +99,12 @@ function complete(document: Document, publicUrl: string): Document {
         operation.security = open.security;
         operation.description ??= `No bearer token: ${open.why}.`;
       }
-      if (!WITHOUT_DATABASE.has(key)) {
-        operation.responses = { ...operation.responses };
-        operation.responses['503'] ??= DATABASE_OUTAGE;
+      operation.responses = { ...operation.responses };
+      if (!WITHOUT_DATABASE.has(key)) operation.responses['503'] ??= DATABASE_OUTAGE;
+      // Fastify refuses such a body before the route's own code runs
+      if (operation.requestBody !== undefined) {
+        operation.responses['413'] ??= BODY_TOO_LARGE;
+        operation.responses['415'] ??= UNSUPPORTED_MEDIA_TYPE;
       }
     }
   }

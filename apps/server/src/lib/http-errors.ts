@@ -7,6 +7,9 @@ import { AppError } from './errors';
 export const RETRY_AFTER_SECONDS = 5;
 export const UNAVAILABLE_MESSAGE =
   'The service is briefly unavailable. Please try again in a moment.';
+/** Fastify's own refusals of a body, before any route sees it (app.ts sets the limit). */
+export const BODY_TOO_LARGE_MESSAGE = 'Request body is too large';
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'Unsupported content type';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -70,9 +73,9 @@ export function registerErrorHandling(app: FastifyInstance) {
         error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
           ? 'Request body is not valid JSON'
           : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-            ? 'Request body is too large'
+            ? BODY_TOO_LARGE_MESSAGE
             : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-              ? 'Unsupported content type'
+              ? UNSUPPORTED_MEDIA_TYPE_MESSAGE
               : error.message;
       return reply.code(status).send({ success: false, message });
     }

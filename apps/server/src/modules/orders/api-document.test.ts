@@ -1,19 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { BUILDS_AN_APP, documentedOperations, outline } from '../../test/api-document';
 
+interface Documented {
+  parameters?: unknown;
+  requestBody?: { content: Record<string, { schema: { required?: string[] } }> };
+}
+
 describe('GET /api/docs/json', () => {
-  it(
-    'names the order history with its sign-in, its paging limits and every answer it gives',
-    async () => {
-      const paths = await documentedOperations();
-      const history = paths['/api/orders/history']!.get!;
-      expect(outline(history)).toEqual({
+  // what a client generator reads of each order call: its outline, its parameters and the fields
+  // its body must carry
+  it.each([
+    {
+      path: '/api/orders',
+      method: 'post',
+      outline: {
+        tags: ['orders'],
+        summary: 'Creates a Pending order for a plan on offer',
+        security: [{ bearer: [] }],
+        statuses: ['201', '400', '401', '404', '409', '413', '415', '422', '502', '503'],
+      },
+      parameters: undefined,
+      bodyFields: ['planId', 'amount'],
+    },
+    {
+      path: '/api/orders/history',
+      method: 'get',
+      outline: {
         tags: ['orders'],
         summary: "A page of the signed-in customer's orders, newest first",
         security: [{ bearer: [] }],
         statuses: ['200', '400', '401', '503'],
-      });
-      expect((history as { parameters?: unknown }).parameters).toEqual([
+      },
+      parameters: [
         {
           name: 'limit',
           in: 'query',
@@ -26,25 +44,34 @@ describe('GET /api/docs/json', () => {
           required: false,
           schema: { type: 'string', minLength: 1, maxLength: 200 },
         },
-      ]);
+      ],
+      bodyFields: undefined,
     },
-    BUILDS_AN_APP,
-  );
-
-  it(
-    "names an order's status check with its sign-in, its id's limit and every answer it gives",
-    async () => {
-      const paths = await documentedOperations();
-      const checkStatus = paths['/api/orders/{id}/check-status']!.post!;
-      expect(outline(checkStatus)).toEqual({
+    {
+      path: '/api/orders/{id}/check-status',
+      method: 'post',
+      outline: {
         tags: ['orders'],
         summary: 'Asks the payment gateway about an order and settles it',
         security: [{ bearer: [] }],
         statuses: ['200', '400', '401', '404', '409', '422', '502', '503'],
-      });
-      expect((checkStatus as { parameters?: unknown }).parameters).toEqual([
+      },
+      parameters: [
         { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 100 } },
-      ]);
+      ],
+      bodyFields: undefined,
+    },
+  ])(
+    'names $method $path with its sign-in, its inputs and every answer it gives',
+    async ({ path, method, outline: expected, parameters, bodyFields }) => {
+      const paths = await documentedOperations();
+      const operation = paths[path]![method]!;
+      expect(outline(operation)).toEqual(expected);
+      const documented = operation as Documented;
+      expect(documented.parameters).toEqual(parameters);
+      expect(documented.requestBody?.content['application/json']?.schema.required).toEqual(
+        bodyFields,
+      );
     },
     BUILDS_AN_APP,
   );
