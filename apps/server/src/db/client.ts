@@ -180,6 +180,24 @@ function releasedWhenBeginFails(client: pg.PoolClient) {
 const POOL_SIZE = 20;
 
 /**
+ * Ends a pool once each of its connections has closed. end() answers once the pool has let go of
+ * them, before they have said goodbye to the server: a process that exits next, or a test that
+ * drops the database next, would cut them off mid-close.
+ */
+export async function endPool(pool: pg.Pool): Promise<void> {
+  let open = pool.totalCount;
+  const closed = new Promise<void>((resolve) => {
+    if (open === 0) return resolve();
+    pool.on('remove', () => {
+      open -= 1;
+      if (open === 0) resolve();
+    });
+  });
+  await pool.end();
+  await closed;
+}
+
+/**
  * Session settings for every connection. The portal's statements are short OLTP reads and
  * writes; the JIT compiler, which PostgreSQL turns on for plans it costs high (a sweep over a
  * large customer's rows), spends more compiling than it saves on them.
@@ -221,7 +239,7 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
         connection.release();
       }
     },
-    close: () => pool.end(),
+    close: () => endPool(pool),
   };
 }
 

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -7,6 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import {
   drizzleOptions,
+  endPool,
   openPglite,
   openPostgres,
   type Database,
@@ -135,13 +135,8 @@ export function onOneConnection(db: Database) {
         client.release();
       }
     },
-    async close() {
-      // end() answers once the pool has let go of its connection, not once the connection has
-      // closed: the test database dropped next would cut it off mid-close, and its error would
-      // reach a pool with no one listening
-      const closed = pool.totalCount > 0 ? once(pool, 'remove') : undefined;
-      await pool.end();
-      await closed;
-    },
+    // the test database is dropped next: a connection still closing would be cut off, and its
+    // error would reach a pool with no one listening
+    close: () => endPool(pool),
   };
 }
