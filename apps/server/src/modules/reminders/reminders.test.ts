@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotificationsResponseSchema } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { createCustomer } from '../../test/customers';
+import { authHeaders, createCustomer } from '../../test/customers';
 import { linksOf } from '../../test/mail';
 import { jobsOf } from '../../test/queue';
 import { activityEvents } from '../activity/schema';
@@ -11,8 +12,8 @@ import { customerPlans } from '../plans/schema';
 import { retirePlan } from '../plans/service';
 import { savePreferences } from '../preferences/service';
 import { remindersSent } from './schema';
-import { sendDueReminders } from './service';
-import { consentExpiring, customerWithPlan } from './test-support';
+import { REMINDER_BATCH, sendDueReminders } from './service';
+import { consentExpiring, consentsExpiring, customerWithPlan } from './test-support';
 import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
@@ -274,4 +275,177 @@ describe('the reminders job', () => {
     expect((await jobsOf(t, 'mail')).length - before).toBeGreaterThanOrEqual(1);
     expect(await remindersTo(customer.email)).toHaveLength(1);
   });
+});
+
+/** Sends what is due at the clock's time, so that a second run at that time counts only what a test adds. */
+const sendWhatIsDueNow = () => sendDueReminders(t.deps);
+
+/** How many times `part` occurs in `whole`. */
+const count = (whole: string, part: string) => whole.split(part).length - 1;
+
+const OFF = 'You can turn reminders off in your notification preferences.';
+
+describe('the reminder mails', () => {
+  it('say what ends and when, why to renew now, the plan, the Renew link and how to stop them', async () => {
+    // 90 days from 12:00 in India on 1 March 2027: 30 May 2027
+    t.clock.set(new Date('2027-03-01T06:30:00.000Z'));
+    const { customer, plan, endsAt } = await customerWithPlan(t);
+    await runAt(endsAt, 30 * DAY_MS);
+    const [mail] = await remindersTo(customer.email);
+    const what = 'Your Quarterly plan ends on 30/05/2027, in 30 days.';
+    const why = 'A renewal bought now starts when the current plan ends, so no paid day is lost.';
+    expect(mail!.text.trim()).toBe(
+      [
+        what,
+        why,
+        '',
+        'Plan: Quarterly',
+        'Ends on: 30/05/2027',
+        '',
+        `Renew: http://localhost:3000/orders?planId=${plan.id}`,
+        '',
+        OFF,
+      ].join('\n'),
+    );
+    // the preview a mail client shows before opening it, then the same words in the body
+    expect(count(mail!.html, `${what} ${why}`)).toBe(1);
+    expect(count(mail!.html, what)).toBe(2);
+    expect(count(mail!.html, why)).toBe(2);
+    expect(mail!.html).toContain(`Dear ${customer.companyName},`);
+    expect(mail!.html).toContain(OFF);
+  });
+
+  it('say which consent expires and when, what the partner loses, the Reconnect link and how to stop them', async () => {
+    t.clock.set(new Date('2027-03-01T06:30:00.000Z'));
+    const customer = await createCustomer(t);
+    const expiresAt = new Date('2027-04-10T06:30:00.000Z');
+    const consent = await consentExpiring(t, customer.id, expiresAt, {
+      partnerName: 'Harbour Books Ltd',
+    });
+    await runAt(expiresAt, 7 * DAY_MS);
+    const [mail] = await remindersTo(customer.email);
+    expect(mail!.subject).toBe('Your consent for Harbour Books Ltd expires in 7 days');
+    const what = 'Your banking consent for Harbour Books Ltd expires on 10/04/2027, in 7 days.';
+    const why =
+      'After that, Harbour Books Ltd will no longer be able to read your bank data until you reconnect it.';
+    expect(mail!.text.trim()).toBe(
+      [
+        what,
+        why,
+        '',
+        'Partner: Harbour Books Ltd',
+        `Consent: ${consent.consentId}`,
+        'Expires on: 10/04/2027',
+        '',
+        `Reconnect: http://localhost:3000/consents?reconnect=${consent.id}`,
+        '',
+        OFF,
+      ].join('\n'),
+    );
+    expect(count(mail!.html, `${what} ${why}`)).toBe(1);
+    expect(count(mail!.html, what)).toBe(2);
+    expect(mail!.html).toContain(OFF);
+  });
+});
+
+describe('the bell’s events of reminders', () => {
+  it('records the plan a plan’s reminder is about', async () => {
+    const { customer, plan, endsAt } = await customerWithPlan(t);
+    await runAt(endsAt, 7 * DAY_MS);
+    expect(
+      await t.deps.db
+        .select({ type: activityEvents.type, details: activityEvents.details })
+        .from(activityEvents)
+        .where(eq(activityEvents.customerId, customer.id)),
+    ).toEqual([{ type: 'plan_ending', details: { planId: plan.id } }]);
+  });
+
+  it('tells of a consent’s expiry and links to the consent', async () => {
+    t.clock.set(new Date('2027-03-01T06:30:00.000Z'));
+    const customer = await createCustomer(t);
+    const expiresAt = new Date('2027-03-03T06:30:00.000Z');
+    const consent = await consentExpiring(t, customer.id, expiresAt, {
+      partnerName: 'Quayside Accounts Ltd',
+    });
+    await sendDueReminders(t.deps);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/notifications',
+      headers: await authHeaders(t, customer.id),
+    });
+    expect(res.statusCode).toBe(200);
+    const { notifications } = NotificationsResponseSchema.parse(res.json());
+    expect(notifications).toEqual([
+      expect.objectContaining({
+        type: 'consent_expiring',
+        title: 'Your consent for Quayside Accounts Ltd expires in 2 days',
+        description:
+          'Your consent for Quayside Accounts Ltd expires on 03/03/2027. Reconnect to keep Quayside Accounts Ltd reading your bank data.',
+        target: { kind: 'consent', id: consent.consentId },
+      }),
+    ]);
+  });
+});
+
+describe('the count of reminders a run sent', () => {
+  it('leaves out a customer who turned reminders off', async () => {
+    await sendWhatIsDueNow();
+    // both plans end in 5 days: the 7-day reminder is due at once
+    const on = await customerWithPlan(t, { durationDays: 5 });
+    const off = await customerWithPlan(t, { durationDays: 5 });
+    await savePreferences(t.deps.db, t.clock, off.customer.id, {
+      reminders: false,
+      consentChanges: true,
+    });
+    expect(await sendDueReminders(t.deps)).toBe(1);
+    expect((await remindersTo(on.customer.email)).map((m) => m.subject)).toEqual([
+      'Your Quarterly plan ends in 5 days',
+    ]);
+    expect(await remindersTo(off.customer.email)).toEqual([]);
+  });
+
+  it('counts each reminder once when two runs find it due together', async () => {
+    await sendWhatIsDueNow();
+    const customers = [
+      await customerWithPlan(t, { durationDays: 5 }),
+      await customerWithPlan(t, { durationDays: 5 }),
+    ];
+    // the two runs take turns on the database: both read the same reminders, one claims each
+    const sent = await Promise.all([sendDueReminders(t.deps), sendDueReminders(t.deps)]);
+    expect(sent[0]! + sent[1]!).toBe(2);
+    for (const { customer } of customers) {
+      expect((await remindersTo(customer.email)).map((m) => m.subject)).toEqual([
+        'Your Quarterly plan ends in 5 days',
+      ]);
+      expect(await bellEventsOf(customer.id)).toHaveLength(1);
+    }
+  });
+
+  it('sends every reminder due when there are more than one batch of them, each once', async () => {
+    await sendWhatIsDueNow();
+    const customer = await createCustomer(t);
+    const expiresAt = new Date(t.clock.now().getTime() + 2 * DAY_MS);
+    const { consents } = await consentsExpiring(t, customer.id, expiresAt, REMINDER_BATCH + 1);
+    expect(await sendDueReminders(t.deps)).toBe(REMINDER_BATCH + 1);
+    const events = await t.deps.db
+      .select({ id: activityEvents.id })
+      .from(activityEvents)
+      .where(
+        and(
+          eq(activityEvents.customerId, customer.id),
+          eq(activityEvents.type, 'consent_expiring'),
+        ),
+      );
+    expect(events).toHaveLength(consents.length);
+    const keys = await t.deps.db
+      .select({ subject: remindersSent.subject })
+      .from(remindersSent)
+      .where(eq(remindersSent.customerId, customer.id));
+    // one key per consent: its subject is consent:<id>:<expiry>
+    expect(keys).toHaveLength(consents.length);
+    expect(new Set(keys.map((k) => k.subject.split(':')[1]))).toEqual(
+      new Set(consents.map((c) => c.id)),
+    );
+    expect(await sendDueReminders(t.deps)).toBe(0);
+  }, 60_000);
 });

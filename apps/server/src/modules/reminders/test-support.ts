@@ -41,23 +41,41 @@ export async function consentExpiring(
   t: TestApp,
   customerId: string,
   expiresAt: Date,
-  { partnerName, status = 'Approved' }: { partnerName?: string; status?: string } = {},
+  options: ConsentOptions = {},
+) {
+  const { consents, partner } = await consentsExpiring(t, customerId, expiresAt, 1, options);
+  return { ...consents[0]!, partner };
+}
+
+interface ConsentOptions {
+  partnerName?: string;
+  status?: string;
+}
+
+/** `count` consents of `customerId`, all for one partner of their own and expiring at `expiresAt`. */
+export async function consentsExpiring(
+  t: TestApp,
+  customerId: string,
+  expiresAt: Date,
+  count: number,
+  { partnerName, status = 'Approved' }: ConsentOptions = {},
 ) {
   const { partner } = await createTestPartner(t, partnerName);
-  const consentId = `TEST-${randomUUID()}`;
+  const prefix = `TEST-${randomUUID()}`;
   const now = t.clock.now().toISOString();
-  const [row] = rowsOf<{ id: string }>(
+  const consents = rowsOf<{ id: string; consentId: string }>(
     await t.deps.db.execute(sql`
       INSERT INTO consents (customer_id, partner_ref, consent_id, status, provider_status,
         permissions, expires_at, provider_created_at, provider_status_updated_at, created_at,
         updated_at)
-      VALUES (${customerId}::uuid, ${partner.id}::uuid, ${consentId}, ${status},
+      SELECT ${customerId}::uuid, ${partner.id}::uuid, ${prefix} || '-' || n, ${status},
         ${status === 'Approved' ? 'Authorised' : 'AwaitingAuthorisation'},
         '["ReadAccountsBasic"]'::jsonb, ${expiresAt.toISOString()}::timestamptz,
-        ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz)
-      RETURNING id`),
+        ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+      FROM generate_series(1, ${count}::int) AS n
+      RETURNING id, consent_id AS "consentId"`),
   );
-  return { id: row!.id, consentId, partner };
+  return { consents, partner };
 }
 
 const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
