@@ -13,6 +13,7 @@ import {
   gstinMessages,
   gstinProblem,
   isValidGstin,
+  stateLabel,
 } from './gst';
 
 // GSTINs published by their holders or by the GST portal as examples
@@ -164,5 +165,10 @@ describe('BillingDetailsRequestSchema', () => {
     });
     expect(GST_STATE_OPTIONS.map((s) => s.code)).toEqual([...GST_STATE_CODES].sort());
     expect(GST_STATE_OPTIONS).toHaveLength(37);
+  });
+
+  it('names a code on no State list as unknown, keeping the code, rather than leaving it blank', () => {
+    expect(stateLabel('29')).toBe('Karnataka (29)');
+    expect(stateLabel('00')).toBe('Unknown state (00)');
   });
 });

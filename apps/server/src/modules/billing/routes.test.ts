@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingMessages, gstinMessages, gstinStateMismatch } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
+import { readBillingDetails } from './service';
 import { KARNATAKA, saveBilling } from './test-support';
 
 let t: TestApp;
@@ -21,6 +23,13 @@ const read = (headers: Record<string, string>) =>
 const save = (headers: Record<string, string>, payload: object) => saveBilling(t, headers, payload);
 
 describe('GET /api/billing-details', () => {
+  it('says the customer is not found when their row is gone, rather than answering no GSTIN', async () => {
+    await expect(readBillingDetails(t.deps, randomUUID())).rejects.toMatchObject({
+      statusCode: 404,
+      message: 'Customer not found',
+    });
+  });
+
   it('answers no details yet, with the registered GSTIN and the seller State', async () => {
     const { headers } = await customerWithSession();
     const res = await read(headers);
