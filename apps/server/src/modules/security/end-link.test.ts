@@ -4,6 +4,7 @@ import { authPaths, securityMessages, securityPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { NEW_BROWSER_SUBJECT } from '../mail/templates';
+import { auditOf } from '../audit/test-support';
 import { bearer, freshIp, refresh } from '../auth/test-support';
 import { sessions } from '../auth/schema';
 import { sha256 } from '../auth/secrets';
@@ -86,10 +87,25 @@ describe('POST /api/security/end-session-link', () => {
     expect((await refresh(t, phone.refreshToken)).statusCode).toBe(401);
     const [row] = await t.deps.db.select().from(sessions).where(eq(sessions.id, phone.sessionId));
     expect(row!.revokedReason).toBe('notice_link');
+    // the audit log has the customer ending that session by the notice's link
+    const endings = async () =>
+      (await auditOf(t, customer.id)).filter((line) => line.action === 'session_ended');
+    expect(await endings()).toEqual([
+      {
+        actorKind: 'customer',
+        actorId: customer.id,
+        customerId: customer.id,
+        action: 'session_ended',
+        outcome: 'success',
+        clientNetwork: null,
+        details: { reason: 'notice_link', sessionIds: [phone.sessionId] },
+      },
+    ]);
 
     const again = await endByLink({ token });
     expect(again.statusCode).toBe(404);
     expect(again.json()).toEqual({ success: false, message: securityMessages.endLinkInvalid });
+    expect(await endings()).toHaveLength(1);
   });
 
   it('ends nothing once 24 hours have passed', async () => {

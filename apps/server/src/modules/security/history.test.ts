@@ -9,9 +9,11 @@ import {
 } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
+import { auditOf } from '../audit/test-support';
 import { bearer, freshIp, latestCode, wrongCode } from '../auth/test-support';
+import { startSession } from '../auth/sessions';
 import { recordSignInAttempt, SIGN_IN_HISTORY_MS } from './record';
-import { signInEvents } from './schema';
+import { sessionDevices, signInEvents } from './schema';
 import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, passwordStep, signInFrom } from './test-support';
 
 let t: TestApp;
@@ -126,6 +128,29 @@ describe('GET /api/security/sign-ins', () => {
     expect(all.nextCursor).toBeNull();
   });
 
+  it('carries on, page after page of any size, from the last entry the page before showed', async () => {
+    const customer = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    for (let i = 1; i <= 7; i += 1) {
+      await recordSignInAttempt(t.deps.db, t.clock, {
+        customerId: customer.id,
+        outcome: 'wrong_code',
+        client: { ip: `192.0.2.${i}`, userAgent: CHROME_ON_WINDOWS },
+      });
+    }
+    const ips = (page: { data: SignInEvent[] }) => page.data.map((e) => e.ip);
+
+    const first = (await history(headers, '?limit=3')).json();
+    expect(ips(first)).toEqual(['192.0.2.7', '192.0.2.6', '192.0.2.5']);
+    // the cursor names the last entry shown, not one before it
+    expect(first.nextCursor).toBe(first.data[2]._id);
+    const second = (await history(headers, `?limit=3&cursor=${first.nextCursor}`)).json();
+    expect(ips(second)).toEqual(['192.0.2.4', '192.0.2.3', '192.0.2.2']);
+    const last = (await history(headers, `?limit=3&cursor=${second.nextCursor}`)).json();
+    expect(ips(last)).toEqual(['192.0.2.1']);
+    expect(last.nextCursor).toBeNull();
+  });
+
   it('answers pages of 20 unless asked otherwise', async () => {
     const customer = await createCustomer(t);
     for (let i = 0; i <= SIGN_IN_HISTORY_PAGE_SIZE; i += 1) {
@@ -181,17 +206,17 @@ describe('GET /api/security/sign-ins', () => {
   it('answers 400 for a cursor or a limit it did not give, and 401 without a session', async () => {
     const customer = await createCustomer(t);
     const headers = await authHeaders(t, customer.id);
-    for (const query of [
-      '?cursor=abc',
-      '?cursor=0',
-      '?cursor=-1',
-      '?cursor=1.5',
-      `?cursor=${'9'.repeat(16)}`,
-      `?cursor=${'9'.repeat(21)}`,
-      '?limit=0',
-      '?limit=101',
-      '?limit=ten',
-    ]) {
+    // a cursor of a length the query allows, yet never given: the answer says what a cursor is
+    for (const cursor of ['abc', '0', '-1', '1.5', '9'.repeat(16)]) {
+      const res = await history(headers, `?cursor=${cursor}`);
+      expect(res.statusCode, cursor).toBe(400);
+      expect(res.json(), cursor).toEqual({
+        success: false,
+        message: 'cursor: must be the nextCursor of an earlier page',
+        error: 'validation',
+      });
+    }
+    for (const query of [`?cursor=${'9'.repeat(21)}`, '?limit=0', '?limit=101', '?limit=ten']) {
       const res = await history(headers, query);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().success, query).toBe(false);
@@ -199,6 +224,74 @@ describe('GET /api/security/sign-ins', () => {
     expect((await history(headers, '?limit=100')).statusCode).toBe(200);
     expect((await history(headers, `?cursor=${'9'.repeat(15)}`)).statusCode).toBe(200);
     expect((await history({})).statusCode).toBe(401);
+  });
+});
+
+describe('the record of a sign-in attempt', () => {
+  it('logs each sign-in and refused attempt for the auditor: its outcome, and its session or why it was refused', async () => {
+    const customer = await createCustomer(t);
+    const ip = '203.0.113.58';
+    const from = { userAgent: CHROME_ON_WINDOWS, ip };
+    expect((await passwordStep(t, customer, from, { password: 'Wrong@12345' })).statusCode).toBe(
+      401,
+    );
+    const first = await passwordStep(t, customer, from);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: authPaths.verify2fa,
+      headers: { 'user-agent': CHROME_ON_WINDOWS },
+      payload: {
+        tempToken: first.json().tempToken,
+        verificationCode: wrongCode(await latestCode(t)),
+      },
+      remoteAddress: ip,
+    });
+    expect(refused.statusCode).toBe(400);
+    const { sessionId } = await signInFrom(t, customer, from);
+
+    const signIn = (outcome: string, details: Record<string, string>) => ({
+      actorKind: 'customer',
+      actorId: customer.id,
+      customerId: customer.id,
+      action: 'sign_in',
+      outcome,
+      clientNetwork: '203.0.113.0/24',
+      details,
+    });
+    expect(await auditOf(t, customer.id)).toEqual([
+      signIn('failure', { reason: 'wrong_password' }),
+      signIn('failure', { reason: 'wrong_code' }),
+      signIn('success', { sessionId }),
+    ]);
+  });
+
+  it('keeps an empty User-Agent for a browser that sends none, which the history shows as unknown', async () => {
+    const customer = await createCustomer(t);
+    const ip = freshIp();
+    const { sessionId } = await startSession(t.deps.db, t.clock, customer.id, false, {
+      ip,
+      userAgent: undefined,
+    });
+    const [event] = await t.deps.db
+      .select()
+      .from(signInEvents)
+      .where(eq(signInEvents.customerId, customer.id));
+    expect(event).toMatchObject({ sessionId, outcome: 'success', userAgent: '', ip });
+    const [device] = await t.deps.db
+      .select()
+      .from(sessionDevices)
+      .where(eq(sessionDevices.sessionId, sessionId));
+    expect(device).toMatchObject({ userAgent: '', ip });
+    const page = (await history(await authHeaders(t, customer.id))).json();
+    expect(page.data.map(({ _id, ...rest }: SignInEvent) => rest)).toEqual([
+      {
+        at: t.clock.now().toISOString(),
+        outcome: 'success',
+        browser: 'An unknown browser on an unknown system',
+        device: 'unknown',
+        ip,
+      },
+    ]);
   });
 });
 

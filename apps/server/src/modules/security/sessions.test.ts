@@ -9,6 +9,7 @@ import {
 } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
+import { auditOf } from '../audit/test-support';
 import { bearer, freshIp, refresh } from '../auth/test-support';
 import { sessions } from '../auth/schema';
 import { ABSOLUTE_LIMIT_MS, IDLE_LIMIT_MS, revokeSession, startSession } from '../auth/sessions';
@@ -33,6 +34,20 @@ const endOthers = (headers: Record<string, string>) =>
 
 const profile = (token: string) =>
   t.app.inject({ method: 'GET', url: authPaths.profile, headers: bearer(token) });
+
+/** The audit log's lines of sessions the customer ended from another of theirs. */
+const signedOutOf = async (customerId: string) =>
+  (await auditOf(t, customerId)).filter((row) => row.action === 'session_ended');
+
+const signedOut = (customerId: string, sessionIds: string[]) => ({
+  actorKind: 'customer',
+  actorId: customerId,
+  customerId,
+  action: 'session_ended',
+  outcome: 'success',
+  clientNetwork: null,
+  details: { reason: 'signed_out', sessionIds },
+});
 
 const sessionsOf = async (token: string): Promise<SecuritySession[]> => {
   const res = await listSessions(bearer(token));
@@ -190,6 +205,8 @@ describe('DELETE /api/security/sessions/:id', () => {
     // this device goes on
     expect((await profile(here.token)).statusCode).toBe(200);
     expect((await sessionsOf(here.token)).map((s) => s._id)).toEqual([here.sessionId]);
+    // the audit log tells which session the customer ended, and why
+    expect(await signedOutOf(customer.id)).toEqual([signedOut(customer.id, [there.sessionId])]);
   });
 
   it("answers 404 for another customer's session, and leaves it standing", async () => {
@@ -263,8 +280,18 @@ describe('POST /api/security/sessions/end-others', () => {
     expect((await profile(theirs.token)).statusCode).toBe(200);
     expect((await sessionsOf(here.token)).map((s) => s._id)).toEqual([here.sessionId]);
 
-    // nothing left to end
+    // one line in the audit log names both sessions ended; the other customer's has none
+    const [line, ...more] = await signedOutOf(customer.id);
+    expect(more).toEqual([]);
+    expect(line).toEqual(signedOut(customer.id, expect.any(Array)));
+    expect([...line!.details.sessionIds!].sort()).toEqual(
+      [phone.sessionId, laptop.sessionId].sort(),
+    );
+    expect(await signedOutOf(other.id)).toEqual([]);
+
+    // nothing left to end, and nothing more in the audit log
     expect((await endOthers(bearer(here.token))).json().data).toEqual({ ended: 0 });
+    expect(await signedOutOf(customer.id)).toHaveLength(1);
   });
 
   it('answers 401 without a live session, and ends nothing', async () => {
