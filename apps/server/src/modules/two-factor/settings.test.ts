@@ -1,19 +1,24 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twoFactorMessages, twoFactorPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
+import { auditOf } from '../audit/test-support';
 import { twoFactorApps, twoFactorRecoveryCodes } from './schema';
 import { twoFactorSubject } from './mail';
 import { recoveryCodeHasher } from './recovery-codes';
-import { enableApp } from './service';
+import { disableApp, enableApp } from './service';
 import {
   appCode,
+  beforeFirstTransaction,
   codeStepsAway,
   nextStep,
   post,
   startSetup,
+  startSignIn,
   status,
+  verifyCode,
+  verifyWithRecovery,
   withAppOn,
 } from './test-support';
 
@@ -32,6 +37,26 @@ const codesOf = (customerId: string) =>
     .where(eq(twoFactorRecoveryCodes.customerId, customerId));
 const noticesTo = async (email: string) =>
   (await t.outbox()).filter((m) => m.to === email).map((m) => m.subject);
+
+/** An audit row of the customer's own doing, as auditOf answers it. */
+const byCustomer = (
+  customerId: string,
+  action: string,
+  details: Record<string, unknown> = {},
+  outcome = 'success',
+) => ({
+  actorKind: 'customer',
+  actorId: customerId,
+  customerId,
+  action,
+  outcome,
+  clientNetwork: null,
+  details,
+});
+const added = (customerId: string) =>
+  byCustomer(customerId, 'two_factor_app_added', { recoveryCodes: 10 });
+const refused = (customerId: string, reason: string) =>
+  byCustomer(customerId, 'two_factor_app_removed', { reason }, 'failure');
 
 describe('GET /api/security/two-factor', () => {
   it('answers the e-mailed code for a customer who never set the app up', async () => {
@@ -124,6 +149,7 @@ describe('POST /api/security/two-factor/enable', () => {
     expect(notice.text).toContain('asks for a code from your authenticator app');
     expect(notice.text).toContain('When: 01/06/2026');
     expect(notice.text).not.toContain(secret);
+    expect(await auditOf(t, customer.id)).toEqual([added(customer.id)]);
   });
 
   it('accepts a code one step old, and refuses one two steps away', async () => {
@@ -274,6 +300,10 @@ describe('POST /api/security/two-factor/disable', () => {
       twoFactorSubject(true),
       twoFactorSubject(false),
     ]);
+    expect(await auditOf(t, customer.id)).toEqual([
+      added(customer.id),
+      byCustomer(customer.id, 'two_factor_app_removed', { with: 'app_code' }),
+    ]);
   });
 
   it('turns the app off with a recovery code typed in capitals with spaces', async () => {
@@ -285,6 +315,47 @@ describe('POST /api/security/two-factor/disable', () => {
     });
     expect(res.statusCode).toBe(200);
     expect((await status(t, headers)).secondFactor).toBe('email');
+    expect(await auditOf(t, customer.id)).toEqual([
+      added(customer.id),
+      byCustomer(customer.id, 'recovery_code_used'),
+      byCustomer(customer.id, 'two_factor_app_removed', { with: 'recovery_code' }),
+    ]);
+  });
+
+  it('turns the app off with a code from it typed with a space between its halves', async () => {
+    const customer = await createCustomer(t);
+    const { headers, secret } = await withAppOn(t, customer);
+    const code = appCode(t, secret);
+    const res = await post(t, twoFactorPaths.disable, headers, {
+      password: customer.password,
+      code: `${code.slice(0, 3)} ${code.slice(3)}`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await status(t, headers)).secondFactor).toBe('email');
+    expect((await auditOf(t, customer.id)).at(-1)?.details).toEqual({ with: 'app_code' });
+  });
+
+  it('takes a recovery code of digits only, typed without its hyphen, as a recovery code', async () => {
+    const customer = await createCustomer(t);
+    const { headers, recoveryCodes } = await withAppOn(t, customer);
+    // drawn from digits and letters, a recovery code can be all digits, or start or end with six
+    const hash = recoveryCodeHasher(t.deps.secrets.linkSigning);
+    await t.deps.db
+      .update(twoFactorRecoveryCodes)
+      .set({ codeHash: hash('12345-67890') })
+      .where(
+        and(
+          eq(twoFactorRecoveryCodes.customerId, customer.id),
+          eq(twoFactorRecoveryCodes.codeHash, hash(recoveryCodes[0]!)),
+        ),
+      );
+    const res = await post(t, twoFactorPaths.disable, headers, {
+      password: customer.password,
+      code: '1234567890',
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await status(t, headers)).secondFactor).toBe('email');
+    expect((await auditOf(t, customer.id)).at(-1)?.details).toEqual({ with: 'recovery_code' });
   });
 
   it('refuses the code that turned the app on (replay) and keeps it on', async () => {
@@ -321,6 +392,59 @@ describe('POST /api/security/two-factor/disable', () => {
     expect(await status(t, headers)).toMatchObject({ secondFactor: 'app', recoveryCodesLeft: 10 });
     expect(recoveryCodes).toHaveLength(10);
     expect(await noticesTo(customer.email)).toEqual([twoFactorSubject(true)]);
+    // the empty code is refused by the request's schema, before any check
+    expect(await auditOf(t, customer.id)).toEqual([
+      added(customer.id),
+      refused(customer.id, 'wrong_password'),
+      refused(customer.id, 'wrong_code'),
+      refused(customer.id, 'wrong_code'),
+    ]);
+  });
+
+  it('refuses a code from the app that a sign-in used after its check, and keeps the app on', async () => {
+    const customer = await createCustomer(t);
+    const { headers, secret } = await withAppOn(t, customer);
+    const code = appCode(t, secret);
+    const { tempToken } = await startSignIn(t, customer);
+    let signIn: number | undefined;
+    const db = beforeFirstTransaction(t.deps.db, async () => {
+      signIn = (await verifyCode(t, tempToken, code)).statusCode;
+    });
+    await expect(
+      disableApp({ ...t.deps, db }, customer.id, { password: customer.password, code }),
+    ).rejects.toThrow(twoFactorMessages.wrongCode);
+    expect(signIn).toBe(200);
+    expect((await status(t, headers)).secondFactor).toBe('app');
+    expect(await noticesTo(customer.email)).toEqual([twoFactorSubject(true)]);
+    expect(await auditOf(t, customer.id)).toEqual([
+      added(customer.id),
+      expect.objectContaining({ action: 'sign_in', outcome: 'success' }),
+      refused(customer.id, 'wrong_code'),
+    ]);
+  });
+
+  it('refuses a recovery code that a sign-in used after its check, and keeps the app on', async () => {
+    const customer = await createCustomer(t);
+    const { headers, recoveryCodes } = await withAppOn(t, customer);
+    const code = recoveryCodes[0]!;
+    const { tempToken } = await startSignIn(t, customer);
+    let signIn: number | undefined;
+    const db = beforeFirstTransaction(t.deps.db, async () => {
+      signIn = (await verifyWithRecovery(t, tempToken, code)).statusCode;
+    });
+    await expect(
+      disableApp({ ...t.deps, db }, customer.id, { password: customer.password, code }),
+    ).rejects.toThrow(twoFactorMessages.wrongCode);
+    expect(signIn).toBe(200);
+    expect(await status(t, headers)).toMatchObject({ secondFactor: 'app', recoveryCodesLeft: 9 });
+    expect(await noticesTo(customer.email)).toEqual([twoFactorSubject(true)]);
+    // the code is recorded used once, by the sign-in that used it
+    expect(await auditOf(t, customer.id)).toEqual([
+      added(customer.id),
+      byCustomer(customer.id, 'recovery_code_used'),
+      expect.objectContaining({ action: 'sign_in', outcome: 'success' }),
+      refused(customer.id, 'wrong_code'),
+    ]);
   });
 
   it('answers that the app is not on for a customer who takes e-mailed codes', async () => {
@@ -331,6 +455,26 @@ describe('POST /api/security/two-factor/disable', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(twoFactorMessages.notOn);
+  });
+
+  it('counts no wrong guess when no app is on: nothing is recorded, and the limit is untouched', async () => {
+    const customer = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    for (let i = 0; i < 20; i += 1) {
+      const res = await post(t, twoFactorPaths.disable, headers, {
+        password: customer.password,
+        code: '123456',
+      });
+      expect(res.json().message).toBe(twoFactorMessages.notOn);
+    }
+    expect(await auditOf(t, customer.id)).toEqual([]);
+    // the limit of twenty wrong entries is shared with turning the app on
+    const { secret } = await startSetup(t, headers);
+    const res = await post(t, twoFactorPaths.enable, headers, {
+      password: customer.password,
+      code: appCode(t, secret),
+    });
+    expect(res.statusCode).toBe(200);
   });
 });
 

@@ -234,6 +234,30 @@ describe('POST /api/auth/verify-recovery-code', () => {
     expect((await verifyWithRecovery(t, own.tempToken, recoveryCodes[0]!)).statusCode).toBe(200);
   });
 
+  it('counts a wrong recovery code as a failed sign-in, and ends the challenge after five', async () => {
+    const customer = await createCustomer(t);
+    const { recoveryCodes } = await withAppOn(t, customer);
+    const { tempToken } = await startSignIn(t, customer);
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) {
+      answers.push((await verifyWithRecovery(t, tempToken, 'zzzzz-zzzzz')).json());
+    }
+    expect(answers.map((a) => a.message)).toEqual([
+      ...Array(4).fill(authMessages.invalidCode),
+      authMessages.tooManyCodes,
+    ]);
+    const failed = await t.deps.db
+      .select()
+      .from(activityEvents)
+      .where(
+        and(eq(activityEvents.customerId, customer.id), eq(activityEvents.type, 'signin_failed')),
+      );
+    expect(failed).toHaveLength(5);
+    const right = await verifyWithRecovery(t, tempToken, recoveryCodes[0]!);
+    expect(right.statusCode).toBe(400);
+    expect(right.json().message).toBe(authMessages.tooManyCodes);
+  });
+
   it('refuses a recovery code for an account that takes e-mailed codes', async () => {
     const customer = await createCustomer(t);
     const { tempToken } = await startSignIn(t, customer);

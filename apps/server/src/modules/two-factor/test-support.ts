@@ -1,5 +1,6 @@
 import { generateSync } from 'otplib';
 import { TOTP_PERIOD_SECONDS, authPaths, twoFactorPaths } from '@portal/contract';
+import type { Database } from '../../db/client';
 import type { TestApp } from '../../test/app';
 import { authHeaders } from '../../test/customers';
 import type { Customer } from '../users/schema';
@@ -26,6 +27,24 @@ export function toStepStart(t: TestApp) {
 
 /** The next time step, whose code no earlier request has used. */
 export const nextStep = (t: TestApp) => t.clock.advance(STEP_MS);
+
+/**
+ * `db`, except that its first transaction waits for `between` before it starts: another request
+ * lands between a code's check and the statement that uses it.
+ */
+export function beforeFirstTransaction(db: Database, between: () => Promise<unknown>): Database {
+  let done: Promise<unknown> | undefined;
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property !== 'transaction') return Reflect.get(target, property, receiver);
+      return async (...args: Parameters<Database['transaction']>) => {
+        done ??= between();
+        await done;
+        return target.transaction(...args);
+      };
+    },
+  });
+}
 
 export const post = (t: TestApp, url: string, headers: Headers, payload?: object) =>
   t.app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
