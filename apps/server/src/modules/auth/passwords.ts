@@ -117,8 +117,10 @@ export async function mailResetLink(deps: ServiceDeps, log: Log, email: string) 
       const customer = await lockCustomerByEmail(tx, email);
       if (!customer) return;
       const [recent] = await tx
-        // Stryker disable next-line ObjectLiteral: only whether a row comes back is read
-        .select({ id: passwordResetTokens.id })
+        .select(
+          // Stryker disable next-line ObjectLiteral: only whether a row comes back is read
+          { id: passwordResetTokens.id },
+        )
         .from(passwordResetTokens)
         .where(
           and(
