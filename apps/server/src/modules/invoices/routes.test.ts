@@ -2,9 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditNotePdfPath, invoicePdfPath, type Invoice } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
+import { BUILDS_AN_APP } from '../../test/api-document';
 import { DOCUMENT_LINK_TTL_SECONDS } from './service';
 import { creditNotes } from './schema';
-import { paidOrder, payFor, pdfLines, reportRefund } from './test-support';
+import { creditNotesOf, paidOrder, payFor, pdfLines, reportRefund } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -212,4 +213,58 @@ describe('GET /api/invoices/:id/pdf and /api/credit-notes/:id/pdf', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe('Invoice not found');
   });
+});
+
+describe('the invoice calls, on an app built by the test itself', () => {
+  // built here, not in a hook: the routes' handlers then count as run by this test
+  it(
+    'lists and answers the customer’s invoice, and opens its PDF and its credit note’s, kept by no cache',
+    async () => {
+      const own = await createTestApp();
+      try {
+        const { b, invoice, paymentId } = await paidOrder(own);
+        await reportRefund(own, paymentId, {
+          id: 'rfnd_OWN',
+          amountPaise: 100_00,
+          refundedSoFarPaise: 100_00,
+        });
+        const [note] = await creditNotesOf(own, invoice.id);
+        const call = (url: string, headers: Record<string, string> = {}) =>
+          own.app.inject({ method: 'GET', url, headers });
+
+        const list = await call('/api/invoices', b.headers);
+        expect(list.statusCode).toBe(200);
+        expect(list.json()).toMatchObject({
+          success: true,
+          invoices: [{ _id: invoice.id, creditNotes: [{ _id: note!.id }] }],
+          nextCursor: null,
+        });
+
+        const one = await call(`/api/invoices/${invoice.id}`, b.headers);
+        expect(one.statusCode).toBe(200);
+        const body = one.json() as { success: boolean; invoice: Invoice };
+        expect(body).toMatchObject({
+          success: true,
+          invoice: { _id: invoice.id, number: invoice.invoiceNumber },
+        });
+
+        // a tax document is the customer's alone: no shared cache or browser history keeps it
+        for (const [url, number] of [
+          [body.invoice.pdfUrl, invoice.invoiceNumber],
+          [body.invoice.creditNotes[0]!.pdfUrl, note!.creditNoteNumber],
+        ] as const) {
+          const pdf = await call(url);
+          expect(pdf.statusCode, url).toBe(200);
+          expect(pdf.headers['content-type'], url).toBe('application/pdf');
+          expect(pdf.headers['content-length'], url).toBe(String(pdf.rawPayload.length));
+          expect(pdf.headers['cache-control'], url).toBe('private, no-store');
+          expect(pdf.headers['content-disposition'], url).toContain(number.replaceAll('/', '-'));
+          expect(pdf.rawPayload.subarray(0, 5).toString(), url).toBe('%PDF-');
+        }
+      } finally {
+        await own.close();
+      }
+    },
+    BUILDS_AN_APP,
+  );
 });

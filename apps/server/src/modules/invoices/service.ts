@@ -56,6 +56,7 @@ const toInvoice = (deps: LinkDeps, row: InvoiceRow, notes: CreditNoteRow[]): Inv
 /** The credit notes of some invoices, oldest first, by invoice. */
 async function notesOf(db: Executor, invoiceIds: string[]) {
   const byInvoice = new Map<string, CreditNoteRow[]>();
+  // Stryker disable next-line ConditionalExpression: drizzle makes an empty IN list `false`, so the query finds no row either; this only spares the round trip
   if (invoiceIds.length === 0) return byInvoice;
   const rows = await db
     .select()
