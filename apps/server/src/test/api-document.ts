@@ -6,6 +6,8 @@ export interface DocumentedOperation {
   summary: string;
   security?: unknown;
   responses: Record<string, unknown>;
+  parameters?: unknown;
+  requestBody?: { content: Record<string, { schema: { required?: string[] } }> };
 }
 
 /**
@@ -31,6 +33,26 @@ export const outline = ({ tags, summary, security, responses }: DocumentedOperat
   security,
   statuses: Object.keys(responses).sort(),
 });
+
+/** What a client generator reads of one operation, as `expectDocumented` compares it. */
+export interface DocumentedAs {
+  outline: ReturnType<typeof outline>;
+  parameters?: unknown;
+  /** the fields its JSON body must carry */
+  bodyFields?: string[];
+}
+
+/** Checks one operation of the document, `route` written as the app writes it (`:id`). */
+export async function expectDocumented(method: string, route: string, expected: DocumentedAs) {
+  const paths = await documentedOperations();
+  const operation = paths[route.replace(/:(\w+)/g, '{$1}')]?.[method];
+  expect(operation, `${method} ${route}`).toBeDefined();
+  expect({
+    outline: outline(operation!),
+    parameters: operation!.parameters,
+    bodyFields: operation!.requestBody?.content['application/json']?.schema.required,
+  }).toEqual({ parameters: undefined, bodyFields: undefined, ...expected });
+}
 
 /** A test that builds an app: the first one migrates its database, near a minute when busy. */
 export const BUILDS_AN_APP = 120_000;
