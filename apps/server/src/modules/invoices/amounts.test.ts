@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orderAmount } from '@portal/contract';
-import { creditAmounts, invoiceAmounts, splitTax } from './amounts';
+import { creditAmounts, handlingTaxableOf, invoiceAmounts, splitTax } from './amounts';
 
 describe('the amounts of a tax invoice (decision 038)', () => {
   it('takes the handling charge into the taxable value and keeps the order total', () => {
@@ -16,6 +16,13 @@ describe('the amounts of a tax invoice (decision 038)', () => {
     });
     // the tax is 18 % of the taxable value, to the paisa
     expect(Math.round(5_210_82 * 0.18)).toBe(937_95);
+  });
+
+  it('gives the taxable value of the handling charge: the charge without its GST', () => {
+    const order = orderAmount(4_999_00);
+    // 249.95 / 1.18 = 211.82, whichever way the tax divides
+    expect(handlingTaxableOf(invoiceAmounts(order, false), order.basePaise)).toBe(211_82);
+    expect(handlingTaxableOf(invoiceAmounts(order, true), order.basePaise)).toBe(211_82);
   });
 
   it('splits the tax into CGST and SGST within one state, the odd paisa to CGST', () => {

@@ -7,7 +7,7 @@ import {
 } from '@portal/contract';
 import { rupeesInWords } from '../receipts/amount-in-words';
 import { stateCodeOf } from '../receipts/gst';
-import type { DocumentAmounts } from './amounts';
+import { handlingTaxableOf, type DocumentAmounts } from './amounts';
 
 /** A description and its amount ('' where the line has none). */
 export type Row = [label: string, amount: string];
@@ -153,7 +153,7 @@ export function invoiceContent(data: InvoiceData): DocumentContent {
         [
           // decision 038: the charge is part of the taxable value, and its GST is in the tax below
           `Internet Handling Charges @ ${HANDLING_RATE_PERCENT}% (${formatPaise(data.handlingPaise)} including GST)`,
-          formatPaise(amounts.taxablePaise - data.basePaise),
+          formatPaise(handlingTaxableOf(amounts, data.basePaise)),
         ],
         [`Service period: ${day(data.period.start)} to ${day(data.period.end)}`, ''],
         [`SAC: ${data.sacCode}`, ''],

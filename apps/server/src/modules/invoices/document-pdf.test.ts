@@ -87,7 +87,16 @@ describe('the tax invoice PDF', () => {
       ),
     );
     expect(lines).toContain('Professional plan (Single, 3 Companies, 365 days) ₹4,999.00');
-    expect(lines.join(' ')).not.toContain('Payment ID');
+    const block = lines.slice(
+      lines.indexOf('Invoice No: INV/26-27/000042'),
+      lines.indexOf('Billed To'),
+    );
+    expect(block).toEqual([
+      'Invoice No: INV/26-27/000042',
+      'Invoice Date: 01/06/2026',
+      'Order ID: 0b6f7a1e-0000-4000-8000-000000000001',
+      'Reverse charge: No',
+    ]);
   });
 
   it('names a state code it does not know as such, never as another state', async () => {

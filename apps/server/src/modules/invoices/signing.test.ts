@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { createTestApp } from '../../test/app';
 import { invoiceAmounts } from './amounts';
 import { invoiceContent, type InvoiceData } from './content';
 import { issuedDocumentPdf } from './signing';
-import { paidOrder, pdfLines, poppler, reportRefund } from './test-support';
+import { makeP12, paidOrder, pdfLines, poppler, reportRefund } from './test-support';
 import { creditNotes } from './schema';
 import { eq } from 'drizzle-orm';
 
@@ -23,43 +23,10 @@ const PASSWORD = 'p12-pass-Zq81';
 let dir: string;
 let p12File: string;
 
-/** A self-signed certificate and its PKCS#12 file, made with the openssl command line. */
-async function makeP12(file: string, commonName: string, password: string) {
-  const key = `${file}.key.pem`;
-  const cert = `${file}.cert.pem`;
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    key,
-    '-out',
-    cert,
-    '-days',
-    '30',
-    '-subj',
-    `/O=Ledgerline/CN=${commonName}`,
-  ]);
-  await run('openssl', [
-    'pkcs12',
-    '-export',
-    '-inkey',
-    key,
-    '-in',
-    cert,
-    '-out',
-    file,
-    '-passout',
-    `pass:${password}`,
-  ]);
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'signing-'));
   p12File = path.join(dir, 'invoices.p12');
-  await makeP12(p12File, SIGNER, PASSWORD);
+  await makeP12(p12File, `/O=Ledgerline/CN=${SIGNER}`, PASSWORD);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -105,6 +72,20 @@ async function pdfsig(pdf: Buffer) {
   }
 }
 
+/**
+ * The text entries of a PDF's signature dictionary (`/Reason (…)`), as a viewer's signature
+ * panel reads them.
+ */
+function signatureFields(pdf: Buffer) {
+  const text = pdf.toString('latin1');
+  const start = text.indexOf('/Type /Sig');
+  expect(start).toBeGreaterThan(0);
+  const dictionary = text.slice(start, text.indexOf('endobj', start));
+  return Object.fromEntries(
+    [...dictionary.matchAll(/^\/(\w+) \((.*)\)$/gm)].map(([, name, value]) => [name, value]),
+  );
+}
+
 describe('a signed invoice PDF', () => {
   it('carries a valid signature over the whole file, by the certificate’s CN, and says so on the page', async () => {
     const pdf = await issuedDocumentPdf(
@@ -121,6 +102,21 @@ describe('a signed invoice PDF', () => {
     expect(await pdfLines(pdf)).toContain(
       'Digitally signed by Ledgerline Software Services Pvt Ltd on 01/06/2026',
     );
+  });
+
+  it('gives the supplier as the reason, India as the location and no contact in its signature', async () => {
+    const pdf = await issuedDocumentPdf(
+      loadConfig(signing()),
+      invoiceContent(invoice),
+      invoice.invoiceDate,
+    );
+    expect(signatureFields(pdf)).toEqual({
+      Reason: 'Issued by the supplier',
+      M: 'D:20260601100000Z',
+      ContactInfo: '',
+      Name: SIGNER,
+      Location: 'India',
+    });
   });
 
   it('stays tagged with every font embedded once signed', async () => {
@@ -187,6 +183,45 @@ describe('issuing with a signing certificate', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('the certificate of a running server', () => {
+  it('signs with the certificate it first opened, even once its file is replaced or removed', async () => {
+    // loadConfig checked the file at start: a file changed later changes nothing until the
+    // restart, which checks it again
+    const file = path.join(dir, 'rotated.p12');
+    await copyFile(p12File, file);
+    const config = loadConfig({ ...signing(), INVOICE_SIGNING_P12_FILE: file });
+    const issue = () => issuedDocumentPdf(config, invoiceContent(invoice), invoice.invoiceDate);
+    const signedBySigner = async () => {
+      const report = await pdfsig(await issue());
+      expect(report).toMatch(/Signature Validation: Signature is Valid\.$/m);
+      expect(report).toMatch(
+        /Signer Certificate Common Name: Ledgerline Software Services Pvt Ltd$/m,
+      );
+    };
+    await signedBySigner();
+
+    const other = path.join(dir, 'other.p12');
+    await makeP12(other, '/O=Other/CN=Someone Else', PASSWORD);
+    await copyFile(other, file);
+    await signedBySigner();
+    await rm(file);
+    await signedBySigner();
+  });
+
+  it('signs with a .p12 exported without a password, its password set empty', async () => {
+    const file = path.join(dir, 'no-password.p12');
+    await makeP12(file, '/O=Ledgerline/CN=Unprotected Signer', '');
+    const pdf = await issuedDocumentPdf(
+      loadConfig({ INVOICE_SIGNING_P12_FILE: file, INVOICE_SIGNING_P12_PASSWORD: '' }),
+      invoiceContent(invoice),
+      invoice.invoiceDate,
+    );
+    const report = await pdfsig(pdf);
+    expect(report).toMatch(/Signature Validation: Signature is Valid\.$/m);
+    expect(report).toMatch(/Signer Certificate Common Name: Unprotected Signer$/m);
   });
 });
 

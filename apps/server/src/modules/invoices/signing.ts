@@ -17,6 +17,7 @@ export function signingCertificateOf(config: SigningConfig): SigningCertificate 
     const file = config.INVOICE_SIGNING_P12_FILE;
     opened.set(
       config,
+      // Stryker disable next-line StringLiteral: loadConfig refuses INVOICE_SIGNING_P12_FILE without INVOICE_SIGNING_P12_PASSWORD, so a configured file always comes with its password (the empty one included): the fallback never runs
       file ? openSigningCertificate(file, config.INVOICE_SIGNING_P12_PASSWORD ?? '') : null,
     );
   }

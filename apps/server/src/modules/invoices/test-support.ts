@@ -24,6 +24,49 @@ export async function poppler(tool: string, pdf: Buffer, ...args: string[]): Pro
   }
 }
 
+/**
+ * A self-signed certificate and its PKCS#12 file, made with the openssl command line: the key
+ * and the certificate stay beside it as `<file>.key.pem` and `<file>.cert.pem`. `subject` is
+ * the certificate's (`/O=…/CN=…`); `exportOptions` go to `openssl pkcs12 -export`.
+ */
+export async function makeP12(
+  file: string,
+  subject: string,
+  password: string,
+  ...exportOptions: string[]
+) {
+  const key = `${file}.key.pem`;
+  const cert = `${file}.cert.pem`;
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    '30',
+    '-subj',
+    subject,
+  ]);
+  await run('openssl', [
+    'pkcs12',
+    '-export',
+    ...exportOptions,
+    '-inkey',
+    key,
+    '-in',
+    cert,
+    '-out',
+    file,
+    '-passout',
+    `pass:${password}`,
+  ]);
+}
+
 /** The text of a PDF as laid out on the page, a line a line, spaces collapsed, blanks dropped. */
 export const pdfLines = async (pdf: Buffer) =>
   (await poppler('pdftotext', pdf, '-layout'))
