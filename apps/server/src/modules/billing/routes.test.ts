@@ -183,3 +183,27 @@ describe('PUT /api/billing-details', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('the billing details calls on an app of their own', () => {
+  // built inside the test, not in beforeAll: a route's handler is chosen as the app is built, and
+  // mutation testing runs only the tests that were running then (docs/testing.md)
+  it('saves the details and reads them back', async () => {
+    const own = await createTestApp();
+    try {
+      const customer = await createCustomer(own);
+      const headers = await authHeaders(own, customer.id);
+      const saved = await saveBilling(own, headers, KARNATAKA);
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json()).toMatchObject({ billingDetails: { city: 'Bengaluru' } });
+      const res = await own.app.inject({ method: 'GET', url: '/api/billing-details', headers });
+      expect(res.json()).toMatchObject({
+        success: true,
+        billingDetails: { gstin: KARNATAKA.gstin, stateCode: '29' },
+        registeredGstin: '27AAPFU0939F1ZV',
+        supplierStateCode: '29',
+      });
+    } finally {
+      await own.close();
+    }
+  });
+});
