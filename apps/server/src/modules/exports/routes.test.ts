@@ -1,4 +1,5 @@
-import { asc } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { exportPaths } from '@portal/contract';
@@ -6,12 +7,14 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { unzip } from '../../test/zip';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
+import { auditOf } from '../audit/test-support';
 import { consents } from '../consents/schema';
 import { orders } from '../orders/schema';
 import { createPlan } from '../plans/service';
 import { createTestPartner } from '../consents/testing';
 import { creditNotes } from '../invoices/schema';
 import { creditNotesOf, paidOrder, payFor, reportRefund } from '../invoices/test-support';
+import { customers } from '../users/schema';
 import { EXPORT_LINK_TTL_SECONDS } from './service';
 
 let t: TestApp;
@@ -145,6 +148,8 @@ describe('GET /api/exports/:kind/:from/:to', () => {
       'attachment; filename="orders-2026-04-01-to-2027-03-31.csv"',
     );
     expect(res.headers['cache-control']).toBe('private, no-store');
+    // a browser must not sniff the file into a page it runs
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = csvLines(res.body);
     expect(lines).toEqual([
@@ -153,6 +158,62 @@ describe('GET /api/exports/:kind/:from/:to', () => {
       `"31/03/2027, 23:59",${last!.id},"Pro, ""Annual""",Completed,7500.00,1350.00,375.00,9225.00,"31/03/2027, 23:59"`,
       '',
     ]);
+    // the audit log keeps who downloaded which export of which days
+    expect(await auditOf(t, c.id)).toEqual([
+      {
+        actorKind: 'customer',
+        actorId: c.id,
+        customerId: c.id,
+        action: 'export_downloaded',
+        outcome: 'success',
+        clientNetwork: null,
+        details: { kind: 'orders', ...FY },
+      },
+    ]);
+  });
+
+  it('lists rows oldest first across batches, whatever order they were written in', async () => {
+    const c = await customer();
+    // 1,001 rows written newest first: three batches, each of which must go on from the one before
+    await t.deps.db.execute(
+      `insert into activity_events (customer_id, type, title, description, status, created_at)
+       select '${c.id}', 'login', 'Row ' || n, 'd', 'success',
+              timestamptz '2026-07-01 10:00:00+00' - n * interval '1 second'
+       from generate_series(1, 1001) as n`,
+    );
+    const res = await download(c.headers, { kind: 'activity', range: FY });
+    const titles = csvLines(res.body)
+      .slice(1, -1)
+      .map((line) => line.split(',')[3]);
+    expect(titles).toEqual(Array.from({ length: 1001 }, (_, i) => `Row ${1001 - i}`));
+  });
+
+  it('lists rows of the same instant by id, whatever order they were written in', async () => {
+    const c = await customer();
+    const [low, high] = [randomUUID(), randomUUID()].sort();
+    const at = new Date('2026-07-01T10:00:00Z');
+    const event = (id: string, title: string, createdAt: Date) => ({
+      id,
+      customerId: c.id,
+      type: 'login',
+      title,
+      description: 'd',
+      status: 'success',
+      createdAt,
+    });
+    await t.deps.db
+      .insert(activityEvents)
+      .values([
+        event(randomUUID(), 'Later', new Date(at.getTime() + 1)),
+        event(high!, 'Second', at),
+        event(low!, 'First', at),
+        event(randomUUID(), 'Earlier', new Date(at.getTime() - 1)),
+      ]);
+    const res = await download(c.headers, { kind: 'activity', range: FY });
+    const titles = csvLines(res.body)
+      .slice(1, -1)
+      .map((line) => line.split(',')[3]);
+    expect(titles).toEqual(['Earlier', 'First', 'Second', 'Later']);
   });
 
   it('reads past a batch by keyset without skipping or repeating rows that share a millisecond', async () => {
@@ -224,6 +285,49 @@ describe('GET /api/exports/:kind/:from/:to', () => {
     ]);
   });
 
+  it('shows a live consent as Expired from the instant it expires, and every account it covers', async () => {
+    const now = new Date('2026-09-15T06:00:00Z');
+    t.clock.set(now);
+    const c = await customer();
+    const { partner } = await createTestPartner(t, 'Tally Partner');
+    const later = (ms: number) => new Date(now.getTime() + ms);
+    const rows = (
+      [
+        ['Pending', later(-1)],
+        ['Approved', now],
+        ['Approved', later(1)],
+        ['Approved', null],
+        ['Rejected', later(-1)],
+      ] as const
+    ).map(([status, expiresAt], i) => ({
+      customerId: c.id,
+      partnerRef: partner.id,
+      consentId: `C-${i}-${c.id}`,
+      status,
+      providerStatus: 'Authorised',
+      permissions: ['ReadAccountsBasic'],
+      accounts: ['XXXX1234', 'XXXX5678'],
+      purpose: 'Bank reconciliation',
+      expiresAt,
+      providerCreatedAt: now,
+      providerStatusUpdatedAt: now,
+      createdAt: new Date(Date.UTC(2026, 6, 1 + i, 4, 30)),
+    }));
+    await t.deps.db.insert(consents).values(rows);
+    const res = await download(c.headers, { kind: 'consents', range: FY });
+    // the accounts of a consent in one cell, apart by '; '
+    const line = (i: number, status: string, expires: string) =>
+      `"0${1 + i}/07/2026, 10:00",C-${i}-${c.id},Tally Partner,${status},Bank reconciliation,ReadAccountsBasic,XXXX1234; XXXX5678,,,${expires},`;
+    expect(csvLines(res.body).slice(1)).toEqual([
+      line(0, 'Expired', '"15/09/2026, 11:29"'),
+      line(1, 'Expired', '"15/09/2026, 11:30"'),
+      line(2, 'Approved', '"15/09/2026, 11:30"'),
+      line(3, 'Approved', ''),
+      line(4, 'Rejected', '"15/09/2026, 11:29"'),
+      '',
+    ]);
+  });
+
   it('refuses a link changed to another customer, kind or range (403) and an expired one (410)', async () => {
     const c = await customer();
     const other = await customer();
@@ -273,6 +377,17 @@ describe('GET /api/exports/:kind/:from/:to', () => {
 });
 
 describe('invoice exports', () => {
+  it('answers 404 for the Tally file of an account gone since its link was given, and records no download', async () => {
+    const c = await customer();
+    const link = await askLink(c.headers, { kind: 'tally', range: FY });
+    expect(link.statusCode, link.body).toBe(200);
+    await t.deps.db.delete(customers).where(eq(customers.id, c.id));
+    const res = await t.app.inject({ method: 'GET', url: link.json().url });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ success: false, message: 'This account no longer exists.' });
+    expect(await auditOf(t, c.id)).toEqual([]);
+  });
+
   it('lists invoices and credit notes of the range in the CSV, books them for Tally, and zips their PDFs', async () => {
     t.clock.set(new Date('2026-09-01T06:00:00Z'));
     const first = await paidOrder(t, { companyName: 'Rao & Sons <Traders>' });
@@ -377,5 +492,20 @@ describe('invoice exports', () => {
     const stored = await t.deps.files.read(first.invoice.fileKey);
     expect(entries.get(names[0]!)).toEqual(stored);
     for (const pdf of entries.values()) expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('stops the download of a ZIP whose PDF is missing from the store, and the portal goes on', async () => {
+    t.clock.set(new Date('2026-10-01T06:00:00Z'));
+    const { b, invoice } = await paidOrder(t);
+    await t.deps.files.remove(invoice.fileKey);
+    const link = await askLink(b.headers, { kind: 'invoice-pdfs', financialYear: '2026-27' });
+    // the archive fails as it reaches the missing PDF: the stream is cut off, never left open
+    const outcome = await t.app.inject({ method: 'GET', url: link.json().url }).then(
+      (res) => unzip(res.rawPayload),
+      (error: Error) => error,
+    );
+    expect(outcome).toBeInstanceOf(Error);
+    const health = await t.app.inject({ method: 'GET', url: '/api/health/live' });
+    expect(health.statusCode).toBe(200);
   });
 });

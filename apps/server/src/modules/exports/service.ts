@@ -223,6 +223,7 @@ export function addDocumentPdfs(
         };
         open().then(
           (stream) => done(null, stream),
+          // Stryker disable next-line ArrayDeclaration: yazl reads no stream that comes with an error (it emits the error and stops), so its contents never matter
           (error: Error) => done(error, Readable.from([])),
         );
       },
@@ -230,13 +231,25 @@ export function addDocumentPdfs(
   }
 }
 
+/**
+ * Ends an archive and answers its output. A failure while it is written (a PDF missing from the
+ * store, a read that fails) destroys the output with that error: the download stops and the
+ * request's log says why, where without a listener the archive would hang and its error would
+ * escape the request.
+ */
+export function endedArchive(zip: yazl.ZipFile): Readable {
+  const output = zip.outputStream as Readable;
+  zip.on('error', (error: Error) => output.destroy(error));
+  zip.end();
+  return output;
+}
+
 /** The year's invoices and credit notes as a ZIP that streams. */
 async function pdfArchive(deps: AppDeps, window: ExportWindow): Promise<Readable> {
   const documents = await invoicesInRange(deps.db, window.customerId, window.from, window.to);
   const zip = new yazl.ZipFile();
   addDocumentPdfs(zip, deps.files, documents);
-  zip.end();
-  return zip.outputStream as Readable;
+  return endedArchive(zip);
 }
 
 export interface ExportFile {

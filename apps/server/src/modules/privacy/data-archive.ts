@@ -8,7 +8,7 @@ import { describeDevice } from '../auth/browsers';
 import { billingDetails } from '../billing/schema';
 import { consentAccesses, consents } from '../consents/schema';
 import { activityBatches, keysetBatches, microseconds, type ExportWindow } from '../exports/reads';
-import { addDocumentPdfs, pdfEntryName } from '../exports/service';
+import { addDocumentPdfs, endedArchive, pdfEntryName } from '../exports/service';
 import { invoicesInRange, type TaxDocument } from '../invoices/reads';
 import { orders } from '../orders/schema';
 import { partners } from '../partners/schema';
@@ -299,6 +299,5 @@ export async function customerDataArchive(deps: Deps, customerId: string): Promi
     })),
   );
   addDocumentPdfs(zip, deps.files, documents);
-  zip.end();
-  return zip.outputStream as Readable;
+  return endedArchive(zip);
 }

@@ -476,4 +476,17 @@ describe('a data export that cannot be stored', () => {
       await f.close();
     }
   });
+
+  it('fails, rather than hangs, when a PDF it must hold is missing from the store', async () => {
+    const { b, invoice } = await paidOrder(t);
+    await t.deps.files.remove(invoice.fileKey);
+    expect((await ask(b.headers)).statusCode).toBe(202);
+    await drainQueue(t, 'data-export', { retriesNow: true });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: privacyPaths.dataExport,
+      headers: b.headers,
+    });
+    expect(res.json().data.status).toBe('failed');
+  });
 });
