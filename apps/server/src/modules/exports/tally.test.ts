@@ -62,6 +62,91 @@ const paise = (amount: string) => {
 };
 
 describe('TallyPrime import XML', () => {
+  it('writes an invoice and its credit note as the exact file Tally imports', () => {
+    const note = invoice({
+      kind: 'credit-note',
+      number: 'CN/26-27/000001',
+      issuedAt: new Date('2026-05-10T05:00:00Z'),
+      taxablePaise: 25_424,
+      cgstPaise: 2_288,
+      sgstPaise: 2_288,
+      totalPaise: 30_000,
+    });
+    const supplier = books.supplier.name;
+    // each ledger line of a voucher, as Tally reads it: a debit deemed positive, a negative amount
+    const line = (ledger: string, debit: boolean, party: boolean, amount: string, bill = '') =>
+      `<ALLLEDGERENTRIES.LIST><LEDGERNAME>${ledger}</LEDGERNAME>` +
+      `<ISDEEMEDPOSITIVE>${debit ? 'Yes' : 'No'}</ISDEEMEDPOSITIVE>` +
+      `<ISPARTYLEDGER>${party ? 'Yes' : 'No'}</ISPARTYLEDGER><AMOUNT>${amount}</AMOUNT>${bill}` +
+      `</ALLLEDGERENTRIES.LIST>`;
+    expect(tallyVouchersXml(books, [invoice(), note])).toBe(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<ENVELOPE>',
+        '<HEADER><TALLYREQUEST>Import Data</TALLYREQUEST></HEADER>',
+        '<BODY>',
+        '<IMPORTDATA>',
+        '<REQUESTDESC>',
+        '<REPORTNAME>Vouchers</REPORTNAME>',
+        '<STATICVARIABLES><SVCURRENTCOMPANY>Rao &amp; Sons &lt;Traders&gt;</SVCURRENTCOMPANY></STATICVARIABLES>',
+        '</REQUESTDESC>',
+        '<REQUESTDATA>',
+        '<TALLYMESSAGE xmlns:UDF="TallyUDF">',
+        '<VOUCHER VCHTYPE="Purchase" ACTION="Create" OBJVIEW="Accounting Voucher View">',
+        // issued at 00:30 on 1 May in India, 30 April in UTC
+        '<DATE>20260501</DATE>',
+        '<VOUCHERTYPENAME>Purchase</VOUCHERTYPENAME>',
+        '<VOUCHERNUMBER>INV/26-27/000001</VOUCHERNUMBER>',
+        '<REFERENCE>INV/26-27/000001</REFERENCE>',
+        '<REFERENCEDATE>20260501</REFERENCEDATE>',
+        `<PARTYLEDGERNAME>${supplier}</PARTYLEDGERNAME>`,
+        '<PARTYGSTIN>29AABCL1234M1Z5</PARTYGSTIN>',
+        `<NARRATION>Tax invoice INV/26-27/000001 from ${supplier}</NARRATION>`,
+        '<PERSISTEDVIEW>Accounting Voucher View</PERSISTEDVIEW>',
+        line(
+          supplier,
+          false,
+          true,
+          '9223.77',
+          '<BILLALLOCATIONS.LIST><NAME>INV/26-27/000001</NAME><BILLTYPE>New Ref</BILLTYPE><AMOUNT>9223.77</AMOUNT></BILLALLOCATIONS.LIST>',
+        ),
+        line('Software Subscription', true, false, '-7816.76'),
+        line('Input CGST', true, false, '-703.51'),
+        line('Input SGST', true, false, '-703.50'),
+        '</VOUCHER>',
+        '</TALLYMESSAGE>',
+        '<TALLYMESSAGE xmlns:UDF="TallyUDF">',
+        '<VOUCHER VCHTYPE="Debit Note" ACTION="Create" OBJVIEW="Accounting Voucher View">',
+        '<DATE>20260510</DATE>',
+        '<VOUCHERTYPENAME>Debit Note</VOUCHERTYPENAME>',
+        '<VOUCHERNUMBER>CN/26-27/000001</VOUCHERNUMBER>',
+        '<REFERENCE>CN/26-27/000001</REFERENCE>',
+        '<REFERENCEDATE>20260510</REFERENCEDATE>',
+        `<PARTYLEDGERNAME>${supplier}</PARTYLEDGERNAME>`,
+        '<PARTYGSTIN>29AABCL1234M1Z5</PARTYGSTIN>',
+        `<NARRATION>Credit note CN/26-27/000001 against invoice INV/26-27/000001 from ${supplier}</NARRATION>`,
+        '<PERSISTEDVIEW>Accounting Voucher View</PERSISTEDVIEW>',
+        line(
+          supplier,
+          true,
+          true,
+          '-300.00',
+          '<BILLALLOCATIONS.LIST><NAME>INV/26-27/000001</NAME><BILLTYPE>Agst Ref</BILLTYPE><AMOUNT>-300.00</AMOUNT></BILLALLOCATIONS.LIST>',
+        ),
+        line('Software Subscription', false, false, '254.24'),
+        line('Input CGST', false, false, '22.88'),
+        line('Input SGST', false, false, '22.88'),
+        '</VOUCHER>',
+        '</TALLYMESSAGE>',
+        '</REQUESTDATA>',
+        '</IMPORTDATA>',
+        '</BODY>',
+        '</ENVELOPE>',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('wraps the vouchers in the envelope of Tally’s import reference', () => {
     const { envelope } = parse(tallyVouchersXml(books, [invoice()]));
     expect(envelope.HEADER.TALLYREQUEST).toBe('Import Data');
@@ -75,7 +160,7 @@ describe('TallyPrime import XML', () => {
     const { vouchers } = parse(tallyVouchersXml(books, [invoice()]));
     const [voucher] = vouchers;
     expect(voucher!.attr).toMatchObject({ VCHTYPE: 'Purchase', ACTION: 'Create' });
-    // 01:30 on 1 May in India
+    // 00:30 on 1 May in India
     expect(voucher!.DATE).toBe('20260501');
     expect(voucher!.REFERENCE).toBe('INV/26-27/000001');
     expect(voucher!.PARTYLEDGERNAME).toBe(books.supplier.name);
@@ -145,7 +230,13 @@ describe('TallyPrime import XML', () => {
   });
 
   it('refuses a document whose amounts do not add up, rather than unbalance the books', () => {
-    expect(() => tallyVouchersXml(books, [invoice({ totalPaise: 922_378 })])).toThrow(/balance/);
+    // a paisa more billed than its lines hold: the credit exceeds the debits by that paisa
+    expect(() => tallyVouchersXml(books, [invoice({ totalPaise: 922_378 })])).toThrow(
+      new Error('INV/26-27/000001 does not balance by -1 paise'),
+    );
+    expect(() => tallyVouchersXml(books, [invoice({ totalPaise: 922_376 })])).toThrow(
+      new Error('INV/26-27/000001 does not balance by 1 paise'),
+    );
   });
 
   it('escapes names with & and < and drops characters XML cannot carry', () => {
