@@ -180,12 +180,13 @@ function releasedWhenBeginFails(client: pg.PoolClient) {
 const POOL_SIZE = 20;
 
 /**
- * Ends a pool once each of its connections has closed. end() answers once the pool has let go of
- * them, before they have said goodbye to the server: a process that exits next, or a test that
- * drops the database next, would cut them off mid-close.
+ * Ends a pool once each of its idle connections has closed. end() answers once the pool has let go
+ * of them, before they have said goodbye to the server: a process that exits next, or a test that
+ * drops the database next, would cut them off mid-close. Only the idle ones are awaited: one still
+ * being opened (to a server that never answers) is dropped without a 'remove'.
  */
 export async function endPool(pool: pg.Pool): Promise<void> {
-  let open = pool.totalCount;
+  let open = pool.idleCount;
   const closed = new Promise<void>((resolve) => {
     if (open === 0) return resolve();
     pool.on('remove', () => {
