@@ -240,6 +240,9 @@ export function addDocumentPdfs(
 export function endedArchive(zip: yazl.ZipFile): Readable {
   const output = zip.outputStream as Readable;
   zip.on('error', (error: Error) => output.destroy(error));
+  // the failure may come before the response listens (while the download is audited): the
+  // destroyed stream keeps it for the response, which then stops, rather than the process
+  output.on('error', () => undefined);
   zip.end();
   return output;
 }
