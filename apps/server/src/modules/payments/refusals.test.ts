@@ -123,6 +123,30 @@ describe('POST /api/payments/webhook without an event name', () => {
   });
 });
 
+describe('POST /api/payments/webhook with a signed body that is not JSON', () => {
+  it('answers 400 and keeps no event', async () => {
+    const eventId = `evt_${randomUUID()}`;
+    const body = '{"entity": "event", ';
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: {
+        'content-type': 'application/json',
+        'x-razorpay-signature': hmacHex(t.deps.payments.settings.webhookSecret, body),
+        'x-razorpay-event-id': eventId,
+      },
+      payload: body,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, message: 'Request body is not valid JSON' });
+    const kept = await t.deps.db
+      .select()
+      .from(paymentEvents)
+      .where(eq(paymentEvents.eventId, eventId));
+    expect(kept).toEqual([]);
+  });
+});
+
 describe('GET /api/payments/callback refusals', () => {
   it('logs an incomplete, a mis-signed and an unknown-order callback, and changes nothing', async () => {
     const { b, orderId, linkId } = await paidSilently(t);

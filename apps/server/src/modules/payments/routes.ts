@@ -68,21 +68,22 @@ export async function paymentRoutes(app: App) {
     },
   );
 
-  // the signature covers the exact bytes sent: the parser keeps them beside the parsed body
+  // the signature covers the exact bytes sent: the parser keeps them, and the body as parsed
+  // before validation (stored as the gateway sent it), for the handler
   await app.register(async (webhook: App) => {
-    const rawBodies = new WeakMap<object, Buffer>();
+    const sent = new WeakMap<object, { raw: Buffer; parsed: unknown }>();
     webhook.addContentTypeParser(
       ['application/json', 'text/plain'],
       { parseAs: 'buffer' },
       (request, body, done) => {
         const raw = body as Buffer;
-        rawBodies.set(request, raw);
         let parsed: unknown;
         try {
           parsed = JSON.parse(raw.toString('utf8'));
         } catch {
           return done(new AppError('BAD_REQUEST', 'Request body is not valid JSON'));
         }
+        sent.set(request, { raw, parsed });
         done(null, parsed);
       },
     );
@@ -108,7 +109,7 @@ export async function paymentRoutes(app: App) {
         try {
           outcome = await handleWebhook(
             app.deps,
-            rawBodies.get(request) ?? Buffer.alloc(0),
+            sent.get(request) ?? { raw: Buffer.alloc(0), parsed: {} },
             {
               signature: request.headers['x-razorpay-signature'],
               eventId: request.headers['x-razorpay-event-id'],

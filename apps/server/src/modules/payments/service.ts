@@ -513,11 +513,11 @@ async function readWebhook(
  */
 export async function handleWebhook(
   deps: AppDeps,
-  rawBody: Buffer,
+  sent: { raw: Buffer; parsed: unknown },
   headers: { signature?: string; eventId?: string },
   log: FastifyBaseLogger,
 ): Promise<WebhookOutcome> {
-  if (!deps.payments.gateway.verifyWebhook(rawBody, headers.signature)) {
+  if (!deps.payments.gateway.verifyWebhook(sent.raw, headers.signature)) {
     log.warn('payment webhook with a bad or missing signature refused');
     throw new AppError('UNAUTHORIZED', 'Webhook signature is not valid');
   }
@@ -527,12 +527,7 @@ export async function handleWebhook(
     log.warn('payment webhook without an event id refused');
     throw new AppError('BAD_REQUEST', 'Webhook event id is missing');
   }
-  let body: WebhookBody;
-  try {
-    body = JSON.parse(rawBody.toString('utf8')) as WebhookBody;
-  } catch {
-    throw new AppError('BAD_REQUEST', 'Request body is not valid JSON');
-  }
+  const body = sent.parsed as WebhookBody;
   const read = await readWebhook(deps, body);
   if (read && !read.order) {
     log.warn({ eventId, event: body.event }, 'payment webhook for an unknown order refused');
