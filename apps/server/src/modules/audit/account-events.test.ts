@@ -19,7 +19,7 @@ import {
 import { runDataExportJob, type DataExportJob } from '../privacy/data-export';
 import { codeMailedTo, post } from '../privacy/test-support';
 import { codeStepsAway, withAppOn } from '../two-factor/test-support';
-import { auditOf, expectNoneOf } from './test-support';
+import { auditOf, byCustomer, expectNoneOf } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,22 +27,6 @@ beforeAll(async () => {
   await t.deps.queue.work<DataExportJob>('data-export', (job) => runDataExportJob(t.deps, job));
 });
 afterAll(() => t.close());
-
-/** A row of the customer's own doing, as auditOf answers it. */
-const byCustomer = (
-  customerId: string,
-  action: string,
-  details: Record<string, unknown> = {},
-  outcome = 'success',
-) => ({
-  actorKind: 'customer',
-  actorId: customerId,
-  customerId,
-  action,
-  outcome,
-  clientNetwork: null,
-  details,
-});
 
 describe('the audit log of second factors', () => {
   it('records the app added and removed, refusals and a recovery code used, and never the secret or a code', async () => {

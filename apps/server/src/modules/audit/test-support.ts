@@ -13,6 +13,22 @@ export async function auditOf(t: TestApp, customerId: string) {
   return rows.map(({ id: _id, occurredAt: _at, ...row }) => row);
 }
 
+/** A row of the customer's own doing, as auditOf answers it. */
+export const byCustomer = (
+  customerId: string,
+  action: string,
+  details: Record<string, unknown> = {},
+  outcome = 'success',
+) => ({
+  actorKind: 'customer',
+  actorId: customerId,
+  customerId,
+  action,
+  outcome,
+  clientNetwork: null,
+  details,
+});
+
 /** Every audit row, oldest first. */
 export const allAudit = (t: TestApp) =>
   t.deps.db.select().from(auditEvents).orderBy(asc(auditEvents.id));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twoFactorMessages, twoFactorPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
-import { auditOf } from '../audit/test-support';
+import { auditOf, byCustomer } from '../audit/test-support';
 import { twoFactorApps, twoFactorRecoveryCodes } from './schema';
 import { twoFactorSubject } from './mail';
 import { recoveryCodeHasher } from './recovery-codes';
@@ -38,21 +38,6 @@ const codesOf = (customerId: string) =>
 const noticesTo = async (email: string) =>
   (await t.outbox()).filter((m) => m.to === email).map((m) => m.subject);
 
-/** An audit row of the customer's own doing, as auditOf answers it. */
-const byCustomer = (
-  customerId: string,
-  action: string,
-  details: Record<string, unknown> = {},
-  outcome = 'success',
-) => ({
-  actorKind: 'customer',
-  actorId: customerId,
-  customerId,
-  action,
-  outcome,
-  clientNetwork: null,
-  details,
-});
 const added = (customerId: string) =>
   byCustomer(customerId, 'two_factor_app_added', { recoveryCodes: 10 });
 const refused = (customerId: string, reason: string) =>
