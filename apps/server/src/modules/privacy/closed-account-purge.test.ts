@@ -1,19 +1,25 @@
 import { Writable } from 'node:stream';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { privacyPaths } from '@portal/contract';
 import type { FileStore } from '../../adapters/file-store';
 import { createTestApp, type TestApp } from '../../test/app';
-import { authHeaders, createCustomer } from '../../test/customers';
+import { authHeaders, createCustomer, insertCustomers } from '../../test/customers';
 import { drainQueue } from '../../test/queue';
 import { consents } from '../consents/schema';
 import { creditNotes, invoices } from '../invoices/schema';
 import { paidOrder, reportRefund } from '../invoices/test-support';
 import { orders } from '../orders/schema';
+import { paymentEvents } from '../payments/schema';
 import { customers } from '../users/schema';
 import { taxRecordsDoneBefore, taxRecordsKeptUntil } from './close-account';
-import { purgeClosedAccounts } from './closed-account-purge';
+import {
+  CLOSED_ACCOUNT_BATCH,
+  purgeClosedAccounts,
+  runClosedAccountPurge,
+} from './closed-account-purge';
 import { countCustomerRows, findCustomerTables, KEPT_ON_CLOSING } from './customer-tables';
 import { runDataExportJob, type DataExportJob } from './data-export';
 import { accountClosures, dataExports } from './schema';
@@ -199,6 +205,156 @@ describe('the closed-account purge', () => {
     expect(total('customers')).toBe(2);
     expect(await purge()).toEqual({ files: 0, orders: 0, customers: 0 });
     for (const { customer } of [first, second]) expect(await leftOf(customer)).toEqual({});
+  });
+});
+
+/** A key that refuses the delete of these customers' rows while `during` runs. */
+async function whileHeld<T>(customerIds: string[], during: () => Promise<T>): Promise<T> {
+  await t.deps.db.execute(sql`CREATE TABLE later_holds (customer_id uuid REFERENCES customers)`);
+  try {
+    for (const id of customerIds) {
+      await t.deps.db.execute(sql`INSERT INTO later_holds VALUES (${id})`);
+    }
+    return await during();
+  } finally {
+    await t.deps.db.execute(sql`DROP TABLE later_holds`);
+  }
+}
+
+describe('the closed-account purge, past one batch', () => {
+  it('reaches every due account, batch after batch, and a tombstone kept at the end of a batch is tried once', async () => {
+    const company = await insertCustomers(t, 2 * CLOSED_ACCOUNT_BATCH + 1);
+    const made = await t.deps.db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(eq(customers.companyName, company))
+      .orderBy(asc(customers.id));
+    expect(made).toHaveLength(2 * CLOSED_ACCOUNT_BATCH + 1);
+    // not yet past their tax records' time: only having no order makes them due
+    const keepUntil = new Date(START.getTime() + 86_400_000);
+    await t.deps.db
+      .insert(accountClosures)
+      .values(
+        made.map(({ id }) => ({ customerId: id, closedAt: START, keepTaxRecordsUntil: keepUntil })),
+      );
+    // the last of the first batch, by customer id
+    const held = made[CLOSED_ACCOUNT_BATCH - 1]!.id;
+    const warnings: unknown[][] = [];
+    const log = { warn: (...args: unknown[]) => warnings.push(args) };
+
+    const purged = await whileHeld([held], () => purgeClosedAccounts(t.deps, log));
+    expect(purged).toEqual({ files: 0, orders: 0, customers: 2 * CLOSED_ACCOUNT_BATCH });
+    expect(warnings).toEqual([
+      [expect.objectContaining({ customer: held }), 'a closed account is still referred to; kept'],
+    ]);
+    const left = await t.deps.db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(eq(customers.companyName, company));
+    expect(left).toEqual([{ id: held }]);
+    expect(await purge()).toEqual({ files: 0, orders: 0, customers: 1 });
+  });
+});
+
+describe('an error other than a key that refers to the account', () => {
+  it('stops the pass, and nothing of it is deleted', async () => {
+    const { customer } = await closedWithTaxRecords();
+    const closure = (await closureOf(customer.id))!;
+    t.clock.set(closure.keepTaxRecordsUntil);
+    await t.deps.db.execute(sql`
+      CREATE FUNCTION refuse_delete() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'deletes are paused' USING ERRCODE = '55000'; END $$`);
+    await t.deps.db.execute(sql`
+      CREATE TRIGGER refuse_customer_delete BEFORE DELETE ON customers
+        FOR EACH ROW EXECUTE FUNCTION refuse_delete()`);
+    try {
+      await expect(purge()).rejects.toThrow();
+      expect(await closureOf(customer.id)).toBeDefined();
+      expect(
+        await t.deps.db.select().from(orders).where(eq(orders.customerId, customer.id)),
+      ).toHaveLength(1);
+    } finally {
+      await t.deps.db.execute(sql`DROP TRIGGER refuse_customer_delete ON customers`);
+      await t.deps.db.execute(sql`DROP FUNCTION refuse_delete`);
+    }
+    expect(await purge()).toEqual({ files: 0, orders: 1, customers: 1 });
+  });
+});
+
+describe('a PDF the store fails to delete when the tax records are purged', () => {
+  it('keeps its order whole, and the account, until a later pass deletes them', async () => {
+    const { customer, invoice, note, closure } = await closedWithTaxRecords();
+    t.clock.set(closure.keepTaxRecordsUntil);
+    const failing = new Set([note.fileKey]);
+    const files: FileStore = {
+      ...t.deps.files,
+      remove: (key) =>
+        failing.has(key)
+          ? Promise.reject(new Error('store unavailable'))
+          : t.deps.files.remove(key),
+    };
+    const warnings: unknown[][] = [];
+    const log = { warn: (...args: unknown[]) => warnings.push(args) };
+    const [order] = await t.deps.db.select().from(orders).where(eq(orders.customerId, customer.id));
+
+    expect(await purgeClosedAccounts({ ...t.deps, files }, log)).toEqual({
+      files: 0,
+      orders: 0,
+      customers: 0,
+    });
+    expect(warnings).toEqual([
+      [
+        expect.objectContaining({ order: order!.id }),
+        'a file of a closed account was not deleted; tried again later',
+      ],
+    ]);
+    const kept = async () => ({
+      orders: (await t.deps.db.select().from(orders).where(eq(orders.id, order!.id))).length,
+      invoices: (await t.deps.db.select().from(invoices).where(eq(invoices.id, invoice.id))).length,
+      creditNotes: (await t.deps.db.select().from(creditNotes).where(eq(creditNotes.id, note.id)))
+        .length,
+      paymentEvents:
+        (await t.deps.db.select().from(paymentEvents).where(eq(paymentEvents.orderId, order!.id)))
+          .length > 0,
+    });
+    expect(await kept()).toEqual({ orders: 1, invoices: 1, creditNotes: 1, paymentEvents: true });
+    expect(await closureOf(customer.id)).toBeDefined();
+    expect(await t.deps.files.read(note.fileKey)).not.toBeNull();
+
+    failing.clear();
+    expect(await purgeClosedAccounts({ ...t.deps, files }, log)).toEqual({
+      files: 0,
+      orders: 1,
+      customers: 1,
+    });
+    expect(await kept()).toEqual({ orders: 0, invoices: 0, creditNotes: 0, paymentEvents: false });
+    expect(await t.deps.files.read(note.fileKey)).toBeNull();
+    expect(await leftOf(customer)).toEqual({});
+  });
+});
+
+describe('the closed-account-purge job', () => {
+  it('logs what a pass deleted, and nothing when it deleted nothing', async () => {
+    const infos: unknown[][] = [];
+    const log = {
+      info: (...args: unknown[]) => infos.push(args),
+      warn: () => undefined,
+    } as unknown as FastifyBaseLogger;
+    await runClosedAccountPurge(t.deps, log);
+    expect(infos).toEqual([]);
+
+    // orders alone: the account itself is held by a key
+    const held = await closedWithTaxRecords();
+    t.clock.set(held.closure.keepTaxRecordsUntil);
+    await whileHeld([held.customer.id], () => runClosedAccountPurge(t.deps, log));
+    // the account alone, with no order
+    const customer = await createCustomer(t);
+    expect((await closeAccountOf(t, customer)).statusCode).toBe(200);
+    await runClosedAccountPurge(t.deps, log);
+    expect(infos).toEqual([
+      [{ files: 0, orders: 1, customers: 0 }, 'closed accounts purged'],
+      [{ files: 0, orders: 0, customers: 2 }, 'closed accounts purged'],
+    ]);
   });
 });
 
