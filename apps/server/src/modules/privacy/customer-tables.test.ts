@@ -6,9 +6,10 @@ import { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingPaths, preferencesPaths, privacyPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { authHeaders } from '../../test/customers';
+import { authHeaders, createCustomer } from '../../test/customers';
 import { drainQueue } from '../../test/queue';
 import { markNotificationsSeen } from '../activity/service';
+import { recordAudit } from '../audit/record';
 import { requestResetLink } from '../auth/test-support';
 import { paidOrder } from '../invoices/test-support';
 import { remindersSent } from '../reminders/schema';
@@ -23,6 +24,7 @@ import {
 import { withAppOn } from '../two-factor/test-support';
 import {
   countCustomerRows,
+  customerRowsWhere,
   findCustomerTables,
   KEPT_ON_CLOSING,
   type Reference,
@@ -223,5 +225,76 @@ describe('the tables that refer to a customer', () => {
     // a table here is neither kept with a decision (KEPT_ON_CLOSING) nor erased by closing, or
     // the customer above has no row in it to show that closing erases it
     expect(unaccounted).toEqual([]);
+  });
+});
+
+describe('how a table refers to a customer, read from the catalog', () => {
+  const row = (columns: string[], parent: string, parentColumns = ['id']): Reference => ({
+    kind: 'row',
+    columns,
+    parent,
+    parentColumns,
+  });
+
+  it('by a plain customer id, a column about the customer, or none; the tables in name order', async () => {
+    const tables = await findCustomerTables(t.deps.db);
+    expect([...tables.keys()]).toEqual([...tables.keys()].sort());
+    // the audit log keeps a plain id, no key
+    expect(tables.get('audit_events')).toEqual([{ kind: 'id', column: 'customer_id' }]);
+    // a consent's own id is no reference to itself
+    expect(tables.get('consents')).toEqual([row(['customer_id'], 'customers')]);
+
+    await t.deps.db.execute(
+      sql`CREATE TABLE later_about (id uuid PRIMARY KEY, customer_name text)`,
+    );
+    await t.deps.db.execute(
+      sql`CREATE TABLE later_child (id uuid PRIMARY KEY, later_about_id uuid REFERENCES later_about (id))`,
+    );
+    await t.deps.db.execute(sql`CREATE TABLE later_misc (former_customer_name text)`);
+    await t.deps.db.execute(sql`
+      CREATE TABLE later_code_uses (customer_id uuid, purpose text,
+        FOREIGN KEY (customer_id, purpose) REFERENCES privacy_codes (customer_id, purpose))`);
+    try {
+      const later = await findCustomerTables(t.deps.db);
+      expect(later.get('later_about')).toEqual([{ kind: 'about', column: 'customer_name' }]);
+      expect(later.get('later_child')).toEqual([row(['later_about_id'], 'later_about')]);
+      expect(later.has('later_misc')).toBe(false);
+      expect(later.get('later_code_uses')).toEqual([
+        row(['customer_id', 'purpose'], 'privacy_codes', ['customer_id', 'purpose']),
+      ]);
+
+      const customer = await createCustomer(t);
+      const count = (table: string) => countCustomerRows(t.deps.db, later, table, customer);
+      // no column says whose a row is, through the table's own columns or its parent's
+      expect(customerRowsWhere(later, 'later_about', customer)).toBeNull();
+      expect(await count('later_about')).toBeNull();
+      expect(await count('later_child')).toBeNull();
+      expect(await count('customers')).toBe(1);
+      // by its id, whatever its address has become (a closed account's tombstone)
+      await t.deps.db.execute(
+        sql`UPDATE customers SET email = ${`moved-${customer.email}`} WHERE id = ${customer.id}`,
+      );
+      expect(await count('customers')).toBe(1);
+      expect(await count('later_code_uses')).toBe(0);
+      expect(
+        (await post(t, privacyPaths.closeAccountCode, await authHeaders(t, customer.id)))
+          .statusCode,
+      ).toBe(200);
+      await t.deps.db.execute(
+        sql`INSERT INTO later_code_uses VALUES (${customer.id}, 'close-account')`,
+      );
+      expect(await count('later_code_uses')).toBe(1);
+      expect(await count('audit_events')).toBe(0);
+      await recordAudit(t.deps.db, t.clock, {
+        actor: 'customer',
+        customerId: customer.id,
+        action: 'data_export_requested',
+      });
+      expect(await count('audit_events')).toBe(1);
+    } finally {
+      for (const table of ['later_code_uses', 'later_misc', 'later_child', 'later_about']) {
+        await t.deps.db.execute(sql`DROP TABLE ${sql.identifier(table)}`);
+      }
+    }
   });
 });

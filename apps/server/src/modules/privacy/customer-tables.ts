@@ -103,8 +103,10 @@ async function readCatalog(db: Executor) {
       WHERE con.contype = 'f' AND con.connamespace = 'public'::regnamespace`),
   );
   const byTable = new Map<string, string[]>();
-  for (const { table, column } of columns)
+  for (const { table, column } of columns) {
+    // Stryker disable next-line ArrayDeclaration: a column of another name than the catalog's matches no rule below
     byTable.set(table, [...(byTable.get(table) ?? []), column]);
+  }
   return {
     columnsOf: byTable,
     foreignKeys: keys.map((key) => ({
@@ -126,6 +128,7 @@ const singular = (table: string) => table.replace(/s$/, '');
 export async function findCustomerTables(db: Executor): Promise<Map<string, Reference[]>> {
   const { columnsOf, foreignKeys } = await readCatalog(db);
   const referencesOf = (table: string, found: ReadonlySet<string>): Reference[] => {
+    // Stryker disable next-line ArrayDeclaration: every table asked about is one of the catalog's, with columns
     const columns = columnsOf.get(table) ?? [];
     const keys = foreignKeys.filter((key) => key.table === table && found.has(key.parent));
     const byKey = new Set(keys.flatMap((key) => key.columns));
@@ -141,6 +144,7 @@ export async function findCustomerTables(db: Executor): Promise<Map<string, Refe
       else if (column.includes('email')) references.push({ kind: 'email', column });
       else if (/^customer(_|$)/.test(column)) references.push({ kind: 'about', column });
       else if (named && named !== table) {
+        // Stryker disable next-line ArrayDeclaration: a table found is one of the catalog's, with columns
         const parentColumns = columnsOf.get(named) ?? [];
         references.push({
           kind: 'row',

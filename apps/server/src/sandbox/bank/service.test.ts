@@ -212,7 +212,12 @@ describe("the customer's decision", () => {
     const landed = outcomes.filter((o) => o.status === 'fulfilled');
     expect(landed).toHaveLength(1);
     const [refused] = outcomes.filter((o) => o.status === 'rejected');
-    expect((refused as PromiseRejectedResult).reason).toMatchObject({ status: 409 });
+    expect((refused as PromiseRejectedResult).reason).toMatchObject({
+      status: 409,
+      message: expect.stringMatching(
+        new RegExp(`^Consent ${asked.consentId} (was decided meanwhile|is already \\w+)$`),
+      ),
+    });
     const { value } = landed[0] as PromiseFulfilledResult<{ status: string }>;
     expect((await row(asked.consentId)).status).toBe(value.status);
   });
@@ -328,6 +333,10 @@ describe('a read under a consent', () => {
     expect((await read(bounded.consentId, 'transactions', earlier)).outcome).toBe('OutsidePeriod');
     const later = { to: new Date(to.getTime() + 1) };
     expect((await read(bounded.consentId, 'transactions', later)).outcome).toBe('OutsidePeriod');
+    // an end asked for at the consent's start makes an empty period
+    expect((await read(bounded.consentId, 'transactions', { to: from })).outcome).toBe(
+      'OutsidePeriod',
+    );
     // a start asked for after the consent's end makes an empty period
     const after = { from: new Date(to.getTime() + DAY_MS) };
     expect((await read(bounded.consentId, 'transactions', after)).outcome).toBe('OutsidePeriod');
