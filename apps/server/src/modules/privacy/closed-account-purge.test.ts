@@ -21,7 +21,7 @@ import {
   runClosedAccountPurge,
 } from './closed-account-purge';
 import { countCustomerRows, findCustomerTables, KEPT_ON_CLOSING } from './customer-tables';
-import { runDataExportJob, type DataExportJob } from './data-export';
+import { dataExportFileKey, runDataExportJob, type DataExportJob } from './data-export';
 import { accountClosures, dataExports } from './schema';
 import { closeAccountOf, consentsOfEveryStatus, post } from './test-support';
 
@@ -358,14 +358,42 @@ describe('the closed-account-purge job', () => {
   });
 });
 
+/** A customer with a partner document on each of four consents, and a data download ready. */
+async function withFiles(f: TestApp) {
+  const customer = await createCustomer(f);
+  const { consentIds } = await consentsOfEveryStatus(f, customer.id);
+  expect(
+    (await post(f, privacyPaths.dataExport, await authHeaders(f, customer.id))).statusCode,
+  ).toBe(202);
+  await drainQueue(f, 'data-export');
+  const rowsOf = () =>
+    f.deps.db.select().from(consents).where(inArray(consents.consentId, consentIds));
+  const documents = (await rowsOf()).flatMap((row) => (row.documentKey ? [row.documentKey] : []));
+  expect(documents).toHaveLength(4);
+  const [ready] = await f.deps.db
+    .select()
+    .from(dataExports)
+    .where(eq(dataExports.customerId, customer.id));
+  return { customer, rowsOf, documents, exportKey: dataExportFileKey(customer.id, ready!.id) };
+}
+
+/** An app whose file store refuses to delete the keys `refuses` names. */
+async function withRefusingStore(options: { logStream?: Writable; env?: Record<string, string> }) {
+  const store = { refuses: (_key: string) => false };
+  const files: FileStore = {
+    ...t.deps.files,
+    remove: (key) =>
+      store.refuses(key)
+        ? Promise.reject(new Error('store unavailable'))
+        : t.deps.files.remove(key),
+  };
+  const f = await createTestApp({ deps: { files }, ...options });
+  await f.deps.queue.work<DataExportJob>('data-export', (job) => runDataExportJob(f.deps, job));
+  return { f, store };
+}
+
 describe('a file the store fails to delete when the account closes', () => {
   it('is logged without personal data, keeps its key, and goes with the next purge', async () => {
-    let storeDown = false;
-    const files: FileStore = {
-      ...t.deps.files,
-      remove: (key) =>
-        storeDown ? Promise.reject(new Error('store unavailable')) : t.deps.files.remove(key),
-    };
     const lines: string[] = [];
     const logStream = new Writable({
       write(chunk, _encoding, done) {
@@ -373,24 +401,12 @@ describe('a file the store fails to delete when the account closes', () => {
         done();
       },
     });
-    const f = await createTestApp({ deps: { files }, logStream, env: { LOG_LEVEL: 'warn' } });
+    const { f, store } = await withRefusingStore({ logStream, env: { LOG_LEVEL: 'warn' } });
     try {
-      await f.deps.queue.work<DataExportJob>('data-export', (job) => runDataExportJob(f.deps, job));
-      const customer = await createCustomer(f);
-      const { consentIds } = await consentsOfEveryStatus(f, customer.id);
-      expect(
-        (await post(f, privacyPaths.dataExport, await authHeaders(f, customer.id))).statusCode,
-      ).toBe(202);
-      await drainQueue(f, 'data-export');
-      const rowsOf = () =>
-        f.deps.db.select().from(consents).where(inArray(consents.consentId, consentIds));
+      const { customer, rowsOf, documents } = await withFiles(f);
       const terms = (await rowsOf()).flatMap((row) => [row.netBankingUserId!, row.purpose!]);
-      const documents = (await rowsOf()).flatMap((row) =>
-        row.documentKey ? [row.documentKey] : [],
-      );
-      expect(documents).toHaveLength(4);
 
-      storeDown = true;
+      store.refuses = () => true;
       expect((await closeAccountOf(f, customer)).statusCode).toBe(200);
       for (const key of documents) expect(await f.deps.files.read(key)).not.toBeNull();
       expect((await rowsOf()).flatMap((row) => (row.documentKey ? [row.documentKey] : []))).toEqual(
@@ -410,7 +426,7 @@ describe('a file the store fails to delete when the account closes', () => {
       }
 
       // the files first, then (the account had no order) everything that was left of it
-      storeDown = false;
+      store.refuses = () => false;
       expect(await purgeClosedAccounts(f.deps, f.app.log)).toEqual({
         files: 5,
         orders: 0,
@@ -421,6 +437,42 @@ describe('a file the store fails to delete when the account closes', () => {
       expect(
         await f.deps.db.select().from(dataExports).where(eq(dataExports.customerId, customer.id)),
       ).toEqual([]);
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('keeps the account while any of its files is left, partner document or data download', async () => {
+    const { f, store } = await withRefusingStore({});
+    try {
+      const documentsLeft = await withFiles(f);
+      const downloadLeft = await withFiles(f);
+      store.refuses = () => true;
+      for (const { customer } of [documentsLeft, downloadLeft]) {
+        expect((await closeAccountOf(f, customer)).statusCode).toBe(200);
+      }
+      // one keeps its partner documents, the other its data download
+      store.refuses = (key) =>
+        documentsLeft.documents.includes(key) || key === downloadLeft.exportKey;
+      const infos: unknown[][] = [];
+      const log = {
+        info: (...args: unknown[]) => infos.push(args),
+        warn: () => undefined,
+      } as unknown as FastifyBaseLogger;
+      await runClosedAccountPurge(f.deps, log);
+      expect(infos).toEqual([[{ files: 5, orders: 0, customers: 0 }, 'closed accounts purged']]);
+      for (const { customer } of [documentsLeft, downloadLeft]) {
+        expect(
+          await f.deps.db.select().from(customers).where(eq(customers.id, customer.id)),
+        ).toHaveLength(1);
+      }
+
+      store.refuses = () => false;
+      expect(await purgeClosedAccounts(f.deps, quiet)).toEqual({
+        files: 5,
+        orders: 0,
+        customers: 2,
+      });
     } finally {
       await f.close();
     }
