@@ -36,6 +36,8 @@ const GATED = [
   'apps/server/src/modules/{auth,users,payments,orders,receipts}/**',
   'apps/server/src/modules/{two-factor,security,reminders,billing,invoices,exports}/**',
   'apps/server/src/modules/consents/customer-consents.ts',
+  'apps/server/src/modules/privacy/{close-account,closed-account-purge,customer-tables,mail}.ts',
+  'apps/server/src/sandbox/bank/service.ts',
   'apps/server/src/lib/{password,signed-links}.ts',
   'packages/contract/src/{money,gst}.ts',
 ];
