@@ -100,20 +100,24 @@ describe('POST /api/payments/webhook refusals', () => {
   });
 });
 
+/** A body sent as it is, signed with the webhook secret. */
+const sendSignedBody = (body: string, eventId: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/payments/webhook',
+    headers: {
+      'content-type': 'application/json',
+      'x-razorpay-signature': hmacHex(t.deps.payments.settings.webhookSecret, body),
+      'x-razorpay-event-id': eventId,
+    },
+    payload: body,
+  });
+
 describe('POST /api/payments/webhook without an event name', () => {
   it('acknowledges it as ignored and keeps it as an unknown event', async () => {
     const eventId = `evt_${randomUUID()}`;
     const body = JSON.stringify({ entity: 'event', payload: {} });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'x-razorpay-signature': hmacHex(t.deps.payments.settings.webhookSecret, body),
-        'x-razorpay-event-id': eventId,
-      },
-      payload: body,
-    });
+    const res = await sendSignedBody(body, eventId);
     expect(res.json()).toEqual({ success: true, message: 'ignored' });
     const [kept] = await t.deps.db
       .select()
@@ -127,16 +131,7 @@ describe('POST /api/payments/webhook with a signed body that is not JSON', () =>
   it('answers 400 and keeps no event', async () => {
     const eventId = `evt_${randomUUID()}`;
     const body = '{"entity": "event", ';
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'x-razorpay-signature': hmacHex(t.deps.payments.settings.webhookSecret, body),
-        'x-razorpay-event-id': eventId,
-      },
-      payload: body,
-    });
+    const res = await sendSignedBody(body, eventId);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ success: false, message: 'Request body is not valid JSON' });
     const kept = await t.deps.db

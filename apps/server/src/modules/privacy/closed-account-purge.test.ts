@@ -208,6 +208,16 @@ describe('the closed-account purge', () => {
   });
 });
 
+/** A job's log that keeps its info lines. */
+function infoLog() {
+  const infos: unknown[][] = [];
+  const log = {
+    info: (...args: unknown[]) => infos.push(args),
+    warn: () => undefined,
+  } as unknown as FastifyBaseLogger;
+  return { log, infos };
+}
+
 /** A key that refuses the delete of these customers' rows while `during` runs. */
 async function whileHeld<T>(customerIds: string[], during: () => Promise<T>): Promise<T> {
   await t.deps.db.execute(sql`CREATE TABLE later_holds (customer_id uuid REFERENCES customers)`);
@@ -335,11 +345,7 @@ describe('a PDF the store fails to delete when the tax records are purged', () =
 
 describe('the closed-account-purge job', () => {
   it('logs what a pass deleted, and nothing when it deleted nothing', async () => {
-    const infos: unknown[][] = [];
-    const log = {
-      info: (...args: unknown[]) => infos.push(args),
-      warn: () => undefined,
-    } as unknown as FastifyBaseLogger;
+    const { log, infos } = infoLog();
     await runClosedAccountPurge(t.deps, log);
     expect(infos).toEqual([]);
 
@@ -454,11 +460,7 @@ describe('a file the store fails to delete when the account closes', () => {
       // one keeps its partner documents, the other its data download
       store.refuses = (key) =>
         documentsLeft.documents.includes(key) || key === downloadLeft.exportKey;
-      const infos: unknown[][] = [];
-      const log = {
-        info: (...args: unknown[]) => infos.push(args),
-        warn: () => undefined,
-      } as unknown as FastifyBaseLogger;
+      const { log, infos } = infoLog();
       await runClosedAccountPurge(f.deps, log);
       expect(infos).toEqual([[{ files: 5, orders: 0, customers: 0 }, 'closed accounts purged']]);
       for (const { customer } of [documentsLeft, downloadLeft]) {
