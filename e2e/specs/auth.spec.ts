@@ -140,12 +140,14 @@ test.describe('sign-in', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
+    // in place before the page's first script, once: written after a first load instead, the
+    // entry could be read by that load's sign-in screen, whose console error a reload then cut off
+    await page.addInitScript((key) => {
+      if (sessionStorage.getItem('corrupt-entry-written')) return;
+      sessionStorage.setItem('corrupt-entry-written', 'yes');
+      localStorage.setItem(key, '{"email":"demo@acme.example","mob');
+    }, REMEMBERED_LOGIN_KEY);
     await page.goto('/login');
-    await page.evaluate(
-      (key) => localStorage.setItem(key, '{"email":"demo@acme.example","mob'),
-      REMEMBERED_LOGIN_KEY,
-    );
-    await page.reload();
     // The first HTML already shows an empty form, before the app has read the entry: the
     // console error is the sign that it has. Its event reaches the test a moment after the
     // page logged it.
