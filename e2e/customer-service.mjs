@@ -68,6 +68,9 @@ export function serveCustomers(deps, port) {
   }
 
   const server = createServer((request, response) => {
+    // one connection a request: a connection kept open between a test's first call and its last
+    // could be closed by the server's idle timeout just as the client sent on it (ECONNRESET)
+    response.shouldKeepAlive = false;
     handle(request).then(
       (body) =>
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
