@@ -10,6 +10,7 @@ export const UNAVAILABLE_MESSAGE =
 /** Fastify's own refusals of a body, before any route sees it (app.ts sets the limit). */
 export const BODY_TOO_LARGE_MESSAGE = 'Request body is too large';
 export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'Unsupported content type';
+export const INVALID_JSON_MESSAGE = 'Request body is not valid JSON';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -71,7 +72,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       const message =
         error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-          ? 'Request body is not valid JSON'
+          ? INVALID_JSON_MESSAGE
           : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
             ? BODY_TOO_LARGE_MESSAGE
             : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'

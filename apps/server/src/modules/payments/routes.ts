@@ -9,6 +9,7 @@ import {
   paymentPaths,
 } from '@portal/contract';
 import { AppError } from '../../lib/errors';
+import { INVALID_JSON_MESSAGE } from '../../lib/http-errors';
 import type { App } from '../../lib/types';
 import { createPayment, handleCallback, handleWebhook } from './service';
 
@@ -81,7 +82,7 @@ export async function paymentRoutes(app: App) {
         try {
           parsed = JSON.parse(raw.toString('utf8'));
         } catch {
-          return done(new AppError('BAD_REQUEST', 'Request body is not valid JSON'));
+          return done(new AppError('BAD_REQUEST', INVALID_JSON_MESSAGE));
         }
         sent.set(request, { raw, parsed });
         done(null, parsed);
