@@ -17,17 +17,21 @@ describe('GET /api/docs/json', () => {
         tags: ['privacy'],
         statuses: ['200', '400', '401', '413', '415', '503'],
       });
-      const steps = [
-        privacyPaths.closeAccountCode,
-        privacyPaths.closeAccount,
-        privacyPaths.emailChangeCode,
-        privacyPaths.emailChange,
-      ];
-      for (const path of steps) {
+      const steps = {
+        [privacyPaths.closeAccountCode]:
+          'Mails a 6-digit code to the account address, needed to close the account',
+        [privacyPaths.closeAccount]:
+          'Closes the account with the password and the code: every session ended, every consent revoked at the bank, personal data erased; invoices and orders kept 72 months',
+        [privacyPaths.emailChangeCode]:
+          'Mails a code to a new e-mail address (the password is asked again)',
+        [privacyPaths.emailChange]:
+          'Moves the account to the new address with the code sent to it; the old address is told',
+      };
+      for (const [path, summary] of Object.entries(steps)) {
         const post = outline(paths[path]!.post!);
         expect(post.tags, path).toEqual(['privacy']);
         expect(post.security, path).toEqual([{ bearer: [] }]);
-        expect(post.summary, path).toEqual(expect.any(String));
+        expect(post.summary, path).toBe(summary);
         expect(post.statuses, path).toEqual(
           expect.arrayContaining(['200', '400', '401', '409', '429']),
         );
@@ -35,20 +39,27 @@ describe('GET /api/docs/json', () => {
       const dataExport = paths[privacyPaths.dataExport]!;
       expect(outline(dataExport.get!)).toMatchObject({
         tags: ['privacy'],
+        summary: 'The latest "Download my data" request: preparing, ready, failed or expired',
         security: [{ bearer: [] }],
         statuses: expect.arrayContaining(['200', '401']),
       });
       expect(outline(dataExport.post!)).toMatchObject({
         tags: ['privacy'],
+        summary:
+          'Asks for a ZIP of everything the portal holds about the customer (JSON and the invoice PDFs), prepared in the background; a link valid 24 hours is e-mailed when it is ready',
         security: [{ bearer: [] }],
         statuses: expect.arrayContaining(['202', '401', '409', '429']),
       });
       // opened from the mail in a new tab: the signed link is the credential
-      const download = outline(
-        paths[privacyPaths.dataExportDownload.replace(':exportId', '{exportId}')]!.get!,
-      );
-      expect(download).toMatchObject({
+      const downloadOperation =
+        paths[privacyPaths.dataExportDownload.replace(':exportId', '{exportId}')]!.get!;
+      expect(downloadOperation).toMatchObject({
+        description:
+          'No bearer token: the link, bound to the customer and the export, works for 24 hours after the export was ready (410 after).',
+      });
+      expect(outline(downloadOperation)).toMatchObject({
         tags: ['privacy'],
+        summary: 'Downloads a prepared data export by the signed link of its e-mail',
         security: [],
         statuses: expect.arrayContaining(['200', '403', '404', '410']),
       });
