@@ -35,6 +35,8 @@ const profile = (headers: Record<string, string>) =>
 
 async function askCode(customer: { id: string; email: string }, headers: Record<string, string>) {
   expect((await post(t, privacyPaths.closeAccountCode, headers)).statusCode).toBe(200);
+  const mail = (await t.outbox()).filter((m) => m.to === customer.email).at(-1);
+  expect(mail?.text).toContain('within 10 minutes to close your account');
   return codeMailedTo(t, customer.email);
 }
 

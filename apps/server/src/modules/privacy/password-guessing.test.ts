@@ -41,6 +41,13 @@ describe('the password asked again by the privacy steps', () => {
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/^Too many attempts\. Please wait \d+ minutes?/);
     expect(blocked.headers['retry-after']).toBeDefined();
+    // the limit is the customer's own: another customer's password is still checked
+    const other = await createCustomer(t);
+    const theirs = await post(t, privacyPaths.emailChangeCode, await authHeaders(t, other.id), {
+      newEmail: newAddress(),
+      password: other.password,
+    });
+    expect(theirs.statusCode).toBe(200);
 
     // the window passes (a fresh sign-in, the old token has run out): the right password works
     t.clock.advance(RATE_LIMITS.code.windowMs + 1000);
