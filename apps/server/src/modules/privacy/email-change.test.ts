@@ -6,7 +6,9 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { customers } from '../users/schema';
 import { MAX_CODE_TRIES } from './codes';
+import { hasSqlState } from './email-change';
 import { EMAIL_CHANGED_SUBJECT } from './mail';
+import { privacyCodes } from './schema';
 import { codeMailedTo, post } from './test-support';
 
 let t: TestApp;
@@ -37,6 +39,8 @@ describe('POST /api/privacy/email/code and POST /api/privacy/email', () => {
     expect(asked.json().message).toBe(privacyMessages.newEmailCodeSent);
     expect(await emailOf(customer.id)).toBe(customer.email);
 
+    const codeMail = (await t.outbox()).filter((m) => m.to === newEmail).at(-1);
+    expect(codeMail?.text).toContain('within 10 minutes to confirm this new address');
     const code = await codeMailedTo(t, newEmail);
     const res = await post(t, privacyPaths.emailChange, headers, { code });
     expect(res.statusCode).toBe(200);
@@ -122,6 +126,48 @@ describe('POST /api/privacy/email/code and POST /api/privacy/email', () => {
     expect(await emailOf(b.customer.id)).toBe(b.customer.email);
   });
 
+  it('gives an address two customers were sent codes for to the first to confirm; the other gets 409', async () => {
+    const a = await setUp();
+    const b = await setUp();
+    const newEmail = freshAddress();
+    const codes = [];
+    for (const { customer, headers } of [a, b]) {
+      await post(t, privacyPaths.emailChangeCode, headers, {
+        newEmail,
+        password: customer.password,
+      });
+      codes.push(await codeMailedTo(t, newEmail));
+    }
+    expect(
+      (await post(t, privacyPaths.emailChange, a.headers, { code: codes[0] })).statusCode,
+    ).toBe(200);
+    const late = await post(t, privacyPaths.emailChange, b.headers, { code: codes[1] });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe(privacyMessages.emailTaken);
+    expect(await emailOf(a.customer.id)).toBe(newEmail);
+    expect(await emailOf(b.customer.id)).toBe(b.customer.email);
+  });
+
+  it('refuses a code for another address than the one it was sent to', async () => {
+    const { customer, headers } = await setUp();
+    const sentTo = freshAddress();
+    await post(t, privacyPaths.emailChangeCode, headers, {
+      newEmail: sentTo,
+      password: customer.password,
+    });
+    const code = await codeMailedTo(t, sentTo);
+    // the address the code confirms is part of its hash: a changed row does not take it
+    const elsewhere = freshAddress();
+    await t.deps.db
+      .update(privacyCodes)
+      .set({ newEmail: elsewhere })
+      .where(eq(privacyCodes.customerId, customer.id));
+    const res = await post(t, privacyPaths.emailChange, headers, { code });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(privacyMessages.wrongCode);
+    expect(await emailOf(customer.id)).toBe(customer.email);
+  });
+
   it.each([
     ['no code', {}],
     ['a code of five digits', { code: '12345' }],
@@ -131,5 +177,19 @@ describe('POST /api/privacy/email/code and POST /api/privacy/email', () => {
     const res = await post(t, privacyPaths.emailChange, headers, payload);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toEqual(expect.any(String));
+  });
+});
+
+describe('hasSqlState', () => {
+  it('finds the state on the error or down its chain of causes, and stops where the chain ends', () => {
+    const violation = Object.assign(new Error('duplicate key'), { code: '23505' });
+    expect(hasSqlState(violation, '23505')).toBe(true);
+    expect(hasSqlState(new Error('query failed', { cause: violation }), '23505')).toBe(true);
+    expect(hasSqlState(new Error('query failed', { cause: violation }), '40001')).toBe(false);
+    expect(hasSqlState(new Error('no cause'), '23505')).toBe(false);
+    expect(hasSqlState(Object.assign(new Error('a null cause'), { cause: null }), '23505')).toBe(
+      false,
+    );
+    expect(hasSqlState(undefined, '23505')).toBe(false);
   });
 });
