@@ -65,8 +65,10 @@ async function* jsonArray<Row>(
   yield first ? ']\n' : '\n]\n';
 }
 
+/** All the rows as one batch; none, no batch, so the array is written `[]` as the others are. */
 async function* once<Row>(rows: Promise<Row[]>): AsyncGenerator<Row[]> {
-  yield await rows;
+  const all = await rows;
+  if (all.length > 0) yield all;
 }
 
 async function account(db: Database, customerId: string) {
@@ -209,7 +211,7 @@ const consentBatches = (db: Database, window: ExportWindow) =>
       .limit(limit),
   );
 
-const SIGN_IN_BATCH = 500;
+export const SIGN_IN_BATCH = 500;
 
 /** Sign-in events by their ascending id, a batch at a time. */
 async function* signInBatches(db: Database, customerId: string) {
@@ -265,9 +267,8 @@ export async function customerDataArchive(deps: Deps, customerId: string): Promi
   const mtime = deps.clock.now();
   const zip = new yazl.ZipFile();
   const text = (name: string, content: AsyncIterable<string> | string) =>
-    zip.addReadStream(Readable.from(typeof content === 'string' ? [content] : content), name, {
-      mtime,
-    });
+    // Readable.from pushes a string whole, as one chunk
+    zip.addReadStream(Readable.from(content), name, { mtime });
 
   text('README.txt', README);
   text('account.json', `${JSON.stringify(await account(db, customerId), null, 2)}\n`);
