@@ -1,5 +1,8 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   billingPaths,
   dataExportDownloadPath,
@@ -7,13 +10,15 @@ import {
   privacyPaths,
   type DataExport,
 } from '@portal/contract';
-import type { FileStore } from '../../adapters/file-store';
+import type { FileStore, StoredFile } from '../../adapters/file-store';
+import type { Job } from '../../adapters/queue';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer, TEST_PASSWORD } from '../../test/customers';
 import { linksOf } from '../../test/mail';
 import { drainQueue } from '../../test/queue';
 import { unzip } from '../../test/zip';
 import { activityEvents } from '../activity/schema';
+import { auditOf, byCustomer } from '../audit/test-support';
 import { describeDevice } from '../auth/browsers';
 import {
   loginChallenges,
@@ -40,7 +45,11 @@ import { DATA_EXPORT_SUBJECT } from './mail';
 import {
   DATA_EXPORT_COOLDOWN_MS,
   DATA_EXPORT_TTL_MS,
+  dataExportFile,
   dataExportFileKey,
+  dataExportLinkCustomer,
+  endCustomerDataExports,
+  prepareDataExport,
   purgeExpiredDataExports,
   runDataExportJob,
   type DataExportJob,
@@ -80,6 +89,23 @@ async function mailedLink(email: string) {
 }
 
 const download = (pathAndQuery: string) => t.app.inject({ method: 'GET', url: pathAndQuery });
+
+/** The query of a link, as the route hands it to `dataExportLinkCustomer`. */
+const queryOf = (pathAndQuery: string) =>
+  Object.fromEntries(new URL(pathAndQuery, t.config.PUBLIC_URL).searchParams);
+
+/** A request as the portal stores it, without its job: the tests that use it run the job. */
+async function storedRequest(customerId: string) {
+  const [row] = await t.deps.db
+    .insert(dataExports)
+    .values({ customerId, status: 'preparing', requestedAt: t.clock.now() })
+    .returning();
+  return row!;
+}
+
+/** The test app's store, with `putFile` replaced. */
+const storeWith = (putFile: FileStore['putFile']): FileStore => ({ ...t.deps.files, putFile });
+const storeUnavailable = () => Promise.reject(new Error('store unavailable'));
 
 /** Asks, runs the job, and answers the mailed link. */
 async function prepared(customer: { id: string; email: string }, headers: Headers) {
@@ -122,6 +148,9 @@ describe('POST /api/privacy/data-export', () => {
     const res = await download(await mailedLink(customer.email));
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
+    // personal data: kept by no cache, and never read as anything but a download
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-disposition']).toMatch(
       /^attachment; filename="portal-data-\d{2}-\d{2}-\d{4}\.zip"$/,
     );
@@ -354,6 +383,24 @@ describe('POST /api/privacy/data-export', () => {
     expect(await rowsOf(customer.id)).toHaveLength(2);
   });
 
+  it('records the request, its preparation and each download in the audit log, by the export id', async () => {
+    const customer = await createCustomer(t);
+    const link = await prepared(customer, await authHeaders(t, customer.id));
+    expect((await download(link)).statusCode).toBe(200);
+    const [row] = await rowsOf(customer.id);
+    const details = { exportId: row!.id };
+    const rows = await auditOf(t, customer.id);
+    expect(rows.filter((r) => r.action.startsWith('data_export_'))).toEqual([
+      byCustomer(customer.id, 'data_export_requested', details),
+      {
+        ...byCustomer(customer.id, 'data_export_prepared', details),
+        actorKind: 'system',
+        actorId: null,
+      },
+      byCustomer(customer.id, 'data_export_downloaded', details),
+    ]);
+  });
+
   it('refuses a caller without a session', async () => {
     expect((await post(t, privacyPaths.dataExport, {})).statusCode).toBe(401);
     const res = await t.app.inject({ method: 'GET', url: privacyPaths.dataExport });
@@ -415,6 +462,63 @@ describe('GET /api/privacy/data-export/:exportId/download', () => {
     await drainQueue(t, 'data-export');
   });
 
+  it('is over at the very instant its 24 hours are up, when the link itself still verifies; a second later the link is refused too', async () => {
+    const customer = await createCustomer(t);
+    const link = await prepared(customer, await authHeaders(t, customer.id));
+    const [row] = await rowsOf(customer.id);
+    t.clock.set(row!.expiresAt!);
+    // the link's own 24 hours end at this same second: here only the request's expiry refuses
+    expect(dataExportLinkCustomer(t.deps, row!.id, queryOf(link))).toBe(customer.id);
+    expect((await latest(await authHeaders(t, customer.id)))?.status).toBe('expired');
+    const gone = await download(link);
+    expect(gone.statusCode).toBe(410);
+    expect(gone.json().message).toBe(privacyMessages.exportGone);
+
+    t.clock.advance(1000);
+    expect(() => dataExportLinkCustomer(t.deps, row!.id, queryOf(link))).toThrow(
+      privacyMessages.exportGone,
+    );
+  });
+
+  it('answers 410 for a request ended with the account, though its 24 hours are not up', async () => {
+    const customer = await createCustomer(t);
+    const link = await prepared(customer, await authHeaders(t, customer.id));
+    // what closing the account does in its transaction; the file is deleted only after it
+    await endCustomerDataExports(t.deps.db, customer.id);
+    const gone = await download(link);
+    expect(gone.statusCode).toBe(410);
+    expect(gone.json().message).toBe(privacyMessages.exportGone);
+  });
+
+  it('closes the file it opened, and fails, when the download cannot be written to the audit log', async () => {
+    const customer = await createCustomer(t);
+    await prepared(customer, await authHeaders(t, customer.id));
+    const [row] = await rowsOf(customer.id);
+    const opened: StoredFile[] = [];
+    const files: FileStore = {
+      ...t.deps.files,
+      stream: async (key) => {
+        const file = await t.deps.files.stream(key);
+        if (file) opened.push(file);
+        return file;
+      },
+    };
+    // reads work; the audit log's insert does not
+    const db = new Proxy(t.deps.db, {
+      get: (target, name, receiver) =>
+        name === 'insert'
+          ? () => {
+              throw new Error('audit log unavailable');
+            }
+          : Reflect.get(target, name, receiver),
+    });
+    await expect(dataExportFile({ ...t.deps, db, files }, customer.id, row!.id)).rejects.toThrow(
+      'audit log unavailable',
+    );
+    expect(opened).toHaveLength(1);
+    expect(opened[0]!.body.destroyed).toBe(true);
+  });
+
   it('is gone once the purge has run: the file deleted, the request kept as expired', async () => {
     const customer = await createCustomer(t);
     const headers = await authHeaders(t, customer.id);
@@ -455,13 +559,62 @@ describe('GET /api/privacy/data-export/:exportId/download', () => {
   });
 });
 
+describe('the data export job', () => {
+  it('builds the archive in a folder of its own under the temp folder, and removes it whether the store takes the file or not', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'data-export-test-'));
+    // os.tmpdir() reads it at each call
+    vi.stubEnv('TMPDIR', tmp);
+    try {
+      const customer = await createCustomer(t);
+      const row = await storedRequest(customer.id);
+      const given: string[] = [];
+      const noting = (putFile: FileStore['putFile']) =>
+        storeWith((key, file) => {
+          given.push(file);
+          return putFile(key, file);
+        });
+
+      await expect(
+        prepareDataExport({ ...t.deps, files: noting(storeUnavailable) }, row.id),
+      ).rejects.toThrow('store unavailable');
+      expect(await readdir(tmp)).toEqual([]);
+      const store = noting((key, file) => t.deps.files.putFile(key, file));
+      await prepareDataExport({ ...t.deps, files: store }, row.id);
+      expect(await readdir(tmp)).toEqual([]);
+
+      expect(given).toHaveLength(2);
+      for (const file of given) {
+        expect(path.relative(tmp, path.dirname(file))).toMatch(/^portal-data-export-[^/]+$/);
+      }
+      expect(await t.deps.files.read(dataExportFileKey(customer.id, row.id))).not.toBeNull();
+      expect((await rowsOf(customer.id))[0]?.status).toBe('ready');
+    } finally {
+      vi.unstubAllEnvs();
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves no file in the store, and mails nothing, when the request ends while its archive is stored', async () => {
+    const customer = await createCustomer(t);
+    const row = await storedRequest(customer.id);
+    // the account is closed while the job writes the file
+    const files = storeWith(async (key, file) => {
+      await t.deps.files.putFile(key, file);
+      await endCustomerDataExports(t.deps.db, customer.id);
+    });
+    await prepareDataExport({ ...t.deps, files }, row.id);
+
+    expect(await t.deps.files.read(dataExportFileKey(customer.id, row.id))).toBeNull();
+    expect((await rowsOf(customer.id))[0]?.status).toBe('expired');
+    expect((await t.outbox()).filter((m) => m.to === customer.email)).toHaveLength(0);
+    const actions = (await auditOf(t, customer.id)).map((r) => r.action);
+    expect(actions).not.toContain('data_export_prepared');
+  });
+});
+
 describe('a data export that cannot be stored', () => {
   it('is tried again, then marked failed, and may be asked for again', async () => {
-    const failing: FileStore = {
-      ...t.deps.files,
-      putFile: () => Promise.reject(new Error('store unavailable')),
-    };
-    const f = await createTestApp({ deps: { files: failing } });
+    const f = await createTestApp({ deps: { files: storeWith(storeUnavailable) } });
     try {
       await f.deps.queue.work<DataExportJob>('data-export', (job) => runDataExportJob(f.deps, job));
       const customer = await createCustomer(f);
@@ -475,6 +628,28 @@ describe('a data export that cannot be stored', () => {
     } finally {
       await f.close();
     }
+  });
+
+  it('stays preparing after a failed try that is not the last, is marked failed after the last, and its link then finds nothing', async () => {
+    const customer = await createCustomer(t);
+    const row = await storedRequest(customer.id);
+    const failing = { ...t.deps, files: storeWith(storeUnavailable) };
+    // as the queue runs it: three tries after the first
+    const attempt = (retryCount: number) =>
+      ({ data: { exportId: row.id }, retryCount, retryLimit: 3 }) as unknown as Job<DataExportJob>;
+    for (const retryCount of [0, 2]) {
+      await expect(runDataExportJob(failing, attempt(retryCount))).rejects.toThrow(
+        'store unavailable',
+      );
+      expect((await rowsOf(customer.id))[0]?.status).toBe('preparing');
+    }
+    await expect(runDataExportJob(failing, attempt(3))).rejects.toThrow('store unavailable');
+    expect((await rowsOf(customer.id))[0]?.status).toBe('failed');
+
+    const link = t.deps.signedLinks.sign(dataExportDownloadPath(row.id), customer.id, 60);
+    const missing = await download(link);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe(privacyMessages.exportMissing);
   });
 
   it('fails, rather than hangs, when a PDF it must hold is missing from the store', async () => {

@@ -43,7 +43,8 @@ export const dataExportFileKey = (customerId: string, exportId: string) =>
 type Row = typeof dataExports.$inferSelect;
 
 function toDataExport(row: Row, now: Date): DataExport {
-  const over = row.status === 'ready' && row.expiresAt !== null && row.expiresAt <= now;
+  // an expiry is set only as a request is made ready: a row with one past is expired
+  const over = row.expiresAt !== null && row.expiresAt <= now;
   return {
     id: row.id,
     status: over ? 'expired' : (row.status as DataExport['status']),
@@ -77,7 +78,10 @@ export async function requestDataExport(deps: Deps, customerId: string): Promise
   try {
     return await deps.db.transaction(async (tx) => {
       const [recent] = await tx
-        .select({ id: dataExports.id })
+        .select(
+          // Stryker disable next-line ObjectLiteral: only whether a row comes back is read; a select of no columns answers the same rows
+          { id: dataExports.id },
+        )
         .from(dataExports)
         .where(
           and(
@@ -115,7 +119,7 @@ async function storeArchive(deps: Deps, customerId: string, key: string) {
     await pipeline(await customerDataArchive(deps, customerId), createWriteStream(file));
     await deps.files.putFile(key, file);
   } finally {
-    await rm(folder, { recursive: true, force: true });
+    await rm(folder, { recursive: true });
   }
 }
 
