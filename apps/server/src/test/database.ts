@@ -140,3 +140,35 @@ export function onOneConnection(db: Database) {
     close: () => endPool(pool),
   };
 }
+
+/**
+ * Runs `race` with `deps.db` changed so that its first `count` transactions wait until all of
+ * them have been asked for: the requests' reads before their transactions (a code checked, a
+ * password hashed) all happen first, and they meet at the statements that must pick one winner.
+ */
+export async function meetingAtTransaction<T>(
+  deps: { db: Database },
+  count: number,
+  race: () => Promise<T>,
+): Promise<T> {
+  const db = deps.db;
+  let arrived = 0;
+  let all!: () => void;
+  const together = new Promise<void>((resolve) => (all = resolve));
+  deps.db = new Proxy(db, {
+    get(target, property, receiver) {
+      if (property !== 'transaction') return Reflect.get(target, property, receiver);
+      return async (...args: Parameters<Database['transaction']>) => {
+        arrived += 1;
+        if (arrived === count) all();
+        if (arrived <= count) await together;
+        return target.transaction(...args);
+      };
+    },
+  });
+  try {
+    return await race();
+  } finally {
+    deps.db = db;
+  }
+}

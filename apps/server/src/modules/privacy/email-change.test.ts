@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privacyMessages, privacyPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
+import { meetingAtTransaction } from '../../test/database';
 import { customers } from '../users/schema';
 import { MAX_CODE_TRIES } from './codes';
 import { hasSqlState } from './email-change';
@@ -146,6 +147,25 @@ describe('POST /api/privacy/email/code and POST /api/privacy/email', () => {
     expect(late.json().message).toBe(privacyMessages.emailTaken);
     expect(await emailOf(a.customer.id)).toBe(newEmail);
     expect(await emailOf(b.customer.id)).toBe(b.customer.email);
+  });
+
+  it('uses a code once when two confirmations with it reach their transactions together', async () => {
+    const { customer, headers } = await setUp();
+    const newEmail = freshAddress();
+    await post(t, privacyPaths.emailChangeCode, headers, { newEmail, password: customer.password });
+    const code = await codeMailedTo(t, newEmail);
+    const answers = await meetingAtTransaction(t.deps, 2, () =>
+      Promise.all([0, 1].map(() => post(t, privacyPaths.emailChange, headers, { code }))),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    expect(answers.find((a) => a.statusCode === 400)!.json().message).toBe(
+      privacyMessages.wrongCode,
+    );
+    expect(await emailOf(customer.id)).toBe(newEmail);
+    const notices = (await t.outbox()).filter(
+      (m) => m.to === customer.email && m.subject === EMAIL_CHANGED_SUBJECT,
+    );
+    expect(notices).toHaveLength(1);
   });
 
   it('refuses a code for another address than the one it was sent to', async () => {

@@ -29,8 +29,10 @@ export const isUniqueViolation = (error: unknown) => hasSqlState(error, UNIQUE_V
 
 async function takenByAnother(db: Executor, customerId: string, email: string) {
   const [row] = await db
-    // Stryker disable next-line ObjectLiteral: only whether a row comes back is read; a select of no columns answers the same rows
-    .select({ id: customers.id })
+    .select(
+      // Stryker disable next-line ObjectLiteral: only whether a row comes back is read; a select of no columns answers the same rows
+      { id: customers.id },
+    )
     .from(customers)
     .where(and(eq(customers.email, email), ne(customers.id, customerId)));
   return Boolean(row);

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twoFactorPaths } from '@portal/contract';
-import type { Database } from '../../db/client';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
+import { meetingAtTransaction } from '../../test/database';
 import { sessions } from '../auth/schema';
 import {
   appCode,
@@ -37,28 +37,6 @@ async function signInsAtOnce(customer: Awaited<ReturnType<typeof createCustomer>
 const sessionCount = async (customerId: string) =>
   (await t.deps.db.select().from(sessions).where(eq(sessions.customerId, customerId))).length;
 
-/**
- * `db`, except that its first `count` transactions wait until all of them have been asked for:
- * the requests' password checks (argon2) spread them out, so that each would otherwise read the
- * app as on only before the one ahead of it commits; held here, they all meet at the claim.
- */
-function meetingAtTransaction(db: Database, count: number): Database {
-  let arrived = 0;
-  let all!: () => void;
-  const together = new Promise<void>((resolve) => (all = resolve));
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      if (property !== 'transaction') return Reflect.get(target, property, receiver);
-      return async (...args: Parameters<Database['transaction']>) => {
-        arrived += 1;
-        if (arrived === count) all();
-        if (arrived <= count) await together;
-        return target.transaction(...args);
-      };
-    },
-  });
-}
-
 describe('two sign-ins with one code at once', () => {
   it("lets one of ten sign-ins with the same app's code in", async () => {
     const customer = await createCustomer(t);
@@ -86,18 +64,15 @@ describe('two sign-ins with one code at once', () => {
     const customer = await createCustomer(t);
     const { secret, headers } = await withAppOn(t, customer);
     const code = appCode(t, secret);
-    const db = t.deps.db;
-    t.deps.db = meetingAtTransaction(db, AT_ONCE);
-    let answers;
-    try {
-      answers = await Promise.all(
+    // the password checks (argon2) would spread them out, each reading the app as on only
+    // before the one ahead of it commits
+    const answers = await meetingAtTransaction(t.deps, AT_ONCE, () =>
+      Promise.all(
         Array.from({ length: AT_ONCE }, () =>
           post(t, twoFactorPaths.disable, headers, { password: customer.password, code }),
         ),
-      );
-    } finally {
-      t.deps.db = db;
-    }
+      ),
+    );
     expect(statuses(answers)).toEqual(oneWinner);
     const notices = (await t.outbox()).filter((m) => m.to === customer.email);
     expect(notices).toHaveLength(2);
