@@ -1,6 +1,7 @@
 /** The databases the bench measures on: a fresh one on a PostgreSQL server, or PGlite in a folder. */
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client';
+import { installQueue } from '../apps/server/src/adapters/queue';
 import { seed, type SeedPlan } from './seed';
 
 async function admin(serverUrl: string, statement: string) {
@@ -35,7 +36,7 @@ export async function prepareDatabase(
 ) {
   const database = await openDatabase(where);
   try {
-    await database.migrate();
+    await database.migrate(installQueue);
     await seed(database.db, plan);
   } finally {
     await database.close();

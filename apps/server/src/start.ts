@@ -1,5 +1,6 @@
 // The portal's start-up, for src/main.ts and for starters that serve something beside it.
 import cluster, { type Worker } from 'node:cluster';
+import { installQueue } from './adapters/queue';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, settingSources, settingWarnings, type Config } from './config';
 import { DatabaseInUseError, openDatabase } from './db/client';
@@ -53,7 +54,7 @@ async function prepare(config: Config) {
   console.log(settingSources(config).join('\n'));
   for (const warning of settingWarnings(config)) console.warn(warning);
   const database = await openDatabase(config);
-  await database.migrate();
+  await database.migrate(installQueue);
   const deps = await createDeps(config, database.db);
   await splitCarriedOverByState(deps.db, config.INVOICE_SUPPLIER_GSTIN);
   const notices = startNotices(config, { demoSeeded: await seedDemoIfEmpty(deps) });

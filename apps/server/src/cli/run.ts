@@ -1,3 +1,4 @@
+import { installQueue } from '../adapters/queue';
 import { buildApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { DatabaseInUseError, openDatabase, type Database } from '../db/client';
@@ -42,7 +43,7 @@ async function run(argv: string[], options: { env?: NodeJS.ProcessEnv; db?: Data
   const config = loadConfig(options.env);
   const database = options.db ? null : await openDatabase(config);
   try {
-    await database?.migrate();
+    await database?.migrate(installQueue);
     const deps = await createDeps(config, options.db ?? database!.db);
     // the built-in sandboxes are served in memory by this process, never asked over the network
     const app = await buildApp(deps, { logger: false });

@@ -8,7 +8,6 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { installQueue } from '../adapters/queue';
 import { takeTurnsOn } from './fair-turns';
 import * as schema from './schema';
 
@@ -51,10 +50,16 @@ export function sqlRunner(db: Database): SqlRunner {
   return { executeSql: (text, values) => client.query(text, values) };
 }
 
+/**
+ * What a migration installs after the tables, under the same lock: the queue's tables, which
+ * the queue's adapter owns (the client knows nothing of it).
+ */
+export type AfterMigrations = (runner: SqlRunner) => Promise<void>;
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
-  migrate(): Promise<void>;
+  migrate(after: AfterMigrations): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -111,9 +116,9 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
   return {
     db: db as unknown as Database,
     kind: 'pglite',
-    async migrate() {
+    async migrate(after) {
       await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-      await installQueue(sqlRunner(db as unknown as Database));
+      await after(sqlRunner(db as unknown as Database));
     },
     async close() {
       await client.close();
@@ -224,7 +229,7 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
   return {
     db: db as unknown as Database,
     kind: 'postgres',
-    async migrate() {
+    async migrate(after) {
       // several instances may start at once: one migrates, the others wait and find it done
       const connection = await pool.connect();
       try {
@@ -232,7 +237,7 @@ export async function openPostgres(url: string): Promise<DatabaseHandle> {
         await migratePg(drizzlePg({ client: connection, ...drizzleOptions }), {
           migrationsFolder: MIGRATIONS_FOLDER,
         });
-        await installQueue(sqlRunner(db as unknown as Database));
+        await after(sqlRunner(db as unknown as Database));
       } finally {
         await connection
           .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])

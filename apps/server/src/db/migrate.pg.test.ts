@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { openPostgres } from './client';
+import { installQueue } from '../adapters/queue';
 
 import { postgresTestServerUrl } from '../test/database';
 
@@ -44,7 +45,7 @@ describe('PostgreSQL migrations', () => {
     url.pathname = `/${name}`;
     const instances = await Promise.all([1, 2, 3].map(() => openPostgres(url.toString())));
     try {
-      await Promise.all(instances.map((instance) => instance.migrate()));
+      await Promise.all(instances.map((instance) => instance.migrate(installQueue)));
       const check = new pg.Client({ connectionString: url.toString() });
       await check.connect();
       const applied = await check.query(

@@ -16,6 +16,7 @@ import { freePort } from '../test/database';
 import { isDatabaseUnavailable } from '../lib/database-errors';
 import { RETRY_AFTER_SECONDS } from '../lib/http-errors';
 import { openPostgres, type DatabaseHandle } from './client';
+import { installQueue } from '../adapters/queue';
 
 const run = promisify(execFile);
 const PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -66,7 +67,7 @@ beforeAll(async () => {
   cluster = await createCluster();
   await cluster.start();
   database = await openPostgres(cluster.url);
-  await database.migrate();
+  await database.migrate(installQueue);
   const logStream = new Writable({
     write(chunk, _encoding, done) {
       logLines.push(String(chunk));

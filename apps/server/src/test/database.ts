@@ -13,6 +13,7 @@ import {
   type DatabaseHandle,
 } from '../db/client';
 import { migratedPgliteImage } from './migrated-databases';
+import { installQueue } from '../adapters/queue';
 
 let migratedImage: Promise<Blob> | undefined;
 
@@ -54,7 +55,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const handle = await openPostgres(url.toString());
-  if (!template) await handle.migrate();
+  if (!template) await handle.migrate(installQueue);
   return {
     ...handle,
     async close() {

@@ -11,6 +11,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../db/client';
+import { installQueue } from '../adapters/queue';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -35,7 +36,7 @@ const withServer = async (serverUrl: string, sql: string) => {
 export async function migratedPgliteImage(): Promise<Blob> {
   const handle = await openPglite();
   try {
-    await handle.migrate();
+    await handle.migrate(installQueue);
     return await (handle.db as unknown as { $client: PGlite }).$client.dumpDataDir('none');
   } finally {
     await handle.close();
@@ -61,7 +62,7 @@ export default async function setup(project: TestProject) {
   url.pathname = `/${name}`;
   const handle = await openPostgres(url.toString());
   try {
-    await handle.migrate();
+    await handle.migrate(installQueue);
   } finally {
     // a template is copied only while nobody is connected to it
     await handle.close();
