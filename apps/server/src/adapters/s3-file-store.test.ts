@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { startTestS3, type TestS3 } from '../test/s3';
-import { createFileStore, FileStoreUnavailableError } from './file-store';
+import { createFileStore } from './configured-file-store';
+import { FileStoreUnavailableError } from './file-store';
 import { createS3FileStore } from './s3-file-store';
 
 let s3: TestS3;
