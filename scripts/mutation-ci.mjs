@@ -7,7 +7,6 @@
 //   node scripts/mutation-ci.mjs --seed 412           the window of the 412th commit
 //   node scripts/mutation-ci.mjs --budget 180         a window of about 180 s
 //   node scripts/mutation-ci.mjs --plan               say what would run, and stop
-//   node scripts/mutation-ci.mjs --whole-scope        choose from all of Stryker's scope
 //   node scripts/mutation-ci.mjs --files a.ts,b.ts:40-90 --tests c.test.ts   exactly this subset
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -29,19 +28,6 @@ import base from '../stryker.config.mjs';
 const SECONDS_PER_TEST_FILE = 8;
 const SECONDS_PER_MUTANT = 9;
 const RECENT = '30.days';
-// The part of the scope measured file by file at 90 % or more (docs/testing.md, "Latest scores"),
-// from which CI chooses: a module joins it once its survivors are killed or shown equivalent, so
-// that the gate fails on a weakened test, not on a module never measured. --whole-scope lifts it.
-const GATED = [
-  'apps/server/src/modules/{auth,users,payments,orders,receipts}/**',
-  'apps/server/src/modules/{two-factor,security,reminders,billing,invoices,exports}/**',
-  'apps/server/src/modules/consents/customer-consents.ts',
-  'apps/server/src/modules/privacy/{close-account,closed-account-purge,customer-tables,mail}.ts',
-  'apps/server/src/sandbox/bank/service.ts',
-  'apps/server/src/lib/{password,signed-links}.ts',
-  'packages/contract/src/{money,gst}.ts',
-];
-
 const { values: args } = parseArgs({
   options: {
     files: { type: 'string' },
@@ -49,7 +35,6 @@ const { values: args } = parseArgs({
     seed: { type: 'string' },
     budget: { type: 'string', default: '420' },
     plan: { type: 'boolean', default: false },
-    'whole-scope': { type: 'boolean', default: false },
   },
 });
 const BUDGET_SECONDS = Number(args.budget);
@@ -74,7 +59,6 @@ function scope() {
   return lines(git('ls-files'))
     .filter((file) => include.some((glob) => path.matchesGlob(file, glob)))
     .filter((file) => !exclude.some((glob) => path.matchesGlob(file, glob)))
-    .filter((file) => args['whole-scope'] || GATED.some((glob) => path.matchesGlob(file, glob)))
     .sort();
 }
 
