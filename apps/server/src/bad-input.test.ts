@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATE_TIME_RANGE_MESSAGE, TEXT_MESSAGE } from '@portal/contract';
 import { SANDBOX_GATEWAY_PREFIX, hmacHex } from './adapters/payment-gateway';
-import { SANDBOX_BANK_PREFIX } from './sandbox/bank/routes';
+import { SANDBOX_BANK_PREFIX } from './sandbox/bank/settings';
 import { createTestPartner } from './modules/consents/testing';
 import { activitySeen } from './modules/activity/schema';
 import { orders } from './modules/orders/schema';

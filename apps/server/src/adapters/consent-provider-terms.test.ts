@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
-import { injectFetch } from '../sandbox/in-process';
+import { injectFetch } from '../lib/in-process-route';
 import { sandboxBankAccesses, sandboxBankConsents } from '../sandbox/bank/schema';
 import { authoriseBankConsent } from '../sandbox/bank/service';
-import type { ReadResponse } from '../sandbox/bank/wire';
+import type { ReadResponse } from './bank-wire';
 import {
   ConsentProviderError,
   createHttpConsentProvider,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
-import { injectFetch } from '../sandbox/in-process';
+import { injectFetch } from '../lib/in-process-route';
 import { authoriseBankConsent, rejectBankConsent } from '../sandbox/bank/service';
 import {
   ConsentProviderError,

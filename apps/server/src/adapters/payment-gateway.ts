@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConfigError, sandboxesInUse, type Config } from '../config';
 import { settingOrLocalSecrets } from '../lib/secrets';
-import { createInProcessRoute, type InProcessRoute } from '../sandbox/in-process';
+import { createInProcessRoute, type InProcessRoute } from '../lib/in-process-route';
 
 /** Where the built-in sandbox gateway answers, relative to PUBLIC_URL. */
 export const SANDBOX_GATEWAY_PREFIX = '/sandbox/razorpay';

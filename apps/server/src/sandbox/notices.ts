@@ -7,7 +7,7 @@ import {
   SANDBOX_BANK_CLIENT_ID,
   SANDBOX_BANK_PREFIX,
   SANDBOX_BANK_SECRET_KEY,
-} from './bank/routes';
+} from './bank/settings';
 
 export interface StartNotices {
   /** For the person who started the portal. */

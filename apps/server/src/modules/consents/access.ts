@@ -12,7 +12,7 @@ import { ConsentProviderError, type ProviderRead } from '../../adapters/consent-
 import type { AppDeps } from '../../deps';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import type { BankResource } from '../../sandbox/bank/wire';
+import type { BankResource } from '../../adapters/bank-wire';
 import type { Partner } from '../partners/schema';
 import { bankFailure, readToken, type ConsentWithAccess } from './rows';
 import { consentAccesses, consents } from './schema';

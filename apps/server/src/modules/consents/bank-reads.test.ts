@@ -4,7 +4,7 @@ import { partnerPaths, type Consent } from '@portal/contract';
 import { createHttpConsentProvider } from '../../adapters/consent-provider';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders } from '../../test/customers';
-import { injectFetch } from '../../sandbox/in-process';
+import { injectFetch } from '../../lib/in-process-route';
 import { sandboxBankAccesses, sandboxBankConsents } from '../../sandbox/bank/schema';
 import { consentAccesses, consents } from './schema';
 import { approvedTestConsent, partnerRead } from './testing';

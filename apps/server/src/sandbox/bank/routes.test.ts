@@ -6,7 +6,7 @@ import { createTestPartner, requestTestConsent } from '../../modules/consents/te
 import { sandboxBankAuthorization } from './routes';
 import { sandboxBankAccesses, sandboxBankConsents } from './schema';
 import { authoriseBankConsent, createBankConsent, findBankConsent } from './service';
-import { BankErrorSchema } from './wire';
+import { BankErrorSchema } from '../../adapters/bank-wire';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -19,7 +19,6 @@ import {
   type ReadOutcome,
 } from './service';
 import type { SandboxBankConsent } from './schema';
-import type { InProcessRoute } from '../in-process';
 import {
   CONSENT_ACCESS_TOKEN_HEADER,
   CreateConsentBodySchema,
@@ -29,21 +28,13 @@ import {
   type ConsentResponse,
   type ReadQuery,
   type ReadResponse,
-} from './wire';
-
-export const SANDBOX_BANK_PREFIX = '/sandbox/bank';
-
-/** The client credentials the sandbox bank accepts, and the portal's in-memory way to it. */
-export interface SandboxBankOptions {
-  clientId: string;
-  clientSecret: string;
-  route?: InProcessRoute;
-}
-
-/** The portal's client id at the sandbox bank. */
-export const SANDBOX_BANK_CLIENT_ID = 'customer-portal';
-/** The key in DATA_DIR/secrets.json that holds the sandbox bank's client secret. */
-export const SANDBOX_BANK_SECRET_KEY = 'sandboxBankClientSecret';
+} from '../../adapters/bank-wire';
+import {
+  SANDBOX_BANK_CLIENT_ID,
+  SANDBOX_BANK_PREFIX,
+  SANDBOX_BANK_SECRET_KEY,
+  type SandboxBankOptions,
+} from './settings';
 
 /** The Authorization header the sandbox bank accepts, for its API and its page alike. */
 export const sandboxBankAuthorization = ({ clientId, clientSecret }: SandboxBankOptions) =>

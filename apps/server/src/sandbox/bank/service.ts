@@ -3,7 +3,7 @@ import { and, count, desc, eq, inArray, max, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { DAY_MS, type Clock } from '../../lib/clock';
 import { sandboxBankAccesses, sandboxBankConsents, type SandboxBankConsent } from './schema';
-import type { BankResource, BankTransaction } from './wire';
+import type { BankResource, BankTransaction } from '../../adapters/bank-wire';
 
 export const BANK_STATUSES = [
   'AwaitingAuthorisation',

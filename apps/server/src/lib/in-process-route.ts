@@ -1,4 +1,4 @@
-import type { App } from '../lib/types';
+import type { App } from './types';
 
 /**
  * A `fetch` that hands each request to the app in memory (`app.inject`): the adapters' real
