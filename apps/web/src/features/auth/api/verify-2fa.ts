@@ -1,4 +1,4 @@
-import { authPaths } from '@portal/contract';
+import { authPaths, twoFactorPaths } from '@portal/contract';
 import { responseSchema } from '@/lib/response-schema';
 import { api, errorMessage } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-store';
@@ -34,3 +34,7 @@ export async function completeSignIn(
 
 export const verify2fa = (verificationCode: string) =>
   completeSignIn(authPaths.verify2fa, { verificationCode });
+
+/** Sign-in step two with a recovery code; as the e-mailed code's step, it needs the tempToken. */
+export const verifyRecoveryCode = (recoveryCode: string) =>
+  completeSignIn(twoFactorPaths.verifyRecoveryCode, { recoveryCode });

@@ -8,7 +8,6 @@ import {
   type SecondFactor,
 } from '@portal/contract';
 import { paths } from '@/config/paths';
-import { AppCodeForm } from '@/features/two-factor/components/app-code-form';
 import { queryClient } from '@/lib/query-client';
 import { useSessionStore } from '@/lib/session-store';
 import { Button } from '@/ui/button';
@@ -17,6 +16,7 @@ import { Field } from '@/ui/field';
 import { resendVerification } from '../api/resend-verification';
 import { verify2fa } from '../api/verify-2fa';
 import { maskEmail } from '../utils/mask-email';
+import { AppCodeForm } from './app-code-form';
 import { CodeMailNotice } from './code-mail-notice';
 
 type Notice = { tone: 'error' | 'success'; text: string } | null;

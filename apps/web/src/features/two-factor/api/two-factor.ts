@@ -5,7 +5,6 @@ import {
   type EnableTwoFactorRequest,
 } from '@portal/contract';
 import { responseSchema } from '@/lib/response-schema';
-import { completeSignIn } from '@/features/auth/api/verify-2fa';
 import { api } from '@/lib/http';
 
 export const getTwoFactorStatusQueryOptions = () =>
@@ -47,9 +46,3 @@ export const useDisableApp = () =>
       schema: responseSchema('DisableTwoFactorResponseSchema'),
     }),
   );
-
-export type { VerifyResult } from '@/features/auth/api/verify-2fa';
-
-/** Sign-in step two with a recovery code; as the e-mailed code's step, it needs the tempToken. */
-export const verifyRecoveryCode = (recoveryCode: string) =>
-  completeSignIn(twoFactorPaths.verifyRecoveryCode, { recoveryCode });

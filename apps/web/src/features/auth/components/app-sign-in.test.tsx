@@ -5,7 +5,7 @@ import { authMessages, twoFactorMessages } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
-import { LoginForm } from '@/features/auth/components/login-form';
+import { LoginForm } from './login-form';
 
 const signedIn = () =>
   jsonResponse(200, {

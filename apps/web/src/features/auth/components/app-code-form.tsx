@@ -3,7 +3,7 @@ import { VERIFICATION_CODE_LENGTH } from '@portal/contract';
 import { queryClient } from '@/lib/query-client';
 import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
-import { verifyRecoveryCode, type VerifyResult } from '../api/two-factor';
+import { verifyRecoveryCode, type VerifyResult } from '../api/verify-2fa';
 
 /**
  * The sign-in modal's step for an account with the authenticator app: the app's code, or, when
