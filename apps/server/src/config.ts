@@ -5,7 +5,12 @@ import { z } from 'zod';
 import { isValidGstin } from '@portal/contract';
 import { localSecretsFile } from './lib/secrets';
 import { signingSettingsProblem } from './modules/invoices/signing-certificate';
-import { AUDIT_RETENTION_FLOOR_DAYS } from './modules/audit/retention';
+
+/**
+ * The shortest the audit log is kept: the DPDP Rules, 2025 (rule 6(1)(e)) ask for a year of
+ * logs. The migration's trigger refuses to delete a younger row with the same figure.
+ */
+export const AUDIT_RETENTION_FLOOR_DAYS = 365;
 
 /** The repository root, so that `./data` means the same folder whichever workspace starts us. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

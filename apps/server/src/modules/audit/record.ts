@@ -1,9 +1,11 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { sql } from 'drizzle-orm';
-import type { ExportKind } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
+import type { AuditDetails } from './details';
 import { auditEvents } from './schema';
+
+export type { AuditDetails, AuditReason } from './details';
 
 /** Every action the audit log knows; a new kind of event adds its name here. */
 export const AUDIT_ACTIONS = [
@@ -30,44 +32,6 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTOR_KINDS = ['customer', 'operator', 'system'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 export type AuditOutcome = 'success' | 'failure';
-
-/** Why: the cause of a refusal, or what ended a session. */
-export type AuditReason =
-  | 'wrong_password'
-  | 'wrong_code'
-  | 'logout'
-  | 'signed_out'
-  | 'notice_link'
-  | 'reuse'
-  /** an operator command refused as the operator's mistake */
-  | 'refused'
-  /** an operator command that failed otherwise */
-  | 'failed';
-
-/**
- * What an event is about, as ids, dates and closed words only: there is no field a secret, a
- * code, a token, a password, an e-mail or a postal address could go into.
- */
-export interface AuditDetails {
-  reason?: AuditReason;
-  sessionId?: string;
-  sessionIds?: string[];
-  exportId?: string;
-  /** An export's kind, as the exports module names it. */
-  kind?: ExportKind;
-  format?: 'csv' | 'jsonl';
-  /** A range of days, YYYY-MM-DD. */
-  from?: string;
-  to?: string;
-  rows?: number;
-  recoveryCodes?: number;
-  /** How the second factor was proved. */
-  with?: 'app_code' | 'recovery_code';
-  /** How a password was reset. */
-  via?: 'email_link' | 'operator';
-  /** An operator command's name, never its arguments. */
-  command?: string;
-}
 
 export type AuditEvent = {
   action: AuditAction;

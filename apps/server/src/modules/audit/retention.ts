@@ -1,14 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { AUDIT_RETENTION_FLOOR_DAYS } from '../../config';
 import type { AppDeps } from '../../deps';
 import { DAY_MS } from '../../lib/clock';
 import { recordAudit } from './record';
-
-/**
- * The shortest the audit log is kept: the DPDP Rules, 2025 (rule 6(1)(e)) ask for a year of
- * logs. The migration's trigger refuses to delete a younger row with the same figure.
- */
-export const AUDIT_RETENTION_FLOOR_DAYS = 365;
 
 /**
  * Deletes the audit events older than AUDIT_RETENTION_DAYS, and records how many went; answers

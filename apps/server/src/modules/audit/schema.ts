@@ -10,7 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { AuditDetails } from './record';
+import type { AuditDetails } from './details';
 
 /**
  * The audit log (docs/decisions/063-audit-log.md): security events and operator commands,

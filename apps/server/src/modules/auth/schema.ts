@@ -12,6 +12,20 @@ import { customers } from '../users/schema';
 
 const at = () => timestamp({ withTimezone: true });
 
+/** What ended a session. */
+export type RevokeReason =
+  | 'logout'
+  | 'reuse'
+  | 'idle'
+  | 'absolute'
+  | 'password_changed'
+  | 'password_reset'
+  | 'operator'
+  /** ended from the security page of another of the customer's sessions */
+  | 'signed_out'
+  /** ended by the link of a new-browser notice */
+  | 'notice_link';
+
 /** The first sign-in step that passed, waiting for the e-mailed code. */
 export const loginChallenges = pgTable(
   'login_challenges',

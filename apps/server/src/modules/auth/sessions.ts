@@ -8,7 +8,9 @@ import {
   type SignInClient,
 } from '../security/record';
 import { randomToken, sha256 } from './secrets';
-import { refreshTokens, sessions } from './schema';
+import { refreshTokens, sessions, type RevokeReason } from './schema';
+
+export type { RevokeReason } from './schema';
 
 // Reasons and figures: docs/decisions/003-sessions-and-refresh-tokens.md
 export const IDLE_LIMIT_MS = 30 * 60_000;
@@ -17,19 +19,6 @@ export const ABSOLUTE_LIMIT_MS = 12 * 60 * 60_000;
 export const ROTATION_GRACE_MS = 10_000;
 /** How stale lastUsedAt may be before an authenticated request writes it again. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-export type RevokeReason =
-  | 'logout'
-  | 'reuse'
-  | 'idle'
-  | 'absolute'
-  | 'password_changed'
-  | 'password_reset'
-  | 'operator'
-  /** ended from the security page of another of the customer's sessions */
-  | 'signed_out'
-  /** ended by the link of a new-browser notice */
-  | 'notice_link';
 
 export interface IssuedSession {
   sessionId: string;

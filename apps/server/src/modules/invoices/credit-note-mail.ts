@@ -1,7 +1,7 @@
 import { customerDate, formatPaise, orderRef } from '@portal/contract';
 import { portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
-import type { MailContext, RenderedMail } from '../mail/templates';
+import type { MailContext, RenderedMail } from '../mail/rendered';
 
 /** What the credit note's mail is made from: plain JSON, as it waits in the job queue. */
 export interface CreditNoteMailData {

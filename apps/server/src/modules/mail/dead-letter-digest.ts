@@ -1,6 +1,6 @@
 import { customerDateTime } from '@portal/contract';
 import { renderLayout } from './layout';
-import type { MailContext, RenderedMail } from './templates';
+import type { MailContext, RenderedMail } from './rendered';
 
 /**
  * What the operator's digest of new dead letters is made from: counts and times per queue, never

@@ -6,24 +6,9 @@ import type { ReminderMailData } from '../reminders/mail';
 import type { TwoFactorMailData } from '../two-factor/mail';
 import type { PrivacyMailData } from '../privacy/mail';
 import type { DeadLetterDigestData } from './dead-letter-digest';
+import type { MailContext, RenderedMail } from './rendered';
 
-export interface MailAttachment {
-  filename: string;
-  content: Buffer;
-  contentType: string;
-}
-
-export interface RenderedMail {
-  subject: string;
-  text: string;
-  html: string;
-  attachments?: MailAttachment[];
-}
-
-/** What every mail needs besides its own data. */
-export interface MailContext {
-  publicUrl: string;
-}
+export type { MailAttachment, MailContext, RenderedMail } from './rendered';
 
 /**
  * Every mail the portal sends, by name, with the data it is made from. The data is plain JSON

@@ -1,7 +1,7 @@
 import { customerDateTime } from '@portal/contract';
 import { portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
-import type { MailContext, RenderedMail } from '../mail/templates';
+import type { MailContext, RenderedMail } from '../mail/rendered';
 
 /** What a privacy mail is made from: a code for a step, or the notice of a changed address. */
 export type PrivacyMailData =

@@ -1,7 +1,7 @@
 import { customerDate, reconnectConsentLink } from '@portal/contract';
 import { portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
-import type { MailContext, RenderedMail } from '../mail/templates';
+import type { MailContext, RenderedMail } from '../mail/rendered';
 
 /** What a reminder mail is made from: a plan's end or a consent's expiry, days ahead. */
 export type ReminderMailData =

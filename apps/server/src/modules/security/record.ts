@@ -3,7 +3,7 @@ import { SIGN_IN_HISTORY_DAYS, type SignInOutcome } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import { DAY_MS, type Clock } from '../../lib/clock';
 import { recordAudit, type AuditReason } from '../audit/record';
-import type { RevokeReason } from '../auth/sessions';
+import type { RevokeReason } from '../auth/schema';
 import { randomToken, sha256 } from '../auth/secrets';
 import { sessionDevices, sessionEndLinks, signInEvents } from './schema';
 

@@ -1,7 +1,7 @@
 import { customerDateTime } from '@portal/contract';
 import { portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
-import type { MailContext, RenderedMail } from '../mail/templates';
+import type { MailContext, RenderedMail } from '../mail/rendered';
 
 /** What the notice of the authenticator app turned on or off is made from. */
 export interface TwoFactorMailData {
