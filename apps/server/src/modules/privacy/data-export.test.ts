@@ -55,7 +55,7 @@ import {
   type DataExportJob,
 } from './data-export';
 import { dataExports, privacyCodes } from './schema';
-import { codeMailedTo, post } from './test-support';
+import { ARCHIVE_TEXT_FILES, codeMailedTo, post } from './test-support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -157,17 +157,7 @@ describe('POST /api/privacy/data-export', () => {
     const entries = await unzip(res.rawPayload);
     const json = (name: string) => JSON.parse(entries.get(name)!.toString('utf8'));
     expect([...entries.keys()].sort()).toEqual(
-      [
-        'README.txt',
-        'account.json',
-        'activity.json',
-        'consents.json',
-        'invoices.json',
-        'orders.json',
-        'sessions.json',
-        'sign-ins.json',
-        `invoices/${invoice.invoiceNumber.replaceAll('/', '-')}.pdf`,
-      ].sort(),
+      [...ARCHIVE_TEXT_FILES, `invoices/${invoice.invoiceNumber.replaceAll('/', '-')}.pdf`].sort(),
     );
     expect(json('account.json')).toMatchObject({
       customer: { id: customer.id, email: customer.email, companyName: customer.companyName },

@@ -101,3 +101,15 @@ export async function consentsOfEveryStatus(t: TestApp, customerId: string) {
   const statuses = { pending, approved, rejected, expired, revoked };
   return { partner, consentIds: Object.values(statuses).map((consent) => consent.consentId) };
 }
+
+/** The files of every data archive, beside the PDFs of the customer's documents. */
+export const ARCHIVE_TEXT_FILES = [
+  'README.txt',
+  'account.json',
+  'activity.json',
+  'consents.json',
+  'invoices.json',
+  'orders.json',
+  'sessions.json',
+  'sign-ins.json',
+];

@@ -1,10 +1,10 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authMessages, twoFactorMessages } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
+import { fillCredentials } from '@/test/sign-in';
 import { LoginForm } from './login-form';
 
 const signedIn = () =>
@@ -32,12 +32,7 @@ const loginAnswer = (secondFactor?: 'email' | 'app') => () =>
   });
 
 async function passwordStep() {
-  const u = userEvent.setup();
-  await u.type(screen.getByLabelText('Email'), 'demo@acme.example');
-  await u.type(screen.getByLabelText('Mobile Number'), '9876543210');
-  await u.type(screen.getByLabelText('GST Number'), '27AAPFU0939F1ZV');
-  await u.type(screen.getByLabelText('Tally Serial Number'), '712345678');
-  await u.type(screen.getByLabelText('Password'), 'Demo@12345');
+  const u = await fillCredentials();
   await u.click(screen.getByRole('button', { name: 'Secure Login' }));
   const modal = await screen.findByRole('dialog', { name: 'Two-Factor Authentication' });
   return { u, modal: within(modal) };

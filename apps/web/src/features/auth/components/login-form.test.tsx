@@ -6,6 +6,7 @@ import { queryClient } from '@/lib/query-client';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
+import { fillCredentials } from '@/test/sign-in';
 import { LoginForm } from './login-form';
 
 const user = testUser({ created_at: '2026-01-15T10:00:00.000Z' });
@@ -30,17 +31,6 @@ const bodyOf = (spy: ReturnType<typeof mockServer>, url: string) => {
   const call = spy.mock.calls.find(([u]) => String(u) === url);
   return call ? JSON.parse(String(call[1]?.body)) : undefined;
 };
-
-async function fillCredentials({ rememberMe = false } = {}) {
-  const u = userEvent.setup();
-  await u.type(screen.getByLabelText('Email'), 'demo@acme.example');
-  await u.type(screen.getByLabelText('Mobile Number'), '9876543210');
-  await u.type(screen.getByLabelText('GST Number'), '27AAPFU0939F1ZV');
-  await u.type(screen.getByLabelText('Tally Serial Number'), '712345678');
-  await u.type(screen.getByLabelText('Password'), 'Demo@12345');
-  if (rememberMe) await u.click(screen.getByLabelText('Remember me'));
-  return u;
-}
 
 afterEach(() => {
   // restores only fetch: the console.error guard of the test setup must stay
