@@ -1,4 +1,4 @@
-import { CUSTOMER_TIME_ZONE, formatterOnFirstUse } from '@portal/contract';
+import { customerDate } from '@portal/contract';
 import type { TaxDocument } from '../invoices/reads';
 import { rupees } from './csv';
 
@@ -56,19 +56,11 @@ const ENTITIES: Record<string, string> = {
 export const xmlText = (value: string) =>
   value.replace(NOT_XML, '').replace(/[&<>"']/g, (character) => ENTITIES[character]!);
 
-// en-CA writes 2026-04-15
-const isoDayFormat = formatterOnFirstUse(
-  () =>
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: CUSTOMER_TIME_ZONE,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }),
-);
-
-/** Tally's dates are YYYYMMDD, here the day in India. */
-export const tallyDate = (instant: Date) => isoDayFormat().format(instant).replaceAll('-', '');
+/** Tally's dates are YYYYMMDD, here the day in India, as every document of the portal dates it. */
+export function tallyDate(instant: Date) {
+  const [day, month, year] = customerDate(instant).split('/');
+  return `${year}${month}${day}`;
+}
 
 const element = (name: string, value: string) => `<${name}>${xmlText(value)}</${name}>`;
 
