@@ -19,7 +19,6 @@ export default {
     // few points off from a right one; every word and amount it draws comes from content.ts
     '!apps/server/src/modules/invoices/document-pdf.ts',
     '!**/*.test.ts',
-    '!**/test-support.ts',
   ],
   coverageAnalysis: 'perTest',
   // a mutant counts as a hang only well past its tests' usual time: on a busy machine a tight

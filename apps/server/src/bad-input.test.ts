@@ -8,7 +8,7 @@ import { createTestPartner } from './modules/consents/testing';
 import { activitySeen } from './modules/activity/schema';
 import { orders } from './modules/orders/schema';
 import { paymentEvents } from './modules/payments/schema';
-import { buyer } from './modules/payments/test-support';
+import { buyer } from './test/payments';
 import { createTestApp, type TestApp } from './test/app';
 import { authHeaders, createCustomer } from './test/customers';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
 import { codeFrom, parseMail, readOutbox } from '../test/mail';
-import { freshIp, login, loginBody, verify } from '../modules/auth/test-support';
+import { freshIp, login, loginBody, verify } from '../test/auth';
 import { startMailDelivery } from '../modules/mail/delivery';
 import { drainQueue } from '../test/queue';
 import { createMailer, createOutboxMailer, createSmtpMailer } from './mail';

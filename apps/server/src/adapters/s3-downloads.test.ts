@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLUGIN_LINK_TTL_SECONDS, pluginDownloadPath } from '@portal/contract';
 import { plugins } from '../modules/plugins/schema';
 import { sha256Hex as sha, uploadPlugin } from '../modules/plugins/service';
-import { buyer } from '../modules/payments/test-support';
+import { buyer } from '../test/payments';
 import { invoices } from '../modules/invoices/schema';
 import { createTestApp, type TestApp } from '../test/app';
 import { startTestS3, type TestS3 } from '../test/s3';

@@ -2,14 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
 import { verifyPassword } from '../lib/password';
-import {
-  bearer,
-  freshIp,
-  login,
-  loginBody,
-  signIn,
-  waitForMailCount,
-} from '../modules/auth/test-support';
+import { bearer, freshIp, login, loginBody, signIn, waitForMailCount } from '../test/auth';
 import { authPaths } from '@portal/contract';
 import {
   createCustomerCommand,

@@ -7,7 +7,7 @@ import { createCustomer } from '../test/customers';
 import type { ReadMail } from '../test/mail';
 import { drainQueue, jobsOf } from '../test/queue';
 import { appMailingThrough, createSmtpProcess, type SmtpProcess } from '../test/smtp';
-import { freshIp, login, loginBody } from '../modules/auth/test-support';
+import { freshIp, login, loginBody } from '../test/auth';
 import { sendDeadLetterDigest } from './dead-letter-digest';
 
 // Mail goes through a real SMTP server in its own process, which the test stops and starts; the

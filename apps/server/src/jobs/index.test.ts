@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../test/app';
 import { authHeaders, createCustomer } from '../test/customers';
 import { drainQueue, jobsOf } from '../test/queue';
 import { orders } from '../modules/orders/schema';
-import { buyer, dropWebhooks } from '../modules/payments/test-support';
+import { buyer, dropWebhooks } from '../test/payments';
 import { startBackgroundJobs } from '.';
 
 let t: TestApp;

@@ -21,7 +21,7 @@ import {
   signIn,
   verify,
   waitForMailCount,
-} from '../modules/auth/test-support';
+} from '../test/auth';
 import { REFRESH_COOKIE } from '../modules/auth/routes';
 import { purgeExpiredAuth, type PurgeCounts } from './purge-expired-auth';
 

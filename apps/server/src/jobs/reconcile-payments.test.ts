@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { authHeaders, createCustomer } from '../test/customers';
 import { orders } from '../modules/orders/schema';
-import { buyer, dropWebhooks, withBusyGateway } from '../modules/payments/test-support';
+import { buyer, dropWebhooks, withBusyGateway } from '../test/payments';
 import { reconcilePayments } from './reconcile-payments';
 import { HOUR_MS } from '../lib/clock';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_SCHEMA } from '../adapters/queue';
 import { createTestApp, type TestApp } from '../test/app';
 import { drainQueue, jobsOf } from '../test/queue';
-import { customerWithPlan } from '../modules/reminders/test-support';
+import { customerWithPlan } from '../test/reminders';
 import { startBackgroundJobs } from '.';
 import { DAY_MS } from '../lib/clock';
 

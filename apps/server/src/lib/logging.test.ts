@@ -19,7 +19,7 @@ import {
   refresh,
   refreshCookieOf,
   verify,
-} from '../modules/auth/test-support';
+} from '../test/auth';
 import { asyncLogDestination, loggerOptions, redactUrl } from './logging';
 
 /** What the app logged while `work` ran. */

@@ -6,7 +6,7 @@ import { authMessages } from '@portal/contract';
 import { createTestApp, type TestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
 import { loginChallenges } from '../modules/auth/schema';
-import { freshIp, login, loginBody } from '../modules/auth/test-support';
+import { freshIp, login, loginBody } from '../test/auth';
 import { customers } from '../modules/users/schema';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password';
 

@@ -7,7 +7,7 @@ import {
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
-import { buyer } from '../payments/test-support';
+import { buyer } from '../../test/payments';
 import { sendDueReminders } from '../reminders/service';
 import { recordActivity } from './record';
 import { DAY_MS } from '../../lib/clock';

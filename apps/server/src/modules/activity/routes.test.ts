@@ -11,7 +11,7 @@ import { authHeaders, createCustomer } from '../../test/customers';
 import { recordActivity } from './record';
 import { activityEvents } from './schema';
 import { sendDueReminders } from '../reminders/service';
-import { consentExpiring, customerWithPlan } from '../reminders/test-support';
+import { consentExpiring, customerWithPlan } from '../../test/reminders';
 import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;

@@ -9,17 +9,11 @@ import {
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { drainQueue } from '../../test/queue';
-import {
-  bearer,
-  requestResetLink,
-  resetPassword,
-  signIn,
-  waitForMailCount,
-} from '../auth/test-support';
+import { bearer, requestResetLink, resetPassword, signIn, waitForMailCount } from '../../test/auth';
 import { runDataExportJob, type DataExportJob } from '../privacy/data-export';
-import { codeMailedTo, post } from '../privacy/test-support';
-import { codeStepsAway, withAppOn } from '../two-factor/test-support';
-import { auditOf, byCustomer, expectNoneOf } from './test-support';
+import { codeMailedTo, post } from '../../test/privacy';
+import { codeStepsAway, withAppOn } from '../../test/two-factor';
+import { auditOf, byCustomer, expectNoneOf } from '../../test/audit';
 
 let t: TestApp;
 beforeAll(async () => {

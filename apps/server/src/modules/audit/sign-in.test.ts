@@ -15,9 +15,9 @@ import {
   signIn,
   verify,
   wrongCode,
-} from '../auth/test-support';
+} from '../../test/auth';
 import { recordAudit } from './record';
-import { auditOf, expectNoneOf } from './test-support';
+import { auditOf, expectNoneOf } from '../../test/audit';
 
 let t: TestApp;
 beforeAll(async () => {

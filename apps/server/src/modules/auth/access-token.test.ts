@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { createTestClock } from '../../test/clock';
 import { createCustomer } from '../../test/customers';
 import { createAccessTokens } from './access-token';
-import { bearer, signIn } from './test-support';
+import { bearer, signIn } from '../../test/auth';
 
 const secret = 'access-token-test-secret-'.padEnd(48, 'q');
 const claims = { customerId: 'c0ffee00-0000-4000-8000-000000000001', sessionId: 'session-1' };

@@ -21,7 +21,7 @@ import { registerAuthentication } from './authenticate';
 import { sessions } from './schema';
 import { startSession } from './sessions';
 import { REFRESH_COOKIE } from './routes';
-import { bearer, signIn } from './test-support';
+import { bearer, signIn } from '../../test/auth';
 
 let t: TestApp;
 /** Routes of each kind, on the portal's database and tokens: what a module would write. */

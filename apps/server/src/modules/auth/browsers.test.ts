@@ -9,7 +9,7 @@ import type { DeviceKind } from '@portal/contract';
 import { describeDevice, recordSignInBrowser, registerSignInBrowsers } from './browsers';
 import { seenBrowsers } from './schema';
 import { startSession } from './sessions';
-import { freshIp, latestCode, loginBody, wrongCode } from './test-support';
+import { freshIp, latestCode, loginBody, wrongCode } from '../../test/auth';
 
 let t: TestApp;
 beforeAll(async () => {

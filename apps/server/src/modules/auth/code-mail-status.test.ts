@@ -11,9 +11,9 @@ import type { TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { drainQueue, jobsOf } from '../../test/queue';
 import { appMailingThrough, createSmtpProcess, type SmtpProcess } from '../../test/smtp';
-import { withAppOn } from '../two-factor/test-support';
+import { withAppOn } from '../../test/two-factor';
 import { RATE_LIMITS } from './throttle';
-import { freshIp, login, loginBody } from './test-support';
+import { freshIp, login, loginBody } from '../../test/auth';
 
 // The mail server is a real SMTP process that the test stops and starts; the portal delivers
 // through its queue worker, as in production.

@@ -4,7 +4,7 @@ import { createCustomer } from '../../test/customers';
 import * as password from '../../lib/password';
 
 type PasswordModule = typeof password;
-import { freshIp, login, loginBody } from './test-support';
+import { freshIp, login, loginBody } from '../../test/auth';
 
 // counts the argon2 work each login costs, without changing it
 vi.mock('../../lib/password', async (importOriginal) => {

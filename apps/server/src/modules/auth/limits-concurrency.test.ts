@@ -7,7 +7,7 @@ import * as password from '../../lib/password';
 import { activityEvents } from '../activity/schema';
 import { accountThrottles } from './schema';
 import * as secrets from './secrets';
-import { freshIp, latestCode, login, loginBody, verify, wrongCode } from './test-support';
+import { freshIp, latestCode, login, loginBody, verify, wrongCode } from '../../test/auth';
 
 type PasswordModule = typeof password;
 type SecretsModule = typeof secrets;

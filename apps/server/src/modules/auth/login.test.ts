@@ -6,7 +6,7 @@ import { createCustomer } from '../../test/customers';
 import { codeFrom } from '../../test/mail';
 import { jobsOf } from '../../test/queue';
 import { loginChallenges } from './schema';
-import { activityFeed, freshIp, login, loginBody, unreachableMailer } from './test-support';
+import { activityFeed, freshIp, login, loginBody, unreachableMailer } from '../../test/auth';
 
 let t: TestApp;
 beforeAll(async () => {

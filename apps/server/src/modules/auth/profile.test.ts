@@ -8,7 +8,7 @@ import { createPlan } from '../plans/service';
 import { getUser } from '../users/service';
 import { createAccessTokens } from './access-token';
 import { ABSOLUTE_LIMIT_MS, revokeSession, startSession } from './sessions';
-import { bearer } from './test-support';
+import { bearer } from '../../test/auth';
 import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;

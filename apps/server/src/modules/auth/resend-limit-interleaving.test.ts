@@ -7,7 +7,7 @@ import { createCustomer } from '../../test/customers';
 import { CODE_MAIL_SUBJECT } from './mails';
 import { loginChallenges } from './schema';
 import { MAX_RESENDS, resendCode } from './service';
-import { freshIp, login, loginBody } from './test-support';
+import { freshIp, login, loginBody } from '../../test/auth';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
-import { bearer, refresh, refreshCookieOf, signIn } from './test-support';
+import { bearer, refresh, refreshCookieOf, signIn } from '../../test/auth';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
-import { bearer, refresh, refreshCookieOf, signIn } from './test-support';
+import { bearer, refresh, refreshCookieOf, signIn } from '../../test/auth';
 import { REFRESH_COOKIE } from './routes';
 import { sessions } from './schema';
 import {

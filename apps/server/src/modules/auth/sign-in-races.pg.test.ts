@@ -15,7 +15,7 @@ import {
   resetPassword,
   verify,
   waitForMailCount,
-} from './test-support';
+} from '../../test/auth';
 
 // PostgreSQL only: each request below runs on its own connection, so they really interleave and
 // only the conditions in the claiming statements keep the effect single.

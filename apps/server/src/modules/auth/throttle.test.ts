@@ -15,7 +15,7 @@ import {
   verify,
   waitForMailCount,
   wrongCode,
-} from './test-support';
+} from '../../test/auth';
 import { reserveAccountAttempt, reserveRateLimitHit, waitAfterFailures } from './throttle';
 
 let t: TestApp;

@@ -16,7 +16,7 @@ import {
   refreshCookieOf,
   verify,
   wrongCode,
-} from './test-support';
+} from '../../test/auth';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { billingMessages, gstinMessages, gstinStateMismatch } from '@portal/cont
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { readBillingDetails } from './service';
-import { KARNATAKA, saveBilling } from './test-support';
+import { KARNATAKA, saveBilling } from '../../test/billing';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { billingSnapshotFor, saveBillingDetails } from './service';
-import { KARNATAKA, MAHARASHTRA } from './test-support';
+import { KARNATAKA, MAHARASHTRA } from '../../test/billing';
 
 let t: TestApp;
 beforeAll(async () => {

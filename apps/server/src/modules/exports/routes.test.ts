@@ -7,13 +7,13 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { unzip } from '../../test/zip';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
-import { auditOf } from '../audit/test-support';
+import { auditOf } from '../../test/audit';
 import { consents } from '../consents/schema';
 import { orders } from '../orders/schema';
 import { createPlan } from '../plans/service';
 import { createTestPartner } from '../consents/testing';
 import { creditNotes } from '../invoices/schema';
-import { creditNotesOf, paidOrder, payFor, reportRefund } from '../invoices/test-support';
+import { creditNotesOf, paidOrder, payFor, reportRefund } from '../../test/invoices';
 import { customers } from '../users/schema';
 import { EXPORT_LINK_TTL_SECONDS } from './service';
 

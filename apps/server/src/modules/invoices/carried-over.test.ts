@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { splitTax } from './amounts';
 import { splitCarriedOverByState } from './carried-over';
 import { creditNotes, invoices, type InvoiceRow } from './schema';
-import { paidOrder, reportRefund } from './test-support';
+import { paidOrder, reportRefund } from '../../test/invoices';
 
 let t: TestApp;
 beforeAll(async () => {

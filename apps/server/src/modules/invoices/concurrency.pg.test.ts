@@ -6,9 +6,9 @@ import type { FileStore } from '../../adapters/file-store';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
 import { settleOrder } from '../payments/service';
-import { TEST_PLAN, buyer, refundEvent, sendWebhook } from '../payments/test-support';
+import { TEST_PLAN, buyer, refundEvent, sendWebhook } from '../../test/payments';
 import { creditNotes, invoices } from './schema';
-import { paidOrder } from './test-support';
+import { paidOrder } from '../../test/invoices';
 
 // PostgreSQL only: here the settlements and deliveries below really interleave, each on its
 // own connection, so the counter row's lock and the invoice row's lock are what keep them right.

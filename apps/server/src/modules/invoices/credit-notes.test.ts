@@ -3,10 +3,10 @@ import { asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
-import { buyer, refundEvent, sendWebhook } from '../payments/test-support';
+import { buyer, refundEvent, sendWebhook } from '../../test/payments';
 import { documentPdf, invoicesInRange } from './reads';
 import { creditNotes, invoices } from './schema';
-import { paidOrder, pdfLines, reportRefund } from './test-support';
+import { paidOrder, pdfLines, reportRefund } from '../../test/invoices';
 
 let t: TestApp;
 beforeAll(async () => {

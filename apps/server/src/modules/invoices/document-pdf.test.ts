@@ -3,7 +3,7 @@ import { orderAmount } from '@portal/contract';
 import { creditAmounts, invoiceAmounts } from './amounts';
 import { creditNoteContent, invoiceContent, type InvoiceData, type Recipient } from './content';
 import { renderDocumentPdf } from './document-pdf';
-import { pdfLines, poppler } from './test-support';
+import { pdfLines, poppler } from '../../test/invoices';
 
 const order = orderAmount(4_999_00);
 const supplier = {

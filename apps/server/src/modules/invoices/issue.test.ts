@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
-import { KARNATAKA, MAHARASHTRA, saveBilling } from '../billing/test-support';
-import { buyer } from '../payments/test-support';
+import { KARNATAKA, MAHARASHTRA, saveBilling } from '../../test/billing';
+import { buyer } from '../../test/payments';
 import { documentPdf } from './reads';
-import { creditNotesOf, paidOrder, payFor, pdfLines, reportRefund } from './test-support';
+import { creditNotesOf, paidOrder, payFor, pdfLines, reportRefund } from '../../test/invoices';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { documentCounters } from './schema';
 import { MAX_DOCUMENT_NUMBER_LENGTH, nextDocumentNumber, shortFinancialYear } from './numbering';
-import { paidOrder } from './test-support';
+import { paidOrder } from '../../test/invoices';
 
 let t: TestApp;
 beforeAll(async () => {

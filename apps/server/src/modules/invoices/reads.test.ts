@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
-import { buyer } from '../payments/test-support';
+import { buyer } from '../../test/payments';
 import { invoicesInRange } from './reads';
-import { creditNotesOf, payFor, reportRefund } from './test-support';
+import { creditNotesOf, payFor, reportRefund } from '../../test/invoices';
 
 let t: TestApp;
 beforeAll(async () => {

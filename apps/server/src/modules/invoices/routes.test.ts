@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { BUILDS_AN_APP } from '../../test/api-document';
 import { DOCUMENT_LINK_TTL_SECONDS } from './service';
 import { creditNotes } from './schema';
-import { creditNotesOf, paidOrder, payFor, pdfLines, reportRefund } from './test-support';
+import { creditNotesOf, paidOrder, payFor, pdfLines, reportRefund } from '../../test/invoices';
 
 let t: TestApp;
 beforeAll(async () => {

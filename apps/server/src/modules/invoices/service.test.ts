@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreditNote, Invoice } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { KARNATAKA, saveBilling } from '../billing/test-support';
-import { buyer } from '../payments/test-support';
+import { KARNATAKA, saveBilling } from '../../test/billing';
+import { buyer } from '../../test/payments';
 import { getInvoice, listInvoices } from './service';
-import { creditNotesOf, payFor, reportRefund } from './test-support';
+import { creditNotesOf, payFor, reportRefund } from '../../test/invoices';
 
 let t: TestApp;
 beforeAll(async () => {

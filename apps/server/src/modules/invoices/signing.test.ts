@@ -11,7 +11,7 @@ import { createTestApp } from '../../test/app';
 import { invoiceAmounts } from './amounts';
 import { invoiceContent, type InvoiceData } from './content';
 import { issuedDocumentPdf } from './signing';
-import { makeP12, paidOrder, pdfLines, poppler, reportRefund } from './test-support';
+import { makeP12, paidOrder, pdfLines, poppler, reportRefund } from '../../test/invoices';
 import { creditNotes } from './schema';
 import { eq } from 'drizzle-orm';
 

@@ -3,9 +3,9 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { linksOf, type ReadMail } from '../../test/mail';
 import { DEVICE_COOKIE } from '../auth/browsers';
-import { freshIp, latestCode, loginBody } from '../auth/test-support';
+import { freshIp, latestCode, loginBody } from '../../test/auth';
 import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
-import { buyer } from '../payments/test-support';
+import { buyer } from '../../test/payments';
 import { receiptFileKey } from '../receipts/service';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import { createCustomer } from '../../test/customers';
 import { codeFrom, linksOf, type ReadMail } from '../../test/mail';
 import { drainQueue, jobsOf } from '../../test/queue';
 import { appMailingThrough, createSmtpProcess, type SmtpProcess } from '../../test/smtp';
-import { bearer, freshIp, login, loginBody, requestResetLink, verify } from '../auth/test-support';
+import { bearer, freshIp, login, loginBody, requestResetLink, verify } from '../../test/auth';
 
 // The mail server is a real SMTP process that the test kills and starts again; the portal
 // delivers through its queue worker, as in production.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { codeFrom, readOutbox } from '../../test/mail';
-import { freshIp, login, loginBody, verify } from '../auth/test-support';
+import { freshIp, login, loginBody, verify } from '../../test/auth';
 import { startMailDelivery } from './delivery';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
-import { KARNATAKA, MAHARASHTRA, saveBilling } from '../billing/test-support';
-import { buyer } from '../payments/test-support';
+import { KARNATAKA, MAHARASHTRA, saveBilling } from '../../test/billing';
+import { buyer } from '../../test/payments';
 import { orderBillingSnapshot } from './service';
 
 let t: TestApp;

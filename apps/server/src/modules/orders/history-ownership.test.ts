@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
-import { buyer, refundEvent, sendWebhook } from '../payments/test-support';
+import { buyer, refundEvent, sendWebhook } from '../../test/payments';
 import { orders } from './schema';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import { ORDER_HISTORY_PAGE_SIZE, orderAmount } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { insertCustomers, sessionAuth } from '../../test/customers';
 import { CUSTOM_PLANS_FIRST, onOneConnection } from '../../test/database';
-import { buyer } from '../payments/test-support';
+import { buyer } from '../../test/payments';
 import type { RequestAuth } from '../auth/authenticate';
 import { decodeCursor, type OrderPosition } from './cursor';
 import { listOrders, historyPageStatement } from './service';

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths, orderAmount, type Order } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { REFRESH_COOKIE } from '../auth/routes';
-import { bearer, signIn } from '../auth/test-support';
-import { buyer } from '../payments/test-support';
+import { bearer, signIn } from '../../test/auth';
+import { buyer } from '../../test/payments';
 import { orders } from './schema';
 
 let t: TestApp;

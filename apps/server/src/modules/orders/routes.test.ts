@@ -6,13 +6,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
 import { retirePlan } from '../plans/service';
-import {
-  buyer,
-  paidSilently,
-  refundEvent,
-  sendWebhook,
-  totalRupees,
-} from '../payments/test-support';
+import { buyer, paidSilently, refundEvent, sendWebhook, totalRupees } from '../../test/payments';
 import { invoices } from '../invoices/schema';
 import { orders } from './schema';
 

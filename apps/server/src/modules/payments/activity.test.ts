@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityFeedResponseSchema, NotificationsResponseSchema } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { linkEvent, paidSilently, refundEvent, sendWebhook } from './test-support';
+import { linkEvent, paidSilently, refundEvent, sendWebhook } from '../../test/payments';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders } from '../../test/customers';
 import { checkStatusPath } from '@portal/contract';
-import { linkEvent, paidSilently, refundEvent, sendWebhook } from './test-support';
+import { linkEvent, paidSilently, refundEvent, sendWebhook } from '../../test/payments';
 
 // What the operator's metrics say of payments and webhooks (modules/metrics): each settlement
 // counted once, after it commits, by its outcome and how it was learnt; each webhook by its end.

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
 import { paymentEvents } from './schema';
-import { buyer, refundEvent, sendWebhook, startPayment, withBusyGateway } from './test-support';
+import {
+  buyer,
+  refundEvent,
+  sendWebhook,
+  startPayment,
+  withBusyGateway,
+} from '../../test/payments';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { reconcilePayments } from '../../jobs/reconcile-payments';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { orders } from '../orders/schema';
-import { buyer, dropWebhooks, settledEffects } from './test-support';
+import { buyer, dropWebhooks, settledEffects } from '../../test/payments';
 
 const lines: string[] = [];
 let t: TestApp;

@@ -8,7 +8,7 @@ import { reconcilePayments } from '../../jobs/reconcile-payments';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
-import { buyer, dropWebhooks, paidSilently, settledEffects } from './test-support';
+import { buyer, dropWebhooks, paidSilently, settledEffects } from '../../test/payments';
 
 // What the gateway can say about a link beyond one clean payment: several tries, an expiry, a
 // link made for another order, and a return whose settling meets a database failure.

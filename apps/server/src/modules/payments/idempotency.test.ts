@@ -16,7 +16,7 @@ import {
   refundEvent,
   sendWebhook,
   settledEffects as settledEffectsIn,
-} from './test-support';
+} from '../../test/payments';
 import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { activityEvents } from '../activity/schema';
 import { currentPlanOf } from '../plans/current-plan';
-import { buyer } from './test-support';
+import { buyer } from '../../test/payments';
 
 let t: TestApp;
 beforeAll(async () => {

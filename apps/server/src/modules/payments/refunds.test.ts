@@ -10,7 +10,7 @@ import {
   refundEvent,
   sendWebhook,
   settledEffects,
-} from './test-support';
+} from '../../test/payments';
 import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;

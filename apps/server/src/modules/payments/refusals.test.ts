@@ -6,7 +6,7 @@ import { callbackSignature, createRazorpayGateway, hmacHex } from '../../adapter
 import { recordingServer } from '../../sandbox/recording-server';
 import { createTestApp, type TestApp } from '../../test/app';
 import { paymentEvents } from './schema';
-import { linkEvent, paidSilently, sendWebhook, settledEffects } from './test-support';
+import { linkEvent, paidSilently, sendWebhook, settledEffects } from '../../test/payments';
 
 // what the portal tells its operators when it refuses a gateway message: the log is how a
 // misconfigured secret or a forged request gets noticed

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkStatusPath } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { paymentEvents } from './schema';
-import { linkEvent, paidSilently, refundEvent, sendWebhook, settledEffects } from './test-support';
+import {
+  linkEvent,
+  paidSilently,
+  refundEvent,
+  sendWebhook,
+  settledEffects,
+} from '../../test/payments';
 import { DAY_MS } from '../../lib/clock';
 
 // PostgreSQL only: here the requests below really interleave, each on its own connection, so the

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { activityEvents } from '../activity/schema';
 import { orders } from '../orders/schema';
 import { settleOrder } from './service';
-import { linkEvent, paidSilently, sendWebhook } from './test-support';
+import { linkEvent, paidSilently, sendWebhook } from '../../test/payments';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
 import { createPayment } from './service';
-import { buyer, startPayment, totalRupees } from './test-support';
+import { buyer, startPayment, totalRupees } from '../../test/payments';
 
 let t: TestApp;
 beforeAll(async () => {

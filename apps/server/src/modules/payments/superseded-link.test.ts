@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
-import { buyer, linkEvent, sendWebhook, startPayment } from './test-support';
+import { buyer, linkEvent, sendWebhook, startPayment } from '../../test/payments';
 
 let t: TestApp;
 beforeAll(async () => {

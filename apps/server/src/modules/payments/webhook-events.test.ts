@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
-import { linkEvent, paidSilently, refundEvent, sendWebhook, settledEffects } from './test-support';
+import {
+  linkEvent,
+  paidSilently,
+  refundEvent,
+  sendWebhook,
+  settledEffects,
+} from '../../test/payments';
 
 // Each event the webhook acts on, arriving alone for a Pending (or paid) order: what it does to
 // the order, and a payment.failed whose order note is no order id at all.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderRef, type PlansResponse, type User } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders } from '../../test/customers';
-import { buyer } from '../payments/test-support';
+import { buyer } from '../../test/payments';
 import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;

@@ -15,12 +15,12 @@ import { consentAccesses, consents } from '../consents/schema';
 import { invoices } from '../invoices/schema';
 import { orders } from '../orders/schema';
 import { paymentEvents } from '../payments/schema';
-import { buyer } from '../payments/test-support';
+import { buyer } from '../../test/payments';
 import { customers } from '../users/schema';
 import { accountClosures } from './schema';
 import { TOMBSTONE_NAME, tombstoneEmail } from './close-account';
 import { countCustomerRows, findCustomerTables, KEPT_ON_CLOSING } from './customer-tables';
-import { closeAccountOf, codeMailedTo, consentsOfEveryStatus, post } from './test-support';
+import { closeAccountOf, codeMailedTo, consentsOfEveryStatus, post } from '../../test/privacy';
 
 let t: TestApp;
 beforeAll(async () => {

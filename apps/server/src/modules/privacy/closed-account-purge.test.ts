@@ -10,7 +10,7 @@ import { authHeaders, createCustomer, insertCustomers } from '../../test/custome
 import { drainQueue } from '../../test/queue';
 import { consents } from '../consents/schema';
 import { creditNotes, invoices } from '../invoices/schema';
-import { paidOrder, reportRefund } from '../invoices/test-support';
+import { paidOrder, reportRefund } from '../../test/invoices';
 import { orders } from '../orders/schema';
 import { paymentEvents } from '../payments/schema';
 import { customers } from '../users/schema';
@@ -23,7 +23,7 @@ import {
 import { countCustomerRows, findCustomerTables, KEPT_ON_CLOSING } from './customer-tables';
 import { dataExportFileKey, runDataExportJob, type DataExportJob } from './data-export';
 import { accountClosures, dataExports } from './schema';
-import { closeAccountOf, consentsOfEveryStatus, post } from './test-support';
+import { closeAccountOf, consentsOfEveryStatus, post } from '../../test/privacy';
 
 let t: TestApp;
 beforeAll(async () => {

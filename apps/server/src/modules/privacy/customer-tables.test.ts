@@ -10,18 +10,13 @@ import { authHeaders, createCustomer } from '../../test/customers';
 import { drainQueue } from '../../test/queue';
 import { markNotificationsSeen } from '../activity/service';
 import { recordAudit } from '../audit/record';
-import { requestResetLink } from '../auth/test-support';
-import { paidOrder } from '../invoices/test-support';
+import { requestResetLink } from '../../test/auth';
+import { paidOrder } from '../../test/invoices';
 import { remindersSent } from '../reminders/schema';
 import * as sandboxBank from '../../sandbox/bank/schema';
 import * as sandboxGateway from '../../sandbox/gateway/schema';
-import {
-  CHROME_ON_WINDOWS,
-  SAFARI_ON_IPHONE,
-  passwordStep,
-  signInFrom,
-} from '../security/test-support';
-import { withAppOn } from '../two-factor/test-support';
+import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, passwordStep, signInFrom } from '../../test/security';
+import { withAppOn } from '../../test/two-factor';
 import {
   countCustomerRows,
   customerRowsWhere,
@@ -30,7 +25,7 @@ import {
   type Reference,
 } from './customer-tables';
 import { runDataExportJob, type DataExportJob } from './data-export';
-import { closeAccountOf, consentsOfEveryStatus, post } from './test-support';
+import { closeAccountOf, consentsOfEveryStatus, post } from '../../test/privacy';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -9,9 +9,9 @@ import { billingDetails } from '../billing/schema';
 import { customerPlans, plans } from '../plans/schema';
 import { notificationPreferences } from '../preferences/schema';
 import { signInEvents } from '../security/schema';
-import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE } from '../security/test-support';
+import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE } from '../../test/security';
 import { customerDataArchive, SIGN_IN_BATCH } from './data-archive';
-import { ARCHIVE_TEXT_FILES } from './test-support';
+import { ARCHIVE_TEXT_FILES } from '../../test/privacy';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { jobsOf } from '../../test/queue';
 import { dataExports } from './schema';
-import { post } from './test-support';
+import { post } from '../../test/privacy';
 
 let t: TestApp;
 beforeAll(async () => {

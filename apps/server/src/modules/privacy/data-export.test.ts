@@ -18,7 +18,7 @@ import { linksOf } from '../../test/mail';
 import { drainQueue } from '../../test/queue';
 import { unzip } from '../../test/zip';
 import { activityEvents } from '../activity/schema';
-import { auditOf, byCustomer } from '../audit/test-support';
+import { auditOf, byCustomer } from '../../test/audit';
 import { describeDevice } from '../auth/browsers';
 import {
   loginChallenges,
@@ -27,19 +27,14 @@ import {
   seenBrowsers,
   sessions,
 } from '../auth/schema';
-import { requestResetLink } from '../auth/test-support';
+import { requestResetLink } from '../../test/auth';
 import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
 import { consents } from '../consents/schema';
-import { creditNotesOf, paidOrder, payFor, reportRefund } from '../invoices/test-support';
-import { buyer } from '../payments/test-support';
+import { creditNotesOf, paidOrder, payFor, reportRefund } from '../../test/invoices';
+import { buyer } from '../../test/payments';
 import { sessionEndLinks } from '../security/schema';
-import {
-  CHROME_ON_WINDOWS,
-  SAFARI_ON_IPHONE,
-  passwordStep,
-  signInFrom,
-} from '../security/test-support';
-import { withAppOn } from '../two-factor/test-support';
+import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, passwordStep, signInFrom } from '../../test/security';
+import { withAppOn } from '../../test/two-factor';
 import { customers } from '../users/schema';
 import { DATA_EXPORT_SUBJECT } from './mail';
 import {
@@ -55,7 +50,7 @@ import {
   type DataExportJob,
 } from './data-export';
 import { dataExports, privacyCodes } from './schema';
-import { ARCHIVE_TEXT_FILES, codeMailedTo, post } from './test-support';
+import { ARCHIVE_TEXT_FILES, codeMailedTo, post } from '../../test/privacy';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { MAX_CODE_TRIES } from './codes';
 import { hasSqlState } from './email-change';
 import { EMAIL_CHANGED_SUBJECT } from './mail';
 import { privacyCodes } from './schema';
-import { codeMailedTo, post } from './test-support';
+import { codeMailedTo, post } from '../../test/privacy';
 
 let t: TestApp;
 beforeAll(async () => {

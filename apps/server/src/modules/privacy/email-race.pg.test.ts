@@ -5,7 +5,7 @@ import { privacyMessages, privacyPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { customers } from '../users/schema';
-import { codeMailedTo, post } from './test-support';
+import { codeMailedTo, post } from '../../test/privacy';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { privacyMessages, privacyPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { RATE_LIMITS } from '../auth/throttle';
-import { post } from './test-support';
+import { post } from '../../test/privacy';
 
 let t: TestApp;
 beforeAll(async () => {

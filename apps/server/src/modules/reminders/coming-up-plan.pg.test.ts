@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { EXPIRING, EXPIRING_COUNT_CAP, EXPIRING_SHOWN } from './coming-up';
-import { consentExpiring, customerWithPlan } from './test-support';
+import { consentExpiring, customerWithPlan } from '../../test/reminders';
 import { DAY_MS } from '../../lib/clock';
 
 interface PlanNode {

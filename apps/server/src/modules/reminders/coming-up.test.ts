@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { retirePlan } from '../plans/service';
 import { EXPIRING_COUNT_CAP } from './coming-up';
-import { consentExpiring, customerWithPlan } from './test-support';
+import { consentExpiring, customerWithPlan } from '../../test/reminders';
 import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;

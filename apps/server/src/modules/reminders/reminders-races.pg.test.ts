@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { activityEvents } from '../activity/schema';
 import { remindersSent } from './schema';
 import { sendDueReminders } from './service';
-import { consentExpiring, customerWithPlan } from './test-support';
+import { consentExpiring, customerWithPlan } from '../../test/reminders';
 import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;

@@ -13,7 +13,7 @@ import { retirePlan } from '../plans/service';
 import { savePreferences } from '../preferences/service';
 import { remindersSent } from './schema';
 import { REMINDER_BATCH, sendDueReminders } from './service';
-import { consentExpiring, consentsExpiring, customerWithPlan } from './test-support';
+import { consentExpiring, consentsExpiring, customerWithPlan } from '../../test/reminders';
 import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;

@@ -4,13 +4,13 @@ import { authPaths, securityMessages, securityPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { NEW_BROWSER_SUBJECT } from '../mail/templates';
-import { auditOf } from '../audit/test-support';
-import { bearer, freshIp, refresh } from '../auth/test-support';
+import { auditOf } from '../../test/audit';
+import { bearer, freshIp, refresh } from '../../test/auth';
 import { sessions } from '../auth/schema';
 import { sha256 } from '../auth/secrets';
 import { END_LINK_TTL_MS } from './record';
 import { sessionEndLinks } from './schema';
-import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, signInFrom } from './test-support';
+import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, signInFrom } from '../../test/security';
 
 let t: TestApp;
 beforeAll(async () => {

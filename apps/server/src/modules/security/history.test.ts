@@ -9,12 +9,12 @@ import {
 } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
-import { auditOf } from '../audit/test-support';
-import { bearer, freshIp, latestCode, wrongCode } from '../auth/test-support';
+import { auditOf } from '../../test/audit';
+import { bearer, freshIp, latestCode, wrongCode } from '../../test/auth';
 import { startSession } from '../auth/sessions';
 import { recordSignInAttempt, SIGN_IN_HISTORY_MS } from './record';
 import { sessionDevices, signInEvents } from './schema';
-import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, passwordStep, signInFrom } from './test-support';
+import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, passwordStep, signInFrom } from '../../test/security';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -9,13 +9,13 @@ import {
 } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
-import { auditOf } from '../audit/test-support';
-import { bearer, freshIp, refresh } from '../auth/test-support';
+import { auditOf } from '../../test/audit';
+import { bearer, freshIp, refresh } from '../../test/auth';
 import { sessions } from '../auth/schema';
 import { ABSOLUTE_LIMIT_MS, IDLE_LIMIT_MS, revokeSession, startSession } from '../auth/sessions';
 import { USER_AGENT_MAX_LENGTH } from './record';
 import { sessionDevices } from './schema';
-import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, signInFrom } from './test-support';
+import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, signInFrom } from '../../test/security';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import {
   verifyCode,
   verifyWithRecovery,
   withAppOn,
-} from './test-support';
+} from '../../test/two-factor';
 
 // PostgreSQL only: each request runs on its own connection, so they really interleave and only
 // the conditions of the statements that use a code keep it to one use.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twoFactorMessages, twoFactorPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
-import { auditOf, byCustomer } from '../audit/test-support';
+import { auditOf, byCustomer } from '../../test/audit';
 import { twoFactorApps, twoFactorRecoveryCodes } from './schema';
 import { twoFactorSubject } from './mail';
 import { recoveryCodeHasher } from './recovery-codes';
@@ -20,7 +20,7 @@ import {
   verifyCode,
   verifyWithRecovery,
   withAppOn,
-} from './test-support';
+} from '../../test/two-factor';
 
 let t: TestApp;
 beforeAll(async () => {

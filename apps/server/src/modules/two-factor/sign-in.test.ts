@@ -7,7 +7,7 @@ import { activityEvents } from '../activity/schema';
 import { CODE_MAIL_SUBJECT } from '../auth/mails';
 import { NEW_BROWSER_SUBJECT } from '../mail/templates';
 import { sessions } from '../auth/schema';
-import { freshIp, latestCode, refreshCookieOf, verify } from '../auth/test-support';
+import { freshIp, latestCode, refreshCookieOf, verify } from '../../test/auth';
 import {
   appCode,
   codeStepsAway,
@@ -18,7 +18,7 @@ import {
   verifyCode,
   verifyWithRecovery,
   withAppOn,
-} from './test-support';
+} from '../../test/two-factor';
 
 let t: TestApp;
 beforeAll(async () => {

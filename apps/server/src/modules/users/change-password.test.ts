@@ -15,7 +15,7 @@ import {
   signIn,
   unreachableMailer,
   waitForMailCount,
-} from '../auth/test-support';
+} from '../../test/auth';
 import { customers } from './schema';
 
 let t: TestApp;

@@ -7,12 +7,7 @@ import { createCustomer } from '../../test/customers';
 import { openTestDatabase } from '../../test/database';
 import { jobsOf } from '../../test/queue';
 import { passwordResetTokens } from '../auth/schema';
-import {
-  freshIp,
-  requestResetLink,
-  unreachableMailer,
-  waitForMailCount,
-} from '../auth/test-support';
+import { freshIp, requestResetLink, unreachableMailer, waitForMailCount } from '../../test/auth';
 
 // The app's database, watched: which kinds of query each request starts, and a gate that holds
 // every transaction until the test opens it.

@@ -16,7 +16,7 @@ import {
   resetPassword,
   signIn,
   waitForMailCount,
-} from '../auth/test-support';
+} from '../../test/auth';
 
 let t: TestApp;
 beforeAll(async () => {

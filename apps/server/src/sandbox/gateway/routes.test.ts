@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_MESSAGE } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { buyer } from '../../modules/payments/test-support';
+import { buyer } from '../../test/payments';
 import { randomId, SANDBOX_ID_LENGTH } from './routes';
 import { sandboxPaymentLinks } from './schema';
 

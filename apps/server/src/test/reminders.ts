@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { TestApp } from '../../test/app';
-import { createCustomer } from '../../test/customers';
-import { createTestPartner } from '../consents/testing';
-import { activatePlan } from '../plans/activation';
-import { createPlan, type NewPlan } from '../plans/service';
+import type { TestApp } from './app';
+import { createCustomer } from './customers';
+import { createTestPartner } from '../modules/consents/testing';
+import { activatePlan } from '../modules/plans/activation';
+import { createPlan, type NewPlan } from '../modules/plans/service';
 
 /** A customer of a test's own, with a plan of `durationDays` paid for at the clock's time. */
 export async function customerWithPlan(

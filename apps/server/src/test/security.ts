@@ -1,8 +1,8 @@
 import { decodeJwt } from 'jose';
 import { authPaths } from '@portal/contract';
-import type { TestApp } from '../../test/app';
-import type { Customer } from '../users/schema';
-import { latestCode, loginBody, refreshCookieOf } from '../auth/test-support';
+import type { TestApp } from './app';
+import type { Customer } from '../modules/users/schema';
+import { latestCode, loginBody, refreshCookieOf } from './auth';
 
 export const CHROME_ON_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { asc, count, eq } from 'drizzle-orm';
 import { orderAmount, paiseToRupees } from '@portal/contract';
-import { createRazorpayGateway, hmacHex } from '../../adapters/payment-gateway';
-import { recordingServer } from '../../sandbox/recording-server';
-import type { TestApp } from '../../test/app';
-import { authHeaders, createCustomer } from '../../test/customers';
-import { activityEvents } from '../activity/schema';
-import { orders } from '../orders/schema';
-import { customerPlans } from '../plans/schema';
-import { createPlan, type NewPlan } from '../plans/service';
-import { invoices } from '../invoices/schema';
+import { createRazorpayGateway, hmacHex } from '../adapters/payment-gateway';
+import { recordingServer } from '../sandbox/recording-server';
+import type { TestApp } from './app';
+import { authHeaders, createCustomer } from './customers';
+import { activityEvents } from '../modules/activity/schema';
+import { orders } from '../modules/orders/schema';
+import { customerPlans } from '../modules/plans/schema';
+import { createPlan, type NewPlan } from '../modules/plans/service';
+import { invoices } from '../modules/invoices/schema';
 
 export const TEST_PLAN: NewPlan = {
   planName: 'Professional',

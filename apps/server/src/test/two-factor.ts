@@ -1,10 +1,10 @@
 import { generateSync } from 'otplib';
 import { TOTP_PERIOD_SECONDS, authPaths, twoFactorPaths } from '@portal/contract';
-import type { Database } from '../../db/client';
-import type { TestApp } from '../../test/app';
-import { authHeaders } from '../../test/customers';
-import type { Customer } from '../users/schema';
-import { freshIp, login, loginBody } from '../auth/test-support';
+import type { Database } from '../db/client';
+import type { TestApp } from './app';
+import { authHeaders } from './customers';
+import type { Customer } from '../modules/users/schema';
+import { freshIp, login, loginBody } from './auth';
 
 type TestCustomer = Customer & { password: string };
 type Headers = Record<string, string>;

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { TestApp } from '../../test/app';
-import { auditEvents } from './schema';
+import type { TestApp } from './app';
+import { auditEvents } from '../modules/audit/schema';
 
 /** The audit log's rows about an account, oldest first, each without its id and time. */
 export async function auditOf(t: TestApp, customerId: string) {

@@ -1,12 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { activityPaths, authPaths, type ActivityEvent } from '@portal/contract';
-import { createSmtpMailer } from '../../adapters/mail';
-import type { Database } from '../../db/client';
-import type { TestApp } from '../../test/app';
-import { authHeaders } from '../../test/customers';
-import { codeFrom } from '../../test/mail';
-import type { Customer } from '../users/schema';
-import { REFRESH_COOKIE } from './routes';
+import { createSmtpMailer } from '../adapters/mail';
+import type { Database } from '../db/client';
+import type { TestApp } from './app';
+import { authHeaders } from './customers';
+import { codeFrom } from './mail';
+import type { Customer } from '../modules/users/schema';
+import { REFRESH_COOKIE } from '../modules/auth/routes';
 
 type TestCustomer = Customer & { password: string };
 

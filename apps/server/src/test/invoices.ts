@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
-import type { TestApp } from '../../test/app';
-import { orders } from '../orders/schema';
-import { buyer, refundEvent, sendWebhook } from '../payments/test-support';
-import { creditNotes, invoices } from './schema';
+import type { TestApp } from './app';
+import { orders } from '../modules/orders/schema';
+import { buyer, refundEvent, sendWebhook } from './payments';
+import { creditNotes, invoices } from '../modules/invoices/schema';
 
 const run = promisify(execFile);
 

@@ -1,4 +1,4 @@
-import type { TestApp } from '../../test/app';
+import type { TestApp } from './app';
 
 /** A Karnataka address with a GSTIN of Karnataka (29), the seller's own State by default. */
 export const KARNATAKA = {

@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { privacyPaths } from '@portal/contract';
-import type { TestApp } from '../../test/app';
-import { authHeaders } from '../../test/customers';
-import { codeFrom } from '../../test/mail';
-import { HOUR_MS } from '../../lib/clock';
-import { sweepExpiredConsents } from '../consents/expiry';
-import { consents } from '../consents/schema';
+import type { TestApp } from './app';
+import { authHeaders } from './customers';
+import { codeFrom } from './mail';
+import { HOUR_MS } from '../lib/clock';
+import { sweepExpiredConsents } from '../modules/consents/expiry';
+import { consents } from '../modules/consents/schema';
 import {
   createTestPartner,
   decideAtBank,
   partnerRead,
   requestTestConsent,
-} from '../consents/testing';
+} from '../modules/consents/testing';
 
 type Headers = Record<string, string>;
 
