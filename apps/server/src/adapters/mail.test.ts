@@ -8,6 +8,7 @@ import { createTestApp } from '../test/app';
 import { createCustomer } from '../test/customers';
 import { codeFrom, parseMail, readOutbox } from '../test/mail';
 import { freshIp, login, loginBody, verify } from '../test/auth';
+import { mailTemplates } from '../mail-templates';
 import { startMailDelivery } from '../modules/mail/delivery';
 import { drainQueue } from '../test/queue';
 import { createMailer, createOutboxMailer, createSmtpMailer } from './mail';
@@ -84,7 +85,7 @@ describe('SMTP mailer', () => {
       const ip = freshIp();
       const res = await login(t, loginBody(customer), ip);
       expect(res.statusCode).toBe(200);
-      await startMailDelivery(t.deps);
+      await startMailDelivery(t.deps, mailTemplates);
       await drainQueue(t, 'mail');
       const mail = received.at(-1)!;
       expect(mail.to).toEqual([customer.email]);

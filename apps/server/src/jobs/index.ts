@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { AppDeps } from '../deps';
 import { runAuditPurge } from '../modules/audit/retention';
 import { runConsentExpirySweep } from '../modules/consents/expiry';
+import { mailTemplates } from '../mail-templates';
 import { startMailDelivery } from '../modules/mail/delivery';
 import { runMailPurge } from '../modules/mail/purge';
 import { runClosedAccountPurge } from '../modules/privacy/closed-account-purge';
@@ -72,7 +73,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
  */
 async function scheduleJobs(deps: AppDeps, log: FastifyBaseLogger) {
   // every instance delivers queued mail and prepares asked-for data, whatever the schedules
-  await startMailDelivery(deps);
+  await startMailDelivery(deps, mailTemplates);
   await deps.queue.work<DataExportJob>('data-export', (job) => runDataExportJob(deps, job));
   for (const job of SCHEDULED_JOBS) {
     const minutes = deps.config[job.every];

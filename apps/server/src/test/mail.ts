@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { AppDeps } from '../deps';
+import { mailTemplates } from '../mail-templates';
 import { startMailDelivery } from '../modules/mail/delivery';
 import { drainQueue } from './queue';
 
@@ -80,7 +81,7 @@ export function linksOf(html: string): string[] {
 export function deliverQueuedMail(deps: AppDeps): () => Promise<void> {
   let started: Promise<void> | null = null;
   return async () => {
-    started ??= startMailDelivery(deps);
+    started ??= startMailDelivery(deps, mailTemplates);
     await started;
     await drainQueue({ deps }, 'mail');
   };

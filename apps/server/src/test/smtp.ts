@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSmtpMailer } from '../adapters/mail';
+import { mailTemplates } from '../mail-templates';
 import { startMailDelivery } from '../modules/mail/delivery';
 import { createTestApp, type TestApp } from './app';
 import { parseMail, type ReadMail } from './mail';
@@ -81,6 +82,6 @@ export async function appMailingThrough(
     env,
     deps: { mailer: createSmtpMailer(smtp.url, 'Connected Banking Portal <no-reply@portal.test>') },
   });
-  await startMailDelivery(t.deps, { pollingIntervalSeconds: 0.5 });
+  await startMailDelivery(t.deps, mailTemplates, { pollingIntervalSeconds: 0.5 });
   return t;
 }

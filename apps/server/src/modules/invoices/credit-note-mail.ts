@@ -2,6 +2,8 @@ import { customerDate, formatPaise, orderRef } from '@portal/contract';
 import { portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
 import type { MailContext, RenderedMail } from '../mail/rendered';
+import { withStoredPdf } from '../mail/templates';
+import { creditNoteFileKey } from './schema';
 
 /** What the credit note's mail is made from: plain JSON, as it waits in the job queue. */
 export interface CreditNoteMailData {
@@ -13,6 +15,12 @@ export interface CreditNoteMailData {
   totalPaise: number;
   issuedAt: string;
   companyName: string;
+}
+
+declare module '../mail/templates' {
+  interface MailTemplateData {
+    'credit-note': CreditNoteMailData;
+  }
 }
 
 export const creditNoteSubject = (creditNoteNumber: string) =>
@@ -72,3 +80,9 @@ export async function creditNoteMail(
     ],
   };
 }
+
+/** The credit note's mail, with its PDF from the store. */
+export const creditNoteMailTemplate = withStoredPdf<'credit-note'>(
+  (data) => creditNoteFileKey(data.creditNoteId),
+  creditNoteMail,
+);

@@ -12,7 +12,7 @@ import {
 } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
-import { invoiceFileName } from '../mail/templates';
+import { invoiceFileName } from './invoice-mail';
 import { creditNoteFileName } from './credit-note-mail';
 import { creditNoteFile, getInvoice, invoiceFile, listInvoices } from './service';
 

@@ -1,4 +1,4 @@
-import { customerDateTime } from '@portal/contract';
+import { indiaTime } from './format';
 import { renderLayout } from './layout';
 import type { MailContext, RenderedMail } from './rendered';
 
@@ -36,7 +36,7 @@ export async function deadLetterDigestMail(
     'Since the last digest, these jobs failed every try and now wait in the dead letters of their queue.';
   const perQueue = data.queues.map(({ queue, new: fresh, total, oldestNewAt }) => ({
     queue,
-    line: `${jobs(fresh)} new (${total} in all), the oldest new one since ${customerDateTime(new Date(oldestNewAt))} (India time)`,
+    line: `${jobs(fresh)} new (${total} in all), the oldest new one since ${indiaTime(oldestNewAt)}`,
     retry: retryCommand(queue),
   }));
   const cause =

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { readOutbox } from '../../test/mail';
 import { jobsOf } from '../../test/queue';
+import { mailTemplates } from '../../mail-templates';
 import { deliverMail, enqueueMail, type MailJob } from './delivery';
 
 let t: TestApp;
@@ -70,9 +71,9 @@ describe('deliverMail', () => {
       }),
     );
     const before = (await readOutbox(t.outboxDir)).length;
-    expect(await deliverMail(t.deps, job!)).toBe('sent');
+    expect(await deliverMail(t.deps, mailTemplates, job!)).toBe('sent');
     // the queue runs a job again after a try it could not mark done, or an operator's retry
-    expect(await deliverMail(t.deps, job!)).toBe('already');
+    expect(await deliverMail(t.deps, mailTemplates, job!)).toBe('already');
     const mails = (await readOutbox(t.outboxDir)).slice(before);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.messageId).toBe(job!.messageId);
@@ -92,8 +93,42 @@ describe('deliverMail', () => {
     });
     const before = (await readOutbox(t.outboxDir)).length;
     await expect(
-      deliverMail(t.deps, { messageId: first!.messageId, sealed: second!.sealed }),
+      deliverMail(t.deps, mailTemplates, { messageId: first!.messageId, sealed: second!.sealed }),
     ).rejects.toThrow('the value was altered or encrypted with another key');
     expect(await readOutbox(t.outboxDir)).toHaveLength(before);
+  });
+});
+
+describe('a mail that carries a stored PDF', () => {
+  it('is not sent, and is tried again, while its PDF is not stored; once stored, it goes with the PDF attached', async () => {
+    const orderId = '4fa65d2e-0000-4000-8000-0000000000aa';
+    const [job] = await queuedBy(() =>
+      enqueueMail(t.deps.db, t.deps, {
+        template: 'receipt',
+        to: 'f@example.test',
+        data: {
+          orderId,
+          invoiceNumber: 'INV/2026-27/000099',
+          planName: 'Basic',
+          totalPaise: 118_000,
+          paidAt: '2027-01-05T04:44:00.000Z',
+          companyName: 'Acme Traders',
+        },
+      }),
+    );
+    const before = (await readOutbox(t.outboxDir)).length;
+    await expect(deliverMail(t.deps, mailTemplates, job!)).rejects.toThrow(
+      `the PDF receipts/${orderId}.pdf is not stored`,
+    );
+    expect(await readOutbox(t.outboxDir)).toHaveLength(before);
+
+    const pdf = Buffer.from('%PDF-1.7\n%%EOF\n');
+    await t.deps.files.put(`receipts/${orderId}.pdf`, pdf);
+    expect(await deliverMail(t.deps, mailTemplates, job!)).toBe('sent');
+    const [mail] = (await readOutbox(t.outboxDir)).slice(before);
+    expect(mail!.subject).toBe('Your invoice INV/2026-27/000099');
+    expect(mail!.attachments).toEqual([
+      expect.objectContaining({ filename: 'Invoice-INV-2026-27-000099.pdf' }),
+    ]);
   });
 });

@@ -3,24 +3,8 @@ import { eq } from 'drizzle-orm';
 import type { Job } from '../../adapters/queue';
 import type { Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
-import { receiptFileKey } from '../receipts/service';
-import { creditNoteMail } from '../invoices/credit-note-mail';
-import { creditNoteFileKey } from '../invoices/schema';
-import { reminderMail } from '../reminders/mail';
-import { twoFactorMail } from '../two-factor/mail';
-import { privacyMail } from '../privacy/mail';
-import { deadLetterDigestMail } from './dead-letter-digest';
 import { mailDeliveries } from './schema';
-import {
-  consentStatusMail,
-  newBrowserMail,
-  passwordChangedMail,
-  passwordResetLinkMail,
-  receiptMail,
-  signInCodeMail,
-  type MailRequest,
-  type RenderedMail,
-} from './templates';
+import type { MailRequest, MailTemplate, MailTemplates, RenderedMail } from './templates';
 
 /**
  * A queued mail. Codes and reset links must not lie readable in the job table, so the request
@@ -98,50 +82,25 @@ export async function mailStatus(deps: Pick<AppDeps, 'queue'>, jobId: string): P
   }
 }
 
-/** The mail a request names, rendered; a receipt carries its stored invoice PDF. */
-export async function renderMail(
+/** The mail a request names, rendered by its template. */
+export async function renderMail<T extends MailTemplate>(
   deps: Pick<AppDeps, 'files' | 'config'>,
-  request: MailRequest,
+  templates: MailTemplates,
+  request: MailRequest<T>,
 ): Promise<RenderedMail> {
-  const ctx = { publicUrl: deps.config.PUBLIC_URL };
-  switch (request.template) {
-    case 'sign-in-code':
-      return signInCodeMail(request.data, ctx);
-    case 'password-reset-link':
-      return passwordResetLinkMail(request.data, ctx);
-    case 'password-changed':
-      return passwordChangedMail(request.data, ctx);
-    case 'new-browser':
-      return newBrowserMail(request.data, ctx);
-    case 'consent-status':
-      return consentStatusMail(request.data, ctx);
-    case 'reminder':
-      return reminderMail(request.data, ctx);
-    case 'two-factor-changed':
-      return twoFactorMail(request.data, ctx);
-    case 'privacy':
-      return privacyMail(request.data, ctx);
-    case 'dead-letter-digest':
-      return deadLetterDigestMail(request.data, ctx);
-    case 'receipt': {
-      const pdf = await deps.files.read(receiptFileKey(request.data.orderId));
-      // thrown, so the job is tried again: the file store may be briefly away
-      if (!pdf) throw new Error(`the invoice of order ${request.data.orderId} is not stored`);
-      return receiptMail(request.data, pdf, ctx);
-    }
-    case 'credit-note': {
-      const pdf = await deps.files.read(creditNoteFileKey(request.data.creditNoteId));
-      if (!pdf) throw new Error(`credit note ${request.data.creditNoteNumber} is not stored`);
-      return creditNoteMail(request.data, pdf, ctx);
-    }
-  }
+  const render: MailTemplates[T] = templates[request.template];
+  return render(request.data, { publicUrl: deps.config.PUBLIC_URL }, deps);
 }
 
 /**
  * Sends one queued mail, once: a mail already handed to the mail server is not sent again.
  * Throwing fails this try, and the queue tries again later with backoff.
  */
-export async function deliverMail(deps: DeliveryDeps, job: MailJob): Promise<'sent' | 'already'> {
+export async function deliverMail(
+  deps: DeliveryDeps,
+  templates: MailTemplates,
+  job: MailJob,
+): Promise<'sent' | 'already'> {
   const { messageId } = job;
   const [done] = await deps.db
     .select({ messageId: mailDeliveries.messageId })
@@ -151,7 +110,7 @@ export async function deliverMail(deps: DeliveryDeps, job: MailJob): Promise<'se
   const request = JSON.parse(
     deps.consents.encryption.decrypt(job.sealed, associatedData(messageId)),
   ) as MailRequest;
-  const mail = await renderMail(deps, request);
+  const mail = await renderMail(deps, templates, request);
   await deps.mailer.send({ to: request.to, ...mail, messageId });
   await deps.db
     .insert(mailDeliveries)
@@ -160,15 +119,19 @@ export async function deliverMail(deps: DeliveryDeps, job: MailJob): Promise<'se
   return 'sent';
 }
 
-/** Runs this instance's mail worker: queued mail goes out as soon as the mail server takes it. */
+/**
+ * Runs this instance's mail worker: queued mail goes out as soon as the mail server takes it.
+ * `templates` are every mail's renderers, put together at composition.
+ */
 export async function startMailDelivery(
   deps: DeliveryDeps & Pick<AppDeps, 'queue'>,
+  templates: MailTemplates,
   options: { pollingIntervalSeconds?: number } = {},
 ): Promise<void> {
   // a failed try is logged by the queue, and tried again with backoff
   await deps.queue.work<MailJob>(
     'mail',
-    (job: Job<MailJob>) => deliverMail(deps, job.data),
+    (job: Job<MailJob>) => deliverMail(deps, templates, job.data),
     options,
   );
 }

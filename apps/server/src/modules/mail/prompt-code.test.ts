@@ -3,13 +3,14 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { codeFrom, readOutbox } from '../../test/mail';
 import { freshIp, login, loginBody, verify } from '../../test/auth';
+import { mailTemplates } from '../../mail-templates';
 import { startMailDelivery } from './delivery';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   // a worker that would look for new mail only once a minute by itself
-  await startMailDelivery(t.deps, { pollingIntervalSeconds: 60 });
+  await startMailDelivery(t.deps, mailTemplates, { pollingIntervalSeconds: 60 });
 });
 afterAll(() => t.close());
 

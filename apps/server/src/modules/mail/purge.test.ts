@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { readOutbox } from '../../test/mail';
 import { jobsOf } from '../../test/queue';
+import { mailTemplates } from '../../mail-templates';
 import { deliverMail, enqueueMail, type MailJob } from './delivery';
 import { DELIVERY_MARK_DAYS, purgeDeliveryMarks } from './purge';
 import { mailDeliveries } from './schema';
@@ -26,16 +27,16 @@ const marks = async () =>
 describe('purgeDeliveryMarks', () => {
   it(`keeps a delivered mail's mark ${DELIVERY_MARK_DAYS} days, so that a job run again sends nothing`, async () => {
     const old = await queuedMail('old@example.test');
-    expect(await deliverMail(t.deps, old)).toBe('sent');
+    expect(await deliverMail(t.deps, mailTemplates, old)).toBe('sent');
     t.clock.advance(2 * DAY_MS);
     const recent = await queuedMail('recent@example.test');
-    expect(await deliverMail(t.deps, recent)).toBe('sent');
+    expect(await deliverMail(t.deps, mailTemplates, recent)).toBe('sent');
 
     // the first mail's mark is one day short of its end: nothing goes
     t.clock.advance((DELIVERY_MARK_DAYS - 3) * DAY_MS);
     expect(await purgeDeliveryMarks(t.deps)).toBe(0);
     const before = (await readOutbox(t.outboxDir)).length;
-    expect(await deliverMail(t.deps, old)).toBe('already');
+    expect(await deliverMail(t.deps, mailTemplates, old)).toBe('already');
     expect(await readOutbox(t.outboxDir)).toHaveLength(before);
 
     // two days on, the first mail's mark is past its end, the second's is not
@@ -43,6 +44,6 @@ describe('purgeDeliveryMarks', () => {
     expect(await purgeDeliveryMarks(t.deps)).toBe(1);
     expect(await marks()).toEqual([recent.messageId]);
     expect(await purgeDeliveryMarks(t.deps)).toBe(0);
-    expect(await deliverMail(t.deps, recent)).toBe('already');
+    expect(await deliverMail(t.deps, mailTemplates, recent)).toBe('already');
   });
 });

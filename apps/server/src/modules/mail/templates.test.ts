@@ -10,10 +10,10 @@ import {
   newBrowserMail,
   passwordChangedMail,
   passwordResetLinkMail,
-  receiptMail,
   signInCodeMail,
   type RenderedMail,
 } from './templates';
+import { receiptMail } from '../invoices/invoice-mail';
 
 // a portal under a path, so that a link built from the host alone would show
 const ctx = { publicUrl: 'https://portal.example.in/customers/' };

@@ -1,75 +1,83 @@
-import { customerDateTime, formatPaise, orderRef } from '@portal/contract';
-import type { CreditNoteMailData } from '../invoices/credit-note-mail';
-import { portalUrl } from './format';
+import { customerDateTime } from '@portal/contract';
+import type { AppDeps } from '../../deps';
+import { indiaTime as when, portalUrl } from './format';
 import { renderLayout } from './layout';
-import type { ReminderMailData } from '../reminders/mail';
-import type { TwoFactorMailData } from '../two-factor/mail';
-import type { PrivacyMailData } from '../privacy/mail';
 import type { DeadLetterDigestData } from './dead-letter-digest';
 import type { MailContext, RenderedMail } from './rendered';
 
 export type { MailAttachment, MailContext, RenderedMail } from './rendered';
 
 /**
- * Every mail the portal sends, by name, with the data it is made from. The data is plain JSON
- * (times as ISO strings), because it waits in the job queue until a worker sends it.
+ * Every mail the portal sends: each template's data, by name. The data is plain JSON (times as
+ * ISO strings), because it waits in the job queue until a worker sends it. A feature whose mail
+ * is its own adds its template from its mail file, by declaration merging, so that mail imports
+ * no feature.
  */
-export type MailRequest =
-  | { template: 'reminder'; to: string; data: ReminderMailData }
-  | { template: 'sign-in-code'; to: string; data: { code: string } }
-  | { template: 'password-reset-link'; to: string; data: { link: string } }
-  | {
-      template: 'password-changed';
-      to: string;
-      data: { how: 'changed' | 'reset'; at: string };
-    }
-  | {
-      template: 'new-browser';
-      to: string;
-      /** `ip` and `endLink` are absent from notices queued before sessions could be ended. */
-      data: { at: string; browser: string; companyName: string; ip?: string; endLink?: string };
-    }
-  | {
-      template: 'consent-status';
-      to: string;
-      data: {
-        at: string;
-        consentId: string;
-        partnerName: string;
-        previousStatus: string;
-        status: string;
-        companyName: string;
-      };
-    }
-  | {
-      template: 'receipt';
-      to: string;
-      data: {
-        orderId: string;
-        invoiceNumber: string;
-        planName: string;
-        totalPaise: number;
-        paidAt: string;
-        companyName: string;
-      };
-    }
-  | { template: 'credit-note'; to: string; data: CreditNoteMailData }
-  | { template: 'two-factor-changed'; to: string; data: TwoFactorMailData }
-  | { template: 'privacy'; to: string; data: PrivacyMailData }
-  | { template: 'dead-letter-digest'; to: string; data: DeadLetterDigestData };
+export interface MailTemplateData {
+  'sign-in-code': { code: string };
+  'password-reset-link': { link: string };
+  'password-changed': { how: 'changed' | 'reset'; at: string };
+  /** `ip` and `endLink` are absent from notices queued before sessions could be ended. */
+  'new-browser': {
+    at: string;
+    browser: string;
+    companyName: string;
+    ip?: string;
+    endLink?: string;
+  };
+  'consent-status': {
+    at: string;
+    consentId: string;
+    partnerName: string;
+    previousStatus: string;
+    status: string;
+    companyName: string;
+  };
+  'dead-letter-digest': DeadLetterDigestData;
+}
 
-export type MailTemplate = MailRequest['template'];
-type DataOf<T extends MailTemplate> = Extract<MailRequest, { template: T }>['data'];
+export type MailTemplate = keyof MailTemplateData;
+
+/** A mail to send: a template, its data and the address. */
+export type MailRequest<T extends MailTemplate = MailTemplate> = {
+  [K in T]: { template: K; to: string; data: MailTemplateData[K] };
+}[T];
+
+/** Makes a template's mail; one with an attachment reads it from the file store. */
+export type MailRenderer<T extends MailTemplate> = (
+  data: MailTemplateData[T],
+  ctx: MailContext,
+  deps: Pick<AppDeps, 'files'>,
+) => Promise<RenderedMail>;
+
+/** Every template's renderer: put together at composition (`src/mail-templates.ts`). */
+export type MailTemplates = { [T in MailTemplate]: MailRenderer<T> };
+
+/**
+ * The renderer of a mail that carries a stored PDF. A PDF not (yet) stored throws, so that the
+ * job is tried again: the file store may be briefly away.
+ */
+export function withStoredPdf<T extends MailTemplate>(
+  fileKeyOf: (data: MailTemplateData[T]) => string,
+  render: (data: MailTemplateData[T], pdf: Buffer, ctx: MailContext) => Promise<RenderedMail>,
+): MailRenderer<T> {
+  return async (data, ctx, { files }) => {
+    const key = fileKeyOf(data);
+    const pdf = await files.read(key);
+    if (!pdf) throw new Error(`the PDF ${key} is not stored`);
+    return render(data, pdf, ctx);
+  };
+}
+
+type DataOf<T extends MailTemplate> = MailTemplateData[T];
 
 const lines = (...parts: string[]) => parts.join('\n');
-const when = (iso: string) => `${customerDateTime(new Date(iso))} (India time)`;
 
 export const CODE_MAIL_SUBJECT = 'Your verification code';
 export const RESET_MAIL_SUBJECT = 'Reset your password';
 export const PASSWORD_CHANGED_SUBJECT = 'Your password was changed';
 export const NEW_BROWSER_SUBJECT = 'New sign-in to your portal account';
 export const CONSENT_STATUS_SUBJECT = 'A banking consent changed status';
-export const receiptSubject = (invoiceNumber: string) => `Your invoice ${invoiceNumber}`;
 
 // The text part holds exactly one 6-digit number: people and tests look for it there.
 export async function signInCodeMail(
@@ -223,58 +231,5 @@ export async function consentStatusMail(
       action: { label: 'See your consents', url: list },
       publicUrl: ctx.publicUrl,
     }),
-  };
-}
-
-/** `Invoice-INV-2026-27-000001.pdf`: the invoice number, safe as a file name. */
-export const invoiceFileName = (invoiceNumber: string) =>
-  `Invoice-${invoiceNumber.replace(/[^A-Za-z0-9-]+/g, '-')}.pdf`;
-
-export async function receiptMail(
-  data: DataOf<'receipt'>,
-  pdf: Buffer,
-  ctx: MailContext,
-): Promise<RenderedMail> {
-  const subject = receiptSubject(data.invoiceNumber);
-  const order = orderRef(data.orderId);
-  const what = `Thank you for your payment of ${formatPaise(data.totalPaise)} for the ${data.planName} plan (order ${order}).`;
-  const attached = `Your GST tax invoice ${data.invoiceNumber} is attached as a PDF.`;
-  const history = portalUrl(ctx.publicUrl, '/orders');
-  return {
-    subject,
-    text: lines(
-      what,
-      attached,
-      '',
-      `When: ${when(data.paidAt)}`,
-      `Order: ${order}`,
-      `Invoice: ${data.invoiceNumber}`,
-      `Amount: ${formatPaise(data.totalPaise)}`,
-      '',
-      `Your orders and invoices: ${history}`,
-    ),
-    html: await renderLayout({
-      subject,
-      preview: `${what} ${attached}`,
-      heading: 'Payment received',
-      greeting: data.companyName,
-      paragraphs: [what, attached],
-      facts: [
-        ['When', when(data.paidAt)],
-        ['Order', order],
-        ['Plan', data.planName],
-        ['Invoice', data.invoiceNumber],
-        ['Amount', formatPaise(data.totalPaise)],
-      ],
-      action: { label: 'See your orders', url: history },
-      publicUrl: ctx.publicUrl,
-    }),
-    attachments: [
-      {
-        filename: invoiceFileName(data.invoiceNumber),
-        content: pdf,
-        contentType: 'application/pdf',
-      },
-    ],
   };
 }

@@ -1,5 +1,4 @@
-import { customerDateTime } from '@portal/contract';
-import { portalUrl } from '../mail/format';
+import { indiaTime, portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
 import type { MailContext, RenderedMail } from '../mail/rendered';
 
@@ -9,6 +8,12 @@ export type PrivacyMailData =
   | { kind: 'email-change-code'; code: string }
   | { kind: 'email-changed'; at: string; newEmail: string }
   | { kind: 'data-export-ready'; link: string; expiresAt: string };
+
+declare module '../mail/templates' {
+  interface MailTemplateData {
+    privacy: PrivacyMailData;
+  }
+}
 
 export const PRIVACY_CODE_SUBJECT = 'Your verification code';
 export const EMAIL_CHANGED_SUBJECT = 'Your e-mail address was changed';
@@ -23,7 +28,7 @@ const CODE_PURPOSE = {
 export async function privacyMail(data: PrivacyMailData, ctx: MailContext): Promise<RenderedMail> {
   const notYou = 'If this was not you, change your password at once.';
   if (data.kind === 'email-changed') {
-    const when = `${customerDateTime(new Date(data.at))} (India time)`;
+    const when = indiaTime(data.at);
     const what = `The e-mail address of your portal account was changed to ${data.newEmail}. Mail goes to the new address from now on.`;
     return {
       subject: EMAIL_CHANGED_SUBJECT,
@@ -41,7 +46,7 @@ export async function privacyMail(data: PrivacyMailData, ctx: MailContext): Prom
     };
   }
   if (data.kind === 'data-export-ready') {
-    const until = `${customerDateTime(new Date(data.expiresAt))} (India time)`;
+    const until = indiaTime(data.expiresAt);
     const what =
       'The copy of your data you asked for is ready: a ZIP file with everything the portal holds about you, and your invoice PDFs.';
     const notAsked = 'If you did not ask for it, do not open the link, and change your password.';

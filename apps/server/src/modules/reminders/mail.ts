@@ -25,6 +25,12 @@ export type ReminderMailData =
       daysLeft: number;
     };
 
+declare module '../mail/templates' {
+  interface MailTemplateData {
+    reminder: ReminderMailData;
+  }
+}
+
 const inDays = (n: number) => `in ${n} ${n === 1 ? 'day' : 'days'}`;
 
 /** The subject of a reminder: what ends, and when. */

@@ -1,5 +1,4 @@
-import { customerDateTime } from '@portal/contract';
-import { portalUrl } from '../mail/format';
+import { indiaTime, portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
 import type { MailContext, RenderedMail } from '../mail/rendered';
 
@@ -8,6 +7,12 @@ export interface TwoFactorMailData {
   on: boolean;
   at: string;
   companyName: string;
+}
+
+declare module '../mail/templates' {
+  interface MailTemplateData {
+    'two-factor-changed': TwoFactorMailData;
+  }
 }
 
 export const twoFactorSubject = (on: boolean) =>
@@ -23,7 +28,7 @@ export async function twoFactorMail(
     : 'Signing in to your portal account no longer asks for a code from your authenticator app: the code comes by e-mail again.';
   const notYou =
     'If this was not you, reset your password at once with "Forgot password?" on the sign-in screen.';
-  const when = `${customerDateTime(new Date(at))} (India time)`;
+  const when = indiaTime(at);
   return {
     subject,
     text: [what, '', `When: ${when}`, '', notYou].join('\n'),
