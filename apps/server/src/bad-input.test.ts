@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATE_TIME_RANGE_MESSAGE, TEXT_MESSAGE } from '@portal/contract';
-import { SANDBOX_GATEWAY_PREFIX, hmacHex } from './adapters/payment-gateway';
+import { SANDBOX_GATEWAY_PREFIX } from './adapters/payment-gateway';
 import { SANDBOX_BANK_PREFIX } from './sandbox/bank/settings';
 import { createTestPartner } from './modules/consents/testing';
 import { activitySeen } from './modules/activity/schema';
 import { orders } from './modules/orders/schema';
 import { paymentEvents } from './modules/payments/schema';
-import { buyer } from './test/payments';
+import { buyer, signedWebhook } from './test/payments';
 import { createTestApp, type TestApp } from './test/app';
 import { authHeaders, createCustomer } from './test/customers';
 
@@ -262,17 +262,7 @@ describe('POST /api/payments/webhook', () => {
     const { linkId } = await b.pay(orderId);
     return { orderId, linkId };
   }
-  const signed = (body: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'x-razorpay-signature': hmacHex(t.deps.payments.settings.webhookSecret, body),
-        'x-razorpay-event-id': `evt_${randomUUID()}`,
-      },
-      payload: body,
-    });
+  const signed = (body: string) => signedWebhook(t, body);
   const storedEvents = async () =>
     (await t.deps.db.select({ n: count() }).from(paymentEvents))[0]!.n;
   const statusOf = async (orderId: string) =>

@@ -136,9 +136,18 @@ export function sendWebhook(
   t: TestApp,
   event: string,
   payload: unknown,
-  { eventId = `evt_${randomUUID()}`, secret }: { eventId?: string; secret?: string } = {},
+  options: { eventId?: string; secret?: string } = {},
 ) {
   const body = JSON.stringify({ entity: 'event', event, payload, created_at: 1_780_000_000 });
+  return signedWebhook(t, body, options);
+}
+
+/** Posts `body` as it is, however malformed, signed as the gateway signs (or with `secret`). */
+export function signedWebhook(
+  t: TestApp,
+  body: string,
+  { eventId = `evt_${randomUUID()}`, secret }: { eventId?: string; secret?: string } = {},
+) {
   return t.app.inject({
     method: 'POST',
     url: '/api/payments/webhook',

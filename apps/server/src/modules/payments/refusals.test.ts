@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { callbackSignature, createRazorpayGateway, hmacHex } from '../../adapters/payment-gateway';
+import { callbackSignature, createRazorpayGateway } from '../../adapters/payment-gateway';
 import { recordingServer } from '../../sandbox/recording-server';
 import { createTestApp, type TestApp } from '../../test/app';
 import { paymentEvents } from './schema';
-import { linkEvent, paidSilently, sendWebhook, settledEffects } from '../../test/payments';
+import {
+  linkEvent,
+  paidSilently,
+  sendWebhook,
+  settledEffects,
+  signedWebhook,
+} from '../../test/payments';
 
 // what the portal tells its operators when it refuses a gateway message: the log is how a
 // misconfigured secret or a forged request gets noticed
@@ -100,24 +106,11 @@ describe('POST /api/payments/webhook refusals', () => {
   });
 });
 
-/** A body sent as it is, signed with the webhook secret. */
-const sendSignedBody = (body: string, eventId: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/payments/webhook',
-    headers: {
-      'content-type': 'application/json',
-      'x-razorpay-signature': hmacHex(t.deps.payments.settings.webhookSecret, body),
-      'x-razorpay-event-id': eventId,
-    },
-    payload: body,
-  });
-
 describe('POST /api/payments/webhook without an event name', () => {
   it('acknowledges it as ignored and keeps it as an unknown event', async () => {
     const eventId = `evt_${randomUUID()}`;
     const body = JSON.stringify({ entity: 'event', payload: {} });
-    const res = await sendSignedBody(body, eventId);
+    const res = await signedWebhook(t, body, { eventId });
     expect(res.json()).toEqual({ success: true, message: 'ignored' });
     const [kept] = await t.deps.db
       .select()
@@ -131,7 +124,7 @@ describe('POST /api/payments/webhook with a signed body that is not JSON', () =>
   it('answers 400 and keeps no event', async () => {
     const eventId = `evt_${randomUUID()}`;
     const body = '{"entity": "event", ';
-    const res = await sendSignedBody(body, eventId);
+    const res = await signedWebhook(t, body, { eventId });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ success: false, message: 'Request body is not valid JSON' });
     const kept = await t.deps.db
