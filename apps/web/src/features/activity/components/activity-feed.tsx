@@ -4,10 +4,10 @@ import { ActivityKindSchema, type ActivityKind } from '@portal/contract';
 import { errorMessage } from '@/lib/http';
 import { formatDateTime } from '@/lib/format';
 import { ActivityRow } from '@/ui/activity-row';
-import { Button } from '@/ui/button';
 import { Card, CardBody } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { PageTitle } from '@/ui/page-title';
+import { PagedList } from '@/ui/paged-list';
 import { Skeleton } from '@/ui/spinner';
 import { useActivity } from '../api/get-activity';
 
@@ -36,9 +36,7 @@ export function ActivityFeed() {
   const [filter, setFilter] = useState<ActivityKind | 'all'>('all');
   const selectId = useId();
   const type = filter === 'all' ? undefined : filter;
-  const { data, isPending, isError, error, hasNextPage, fetchNextPage, isFetchingNextPage } =
-    useActivity(type);
-  const events = data?.pages.flatMap((page) => page.data) ?? [];
+  const query = useActivity(type);
 
   return (
     <div>
@@ -70,26 +68,24 @@ export function ActivityFeed() {
       </PageTitle>
       <Card>
         <CardBody>
-          {isPending ? (
-            <div aria-busy="true">
-              <span className="sr-only" role="status">
-                Loading activity
-              </span>
-              {[0, 1, 2, 3].map((i) => (
-                <RowSkeleton key={i} />
-              ))}
-            </div>
-          ) : isError ? (
-            <p role="alert" className="py-8 text-center text-sm text-red-700">
-              {errorMessage(error, 'Failed to load activity')}
-            </p>
-          ) : events.length === 0 ? (
-            <EmptyState
-              icon={<History className="h-10 w-10" />}
-              title="No recent activity to display."
-            />
-          ) : (
-            <>
+          <PagedList
+            query={query}
+            itemsOf={(page) => page.data}
+            placeholder={{
+              label: 'Loading activity',
+              rows: [0, 1, 2, 3].map((i) => <RowSkeleton key={i} />),
+            }}
+            empty={
+              <EmptyState
+                icon={<History className="h-10 w-10" />}
+                title="No recent activity to display."
+              />
+            }
+            errorText={errorMessage(query.error, 'Failed to load activity')}
+            loadMoreLabel="Load more"
+            loadingMoreLabel="Loading..."
+          >
+            {(events) => (
               <ul className="divide-y divide-slate-100">
                 {events.map((event) => (
                   <li key={event._id}>
@@ -97,19 +93,8 @@ export function ActivityFeed() {
                   </li>
                 ))}
               </ul>
-              {hasNextPage && (
-                <div className="mt-4 flex justify-center">
-                  <Button
-                    variant="secondary"
-                    onClick={() => void fetchNextPage()}
-                    disabled={isFetchingNextPage}
-                  >
-                    {isFetchingNextPage ? 'Loading...' : 'Load more'}
-                  </Button>
-                </div>
-              )}
-            </>
-          )}
+            )}
+          </PagedList>
         </CardBody>
       </Card>
     </div>

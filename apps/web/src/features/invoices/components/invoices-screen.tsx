@@ -1,14 +1,14 @@
-import { FileDown, Loader2, ReceiptText } from 'lucide-react';
+import { FileDown, ReceiptText } from 'lucide-react';
 import { Link } from 'react-router';
 import type { CreditNote, Invoice, InvoiceStatus } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/http';
 import { formatDate, formatPaise } from '@/lib/format';
 import { Badge, type BadgeTone } from '@/ui/badge';
-import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { PageTitle } from '@/ui/page-title';
+import { PagedList } from '@/ui/paged-list';
 import { DataTable, RowActions, type Column } from '@/ui/table';
 import { useInvoices } from '../api/get-invoices';
 
@@ -23,7 +23,7 @@ const statusTone: Record<InvoiceStatus, BadgeTone> = {
   Refunded: 'grey',
 };
 
-const rowsOf = (invoices: Invoice[]): Row[] =>
+const rowsOf = (invoices: readonly Invoice[]): Row[] =>
   invoices.flatMap((invoice) => [
     { kind: 'invoice' as const, document: invoice },
     ...invoice.creditNotes.map((note) => ({
@@ -86,76 +86,45 @@ const columns: Column<Row>[] = [
 
 /** The customer's GST tax invoices, newest first, each followed by its credit notes. */
 export function InvoicesScreen() {
-  const {
-    data,
-    isPending,
-    isError,
-    error,
-    refetch,
-    hasNextPage,
-    fetchNextPage,
-    isFetchingNextPage,
-  } = useInvoices();
-  const invoices = data?.pages.flatMap((page) => page.invoices) ?? [];
-  const firstPageFailed = isError && !data;
+  const query = useInvoices();
 
   return (
     <div>
       <PageTitle>Invoices</PageTitle>
       <Card>
-        {firstPageFailed ? (
-          <div role="alert" className="flex flex-col items-center gap-3 px-5 py-8 text-center">
-            <p className="text-sm text-red-700">{errorMessage(error, 'Failed to load invoices')}</p>
-            <Button variant="secondary" className="max-md:h-11" onClick={() => void refetch()}>
-              Retry
-            </Button>
-          </div>
-        ) : !isPending && invoices.length === 0 ? (
-          <EmptyState
-            icon={<ReceiptText className="h-10 w-10" />}
-            title="No invoices yet"
-            description="A tax invoice is issued for each plan you pay for."
-            action={
-              <Link
-                to={paths.plans}
-                className="mt-2 inline-flex h-11 items-center rounded-md bg-blue-700 px-4 text-sm font-medium text-white hover:bg-blue-800 md:h-10"
-              >
-                See the plans
-              </Link>
-            }
-          />
-        ) : (
-          <>
+        <PagedList
+          query={query}
+          itemsOf={(page) => page.invoices}
+          empty={
+            <EmptyState
+              icon={<ReceiptText className="h-10 w-10" />}
+              title="No invoices yet"
+              description="A tax invoice is issued for each plan you pay for."
+              action={
+                <Link
+                  to={paths.plans}
+                  className="mt-2 inline-flex h-11 items-center rounded-md bg-blue-700 px-4 text-sm font-medium text-white hover:bg-blue-800 md:h-10"
+                >
+                  See the plans
+                </Link>
+              }
+            />
+          }
+          errorText={errorMessage(query.error, 'Failed to load invoices')}
+          loadMoreLabel="Load more invoices"
+          loadingMoreLabel="Loading more invoices..."
+        >
+          {(invoices, { loading, loadingMore }) => (
             <DataTable
               caption="Invoices and credit notes"
               columns={columns}
               rows={rowsOf(invoices)}
               rowKey={(row) => row.document._id}
-              loading={isPending}
-              busy={isFetchingNextPage}
+              loading={loading}
+              busy={loadingMore}
             />
-            {isError && (
-              <p role="alert" className="px-5 pt-4 text-center text-sm text-red-700">
-                {errorMessage(error, 'Failed to load invoices')}
-              </p>
-            )}
-            {hasNextPage && (
-              <div className="flex justify-center p-4 max-md:p-3 max-md:[&>*]:w-full">
-                <Button
-                  variant="secondary"
-                  className="max-md:h-11"
-                  disabled={isFetchingNextPage}
-                  onClick={() => void fetchNextPage()}
-                >
-                  {isFetchingNextPage && (
-                    <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />
-                  )}
-                  {isFetchingNextPage ? 'Loading more invoices...' : 'Load more invoices'}
-                </Button>
-              </div>
-            )}
-          </>
-        )}
+          )}
+        </PagedList>
       </Card>
     </div>
   );

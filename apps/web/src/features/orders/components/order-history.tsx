@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
-import { FileText, Loader2, RefreshCw, ShoppingBag } from 'lucide-react';
+import { FileText, RefreshCw, ShoppingBag } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from '@/ui/toast';
 import type { Order } from '@portal/contract';
@@ -10,6 +9,7 @@ import { formatDateTime, formatOrderRef } from '@/lib/format';
 import { Button } from '@/ui/button';
 import { Card } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
+import { PagedList, type AddedItems } from '@/ui/paged-list';
 import { DataTable, RowActions, type Column } from '@/ui/table';
 import { useCheckPaymentStatus } from '../api/check-payment-status';
 import { useOrderHistoryPages } from '../api/get-order-history';
@@ -118,100 +118,49 @@ const columns = (highlightId: string | null): Column<Order>[] => [
   },
 ];
 
-const addedMessage = (added: number, more: boolean) =>
-  `${added} more ${added === 1 ? 'order' : 'orders'} loaded.${more ? '' : ' All orders are shown.'}`;
+const addedMessage = (count: number, allShown: boolean) =>
+  `${count} more ${count === 1 ? 'order' : 'orders'} loaded.${allShown ? ' All orders are shown.' : ''}`;
+
+// Load more says how many orders it added, and reading and tabbing go on from the first of them
+const addedOrders: AddedItems<Order> = {
+  message: addedMessage,
+  focusSelector: (order) => `[data-order-id="${order._id}"]`,
+};
 
 /**
  * Spec §2 Orders screen, Order History tab, a page at a time; `highlightId` marks the order just
  * paid for once its page is loaded (the payment result above the tabs shows it either way).
  */
 export function OrderHistory({ highlightId = null }: { highlightId?: string | null }) {
-  const {
-    data,
-    isPending,
-    isError,
-    isFetchNextPageError,
-    hasNextPage,
-    fetchNextPage,
-    isFetchingNextPage,
-  } = useOrderHistoryPages();
-  const [announcement, setAnnouncement] = useState('');
-  const [focusId, setFocusId] = useState<string | null>(null);
-  const list = useRef<HTMLDivElement>(null);
-  const orders = data?.pages.flatMap((page) => page.orders);
-
-  // after Load more, reading and tabbing go on from the first order it added
-  useEffect(() => {
-    const added =
-      focusId && list.current?.querySelector<HTMLElement>(`[data-order-id="${focusId}"]`);
-    if (!added) return;
-    added.focus();
-    setFocusId(null);
-  }, [focusId, orders]);
-
-  const loadMore = async () => {
-    if (isFetchingNextPage) return;
-    setAnnouncement('');
-    const result = await fetchNextPage();
-    const added = result.data?.pages.at(-1)?.orders ?? [];
-    if (result.isError || added.length === 0) return;
-    setAnnouncement(addedMessage(added.length, result.hasNextPage));
-    setFocusId(added[0]!._id);
-  };
-
-  if (isError && !isFetchNextPageError) {
-    return (
-      <Card>
-        <p role="alert" className="px-5 py-8 text-center text-sm text-red-700">
-          Failed to load order history
-        </p>
-      </Card>
-    );
-  }
-  if (!isPending && orders?.length === 0) {
-    return (
-      <Card>
-        <EmptyState
-          icon={<ShoppingBag className="h-10 w-10" />}
-          title="No Orders Yet"
-          description="Start by creating your first order!"
-        />
-      </Card>
-    );
-  }
+  const query = useOrderHistoryPages();
   return (
     <Card className="[&_tr:has([data-highlight])]:bg-blue-50">
-      <div ref={list}>
-        <DataTable
-          caption="Order history"
-          columns={columns(highlightId)}
-          rows={orders ?? []}
-          rowKey={(order) => order._id}
-          loading={isPending}
-          busy={isFetchingNextPage}
-        />
-      </div>
-      {isFetchNextPageError && (
-        <p role="alert" className="px-5 pt-4 text-center text-sm text-red-700">
-          Failed to load order history
-        </p>
-      )}
-      {hasNextPage && (
-        <div className="flex justify-center p-4 max-md:p-3 max-md:[&>*]:w-full">
-          <Button
-            variant="secondary"
-            className="aria-disabled:cursor-progress"
-            aria-disabled={isFetchingNextPage}
-            onClick={() => void loadMore()}
-          >
-            {isFetchingNextPage && <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" />}
-            {isFetchingNextPage ? 'Loading more orders...' : 'Load more orders'}
-          </Button>
-        </div>
-      )}
-      <p role="status" className="sr-only">
-        {announcement}
-      </p>
+      <PagedList
+        query={query}
+        itemsOf={(page) => page.orders}
+        empty={
+          <EmptyState
+            icon={<ShoppingBag className="h-10 w-10" />}
+            title="No Orders Yet"
+            description="Start by creating your first order!"
+          />
+        }
+        errorText="Failed to load order history"
+        loadMoreLabel="Load more orders"
+        loadingMoreLabel="Loading more orders..."
+        added={addedOrders}
+      >
+        {(orders, { loading, loadingMore }) => (
+          <DataTable
+            caption="Order history"
+            columns={columns(highlightId)}
+            rows={orders}
+            rowKey={(order) => order._id}
+            loading={loading}
+            busy={loadingMore}
+          />
+        )}
+      </PagedList>
     </Card>
   );
 }

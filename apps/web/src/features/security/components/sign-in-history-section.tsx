@@ -3,9 +3,9 @@ import { SIGN_IN_HISTORY_DAYS, type SignInOutcome } from '@portal/contract';
 import { errorMessage } from '@/lib/http';
 import { formatDateTime } from '@/lib/format';
 import { Badge, type BadgeTone } from '@/ui/badge';
-import { Button } from '@/ui/button';
 import { Card, CardBody, CardHeader } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
+import { PagedList } from '@/ui/paged-list';
 import { Skeleton } from '@/ui/spinner';
 import { useSignIns } from '../api/get-sign-ins';
 import { DeviceLabel, addressOf } from './device-label';
@@ -18,17 +18,7 @@ const outcomes: Record<SignInOutcome, { label: string; tone: BadgeTone }> = {
 
 /** Sign-ins and refused attempts, newest first, a page at a time. */
 export function SignInHistorySection() {
-  const {
-    data,
-    isPending,
-    isError,
-    error,
-    refetch,
-    hasNextPage,
-    fetchNextPage,
-    isFetchingNextPage,
-  } = useSignIns();
-  const events = data?.pages.flatMap((page) => page.data) ?? [];
+  const query = useSignIns();
 
   return (
     <Card aria-labelledby="sign-ins-heading">
@@ -37,32 +27,25 @@ export function SignInHistorySection() {
         <p className="mb-2 text-sm text-slate-600">
           Sign-ins and failed attempts of the last {SIGN_IN_HISTORY_DAYS} days.
         </p>
-        {isPending ? (
-          <div aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading sign-in history
-            </span>
-            {[0, 1, 2].map((i) => (
-              <Skeleton key={i} className="my-3 h-12 w-full" />
-            ))}
-          </div>
-        ) : isError ? (
-          <div role="alert" className="flex flex-col items-center gap-3 py-8 text-center">
-            <p className="text-sm text-red-700">
-              {errorMessage(error, 'Failed to load your sign-in history')}
-            </p>
-            <Button variant="secondary" onClick={() => void refetch()}>
-              Retry
-            </Button>
-          </div>
-        ) : events.length === 0 ? (
-          <EmptyState
-            icon={<History className="h-10 w-10" />}
-            title="No sign-ins recorded yet"
-            description="Each sign-in and failed attempt will be listed here."
-          />
-        ) : (
-          <>
+        <PagedList
+          query={query}
+          itemsOf={(page) => page.data}
+          placeholder={{
+            label: 'Loading sign-in history',
+            rows: [0, 1, 2].map((i) => <Skeleton key={i} className="my-3 h-12 w-full" />),
+          }}
+          empty={
+            <EmptyState
+              icon={<History className="h-10 w-10" />}
+              title="No sign-ins recorded yet"
+              description="Each sign-in and failed attempt will be listed here."
+            />
+          }
+          errorText={errorMessage(query.error, 'Failed to load your sign-in history')}
+          loadMoreLabel="Load more"
+          loadingMoreLabel="Loading..."
+        >
+          {(events) => (
             <ul className="divide-y divide-slate-100" aria-label="Sign-in history">
               {events.map((event) => (
                 <li
@@ -82,20 +65,8 @@ export function SignInHistorySection() {
                 </li>
               ))}
             </ul>
-            {hasNextPage && (
-              <div className="mt-4 flex justify-center">
-                <Button
-                  variant="secondary"
-                  className="max-md:h-11 max-md:w-full"
-                  onClick={() => void fetchNextPage()}
-                  disabled={isFetchingNextPage}
-                >
-                  {isFetchingNextPage ? 'Loading...' : 'Load more'}
-                </Button>
-              </div>
-            )}
-          </>
-        )}
+          )}
+        </PagedList>
       </CardBody>
     </Card>
   );
