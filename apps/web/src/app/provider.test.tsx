@@ -6,7 +6,7 @@ async function freshApp() {
   vi.resetModules();
   const [{ AppProvider, TOASTER_AFTER_LOAD_MS }, { toast }] = await Promise.all([
     import('./provider'),
-    import('@/ui/toast'),
+    import('@/lib/toast'),
   ]);
   render(
     <AppProvider>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore, type ReactNode } from 'react';
-import { toasterStore, wantToaster } from '@/ui/toast';
+import { toasterStore, wantToaster } from '@/lib/toast';
 
 const Toaster = lazy(() => import('@/ui/toaster').then((module) => ({ default: module.Toaster })));
 

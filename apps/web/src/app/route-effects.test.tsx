@@ -4,7 +4,7 @@ import { createMemoryRouter, matchRoutes, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
 import { Toaster } from '@/ui/toaster';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { routeTitle } from './route-effects';
 import { routes } from './router';
 

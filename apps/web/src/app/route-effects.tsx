@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useMatches, type UIMatch } from 'react-router';
-import { dismissEarlierSuccessToasts } from '@/ui/toast';
+import { dismissEarlierSuccessToasts } from '@/lib/toast';
 
 export const APP_NAME = 'Customer Portal';
 

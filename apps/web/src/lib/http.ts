@@ -1,4 +1,4 @@
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import type { z } from 'zod';
 import { JWT_EXPIRED, authPaths } from '@portal/contract';
 import { nextTask } from './next-task';

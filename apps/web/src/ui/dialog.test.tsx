@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Dialog } from './dialog';
-import { toast } from './toast';
+import { toast } from '@/lib/toast';
 import { Toaster } from './toaster';
 
 /** A screen with a main region and a button that opens a dialog, as the app's screens are. */

@@ -3,7 +3,7 @@ import { X } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 import { useFocusReturn } from './focus-return';
-import { dismissEarlierSuccessToasts } from './toast';
+import { dismissEarlierSuccessToasts } from '@/lib/toast';
 
 export interface DialogProps {
   open: boolean;

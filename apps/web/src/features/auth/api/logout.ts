@@ -1,7 +1,7 @@
 import { authPaths } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { paths } from '@/config/paths';
 import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import type { LoginRequest, SecondFactor } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { Button } from '@/ui/button';

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { ResetPasswordFormSchema } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/http';

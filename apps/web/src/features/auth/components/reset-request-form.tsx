@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { ForgotPasswordRequestSchema, RESET_REDIRECT_DELAY_MS } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/http';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import {
   CODE_TTL_MS,
   RESEND_INTERVAL_MS,

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { MapPin } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { billingMessages } from '@portal/contract';
 import { errorMessage } from '@/lib/http';
 import { Button } from '@/ui/button';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/cn';
 import { useSessionStore } from '@/lib/session-store';
 import { Card } from '@/ui/card';

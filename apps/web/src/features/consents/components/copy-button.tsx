@@ -1,5 +1,5 @@
 import { Copy } from 'lucide-react';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { Button } from '@/ui/button';
 
 /** Copies the full value and says so: '{label} copied to clipboard!' (spec §8). */

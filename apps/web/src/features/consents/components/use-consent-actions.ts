@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Consent } from '@portal/contract';
 import { errorMessage } from '@/lib/http';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { useConsent } from '../api/get-consent';
 import { useDeleteConsent } from '../api/delete-consent';
 import { useReconnectConsent } from '../api/reconnect-consent';

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { PackageOpen } from 'lucide-react';
 import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, type Plan } from '@portal/contract';
 import { BillingConfirmDialog } from '@/features/billing/components/billing-confirm-dialog';

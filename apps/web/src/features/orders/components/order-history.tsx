@@ -1,6 +1,6 @@
 import { FileText, RefreshCw, ShoppingBag } from 'lucide-react';
 import { Link } from 'react-router';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import type { Order } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';

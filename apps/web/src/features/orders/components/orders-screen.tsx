@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import * as Tabs from '@radix-ui/react-tabs';
 import { ArrowLeft, Info } from 'lucide-react';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { usePlans } from '@/features/plans/api/get-plans';
 import { paths } from '@/config/paths';
 import { Button } from '@/ui/button';

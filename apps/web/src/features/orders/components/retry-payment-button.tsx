@@ -4,7 +4,7 @@ import { orderRef, type Order } from '@portal/contract';
 import { usePlans } from '@/features/plans/api/get-plans';
 import { useSessionStore } from '@/lib/session-store';
 import { Button, type ButtonProps } from '@/ui/button';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { BillingConfirmDialog } from '@/features/billing/components/billing-confirm-dialog';
 import { useStartPayment } from '../hooks/use-start-payment';
 

@@ -1,6 +1,6 @@
 import type { Plan } from '@portal/contract';
 import { ApiError, errorMessage } from '@/lib/http';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { useCreateOrder } from '../api/create-order';
 import { useCreatePayment } from '../api/create-payment';
 import { goToPayment } from '../components/go-to-payment';

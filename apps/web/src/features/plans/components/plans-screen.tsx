@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { Check, LayoutGrid, PackageOpen, Table2 } from 'lucide-react';
 import type { Plan, PlanStanding, PurchaseOutcome } from '@portal/contract';
 import { paths } from '@/config/paths';

@@ -1,5 +1,5 @@
 import { Download, PackageOpen } from 'lucide-react';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import type { Plugin } from '@portal/contract';
 import { formatDate } from '@/lib/format';
 import { Button } from '@/ui/button';

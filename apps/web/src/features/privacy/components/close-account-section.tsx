@@ -10,7 +10,7 @@ import { Dialog } from '@/ui/dialog';
 import { DialogActions, FormError } from '@/ui/dialog-actions';
 import { Field } from '@/ui/field';
 import { PasswordField } from '@/ui/password-field';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { useCloseAccount, useSendCloseAccountCode } from '../api/privacy';
 
 /**

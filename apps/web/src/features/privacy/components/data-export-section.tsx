@@ -3,7 +3,7 @@ import { errorMessage } from '@/lib/http';
 import { formatDateTime } from '@/lib/format';
 import { Button } from '@/ui/button';
 import { Card, CardBody, CardHeader } from '@/ui/card';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { useDataExport, useRequestDataExport } from '../api/privacy';
 
 /** What the latest request says, in the customer's words. */

@@ -2,7 +2,7 @@ import type { NotificationPreferences } from '@portal/contract';
 import { errorMessage } from '@/lib/http';
 import { Button } from '@/ui/button';
 import { Card, CardBody, CardHeader } from '@/ui/card';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { usePreferences, useSavePreferences } from '../api/privacy';
 
 const SWITCHES: { key: keyof NotificationPreferences; label: string; hint: string }[] = [

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Check, X } from 'lucide-react';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { ChangePasswordFormSchema, MIN_PASSWORD_LENGTH } from '@portal/contract';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/http';

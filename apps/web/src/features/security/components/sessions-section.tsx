@@ -8,7 +8,7 @@ import { Button } from '@/ui/button';
 import { Card, CardBody, CardHeader } from '@/ui/card';
 import { EmptyState } from '@/ui/empty-state';
 import { DataTable, RowActions, type Column } from '@/ui/table';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { useEndOtherSessions } from '../api/end-other-sessions';
 import { useEndSession } from '../api/end-session';
 import { useSessions } from '../api/get-sessions';

@@ -4,7 +4,7 @@ import { Dialog } from '@/ui/dialog';
 import { DialogActions, FormError } from '@/ui/dialog-actions';
 import { Field } from '@/ui/field';
 import { PasswordField } from '@/ui/password-field';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { useDisableApp } from '../api/two-factor';
 
 /** Turning the app off: the password and a code from the app or a recovery code. */

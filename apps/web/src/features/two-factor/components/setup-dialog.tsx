@@ -5,7 +5,7 @@ import { Dialog } from '@/ui/dialog';
 import { DialogActions, FormError } from '@/ui/dialog-actions';
 import { Field } from '@/ui/field';
 import { PasswordField } from '@/ui/password-field';
-import { toast } from '@/ui/toast';
+import { toast } from '@/lib/toast';
 import { useEnableApp, useStartSetup } from '../api/two-factor';
 import { CopyButton } from './copy-button';
 import { RecoveryCodes } from './recovery-codes';
