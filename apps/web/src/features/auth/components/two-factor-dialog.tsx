@@ -1,10 +1,14 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { z } from 'zod';
 import { toast } from '@/lib/toast';
 import {
+  AuthenticatorCodeSchema,
   CODE_TTL_MS,
   RESEND_INTERVAL_MS,
+  RecoveryCodeSchema,
   VERIFICATION_CODE_LENGTH,
+  VerificationCodeSchema,
   type SecondFactor,
 } from '@portal/contract';
 import { paths } from '@/config/paths';
@@ -12,16 +16,67 @@ import { queryClient } from '@/lib/query-client';
 import { useSessionStore } from '@/lib/session-store';
 import { Button } from '@/ui/button';
 import { Dialog } from '@/ui/dialog';
-import { Field } from '@/ui/field';
+import { PasswordCodeForm, codeBox, type PasswordCodeFormHandle } from '@/ui/password-code-form';
 import { resendVerification } from '../api/resend-verification';
-import { verify2fa } from '../api/verify-2fa';
+import { verify2fa, verifyRecoveryCode } from '../api/verify-2fa';
 import { maskEmail } from '../utils/mask-email';
-import { AppCodeForm } from './app-code-form';
 import { CodeMailNotice } from './code-mail-notice';
 
 type Notice = { tone: 'error' | 'success'; text: string } | null;
 
 const CODE_VALID_MINUTES = CODE_TTL_MS / 60_000;
+
+const sixDigits = (code: string) => code.length === VERIFICATION_CODE_LENGTH;
+const LARGE_CODE = 'text-center text-lg';
+const SPACED_DIGITS = `${LARGE_CODE} tracking-[0.5em]`;
+
+/**
+ * The codes that complete a sign-in: the e-mailed one; for an account with the authenticator
+ * app, the app's, or, when the phone is not at hand, one of the recovery codes. Each with how it
+ * is typed, the contract's check, and where it goes.
+ */
+const codeSteps = {
+  email: {
+    schema: z.object({ code: VerificationCodeSchema }),
+    box: codeBox({
+      label: 'Verification code',
+      keep: (typed) => typed.slice(0, VERIFICATION_CODE_LENGTH),
+      isComplete: sixDigits,
+      maxLength: VERIFICATION_CODE_LENGTH,
+      inputMode: 'numeric',
+      autoFocus: true,
+      className: SPACED_DIGITS,
+    }),
+    verify: verify2fa,
+  },
+  app: {
+    schema: z.object({ code: AuthenticatorCodeSchema }),
+    box: codeBox({
+      label: 'Code from your authenticator app',
+      keep: (typed) => typed.replace(/\D/g, '').slice(0, VERIFICATION_CODE_LENGTH),
+      isComplete: sixDigits,
+      maxLength: VERIFICATION_CODE_LENGTH,
+      inputMode: 'numeric',
+      autoFocus: true,
+      className: SPACED_DIGITS,
+    }),
+    // the app's code goes where the e-mailed one does
+    verify: verify2fa,
+  },
+  recovery: {
+    schema: z.object({ code: RecoveryCodeSchema }),
+    box: codeBox({
+      label: 'Recovery code',
+      keep: (typed) => typed.slice(0, 40),
+      autoComplete: 'off',
+      autoCapitalize: 'off',
+      spellCheck: false,
+      autoFocus: true,
+      className: LARGE_CODE,
+    }),
+    verify: verifyRecoveryCode,
+  },
+} as const;
 
 /**
  * Seconds until a new code may be asked for, counting down once a second. `restart` starts the
@@ -65,14 +120,17 @@ export function TwoFactorDialog({
   returnFocus(): HTMLElement | null;
 }) {
   const navigate = useNavigate();
-  const [code, setCode] = useState('');
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<'verify' | 'resend' | null>(null);
+  // an account with the app may sign in with a recovery code instead
+  const [recovering, setRecovering] = useState(false);
   const email = useSessionStore((s) => s.pendingEmail);
   const countdown = useResendCountdown();
-  const codeInput = useRef<HTMLInputElement>(null);
+  const codeForm = useRef<PasswordCodeFormHandle>(null);
   // each code's mail is watched afresh: the first, then one per resend
   const [codeRound, setCodeRound] = useState(0);
+  const kind = secondFactor === 'email' ? 'email' : recovering ? 'recovery' : 'app';
+  const step = codeSteps[kind];
 
   // opening means a code was just sent: the next one may be asked for after the interval
   const [shownOpen, setShownOpen] = useState(false);
@@ -83,29 +141,24 @@ export function TwoFactorDialog({
 
   const close = (next: boolean) => {
     if (!next) {
-      setCode('');
       setNotice(null);
+      setRecovering(false);
     }
     onOpenChange(next);
   };
 
-  const onVerify = async (event: FormEvent) => {
-    event.preventDefault();
-    if (code.length !== VERIFICATION_CODE_LENGTH || busy) return;
+  const onVerify = async ({ code }: { code: string }) => {
+    if (busy) return;
     setBusy('verify');
     setNotice(null);
     // a new session starts with no data cached from an earlier one
     queryClient.clear();
-    const result = await verify2fa(code);
+    const result = await step.verify(code);
     setBusy(null);
     if (!result.success) {
       setNotice({ tone: 'error', text: result.message });
       return;
     }
-    signedIn();
-  };
-
-  const signedIn = () => {
     close(false);
     toast.success('Login successful!');
     navigate(paths.dashboard, { replace: true });
@@ -122,93 +175,97 @@ export function TwoFactorDialog({
       return;
     }
     // the old code no longer works: a fresh, empty box for the new one
-    setCode('');
+    codeForm.current?.clear('code');
     setCodeRound((round) => round + 1);
     countdown.restart();
-    codeInput.current?.focus();
   };
 
-  if (secondFactor === 'app') {
-    return (
-      <Dialog
-        open={open}
-        onOpenChange={close}
-        returnFocus={returnFocus}
-        title="Two-Factor Authentication"
-        description="Enter the 6-digit code from your authenticator app, or one of your recovery codes, to complete your login."
-      >
-        <AppCodeForm verifyAppCode={verify2fa} onSignedIn={signedIn} />
-      </Dialog>
-    );
-  }
+  const switchCode = () => {
+    setRecovering(!recovering);
+    setNotice(null);
+  };
 
+  const waiting = countdown.seconds > 0;
   return (
     <Dialog
       open={open}
       onOpenChange={close}
       returnFocus={returnFocus}
       title="Two-Factor Authentication"
-      description="We've sent a verification code to your email. Please enter it below to complete your login."
+      description={
+        secondFactor === 'email'
+          ? "We've sent a verification code to your email. Please enter it below to complete your login."
+          : 'Enter the 6-digit code from your authenticator app, or one of your recovery codes, to complete your login.'
+      }
     >
-      <form onSubmit={onVerify} noValidate className="space-y-4">
-        {email && (
-          <p className="text-sm text-slate-700">
-            Code sent to <span className="font-medium text-slate-900">{maskEmail(email)}</span>. It
-            is valid for {CODE_VALID_MINUTES} minutes.
-          </p>
-        )}
-        <Field
-          ref={codeInput}
-          label="Verification code"
-          value={code}
-          onChange={(e) => setCode(e.target.value.slice(0, VERIFICATION_CODE_LENGTH))}
-          maxLength={VERIFICATION_CODE_LENGTH}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          autoFocus
-          className="text-center font-mono text-lg tracking-[0.5em]"
-        />
-        {/* one live region: how the code's mail goes, then what the last action did */}
-        <div aria-live="polite" aria-atomic="true" className="space-y-2">
-          <CodeMailNotice round={codeRound} />
-          {notice && (
-            <p
-              className={
-                notice.tone === 'error'
-                  ? 'rounded-md bg-red-50 px-3 py-2 text-sm text-red-800'
-                  : 'rounded-md bg-green-50 px-3 py-2 text-sm text-green-800'
-              }
-            >
-              {notice.text}
+      <PasswordCodeForm
+        // the other kind of code: a fresh form, its empty box focused
+        key={kind}
+        ref={codeForm}
+        schema={step.schema}
+        boxes={[step.box]}
+        intro={
+          kind === 'email' &&
+          email && (
+            <p className="text-sm text-slate-700">
+              Code sent to <span className="font-medium text-slate-900">{maskEmail(email)}</span>.
+              It is valid for {CODE_VALID_MINUTES} minutes.
             </p>
-          )}
-        </div>
-        <div className="flex flex-col gap-2 sm:flex-row-reverse">
-          {/* flex-1 only side by side: in a column a zero basis would squash them to their text */}
-          <Button
-            type="submit"
-            className="sm:flex-1"
-            disabled={code.length !== VERIFICATION_CODE_LENGTH || busy !== null}
-          >
-            Verify &amp; Login
-          </Button>
-          <Button
-            variant="secondary"
-            className="sm:flex-1"
-            onClick={onResend}
-            disabled={busy !== null || countdown.seconds > 0}
-            aria-describedby={countdown.seconds > 0 ? 'resend-wait' : undefined}
-          >
-            Resend Code
-          </Button>
-        </div>
-        {countdown.seconds > 0 && (
-          <p id="resend-wait" className="text-center text-sm text-slate-700">
-            You can ask for a new code in{' '}
-            <span className="font-medium tabular-nums">{formatWait(countdown.seconds)}</span>.
-          </p>
+          )
+        }
+        onSubmit={onVerify}
+        actions={(ready) => (
+          <>
+            {/* one live region: how the code's mail goes, then what the last action did */}
+            <div aria-live="polite" aria-atomic="true" className="space-y-2">
+              {kind === 'email' && <CodeMailNotice round={codeRound} />}
+              {notice && (
+                <p
+                  className={
+                    notice.tone === 'error'
+                      ? 'rounded-md bg-red-50 px-3 py-2 text-sm text-red-800'
+                      : 'rounded-md bg-green-50 px-3 py-2 text-sm text-green-800'
+                  }
+                >
+                  {notice.text}
+                </p>
+              )}
+            </div>
+            <div className="flex flex-col gap-2 sm:flex-row-reverse">
+              {/* flex-1 only side by side: in a column a zero basis would squash them to their text */}
+              <Button type="submit" className="sm:flex-1" disabled={!ready || busy !== null}>
+                Verify &amp; Login
+              </Button>
+              {kind === 'email' ? (
+                <Button
+                  variant="secondary"
+                  className="sm:flex-1"
+                  onClick={onResend}
+                  disabled={busy !== null || waiting}
+                  aria-describedby={waiting ? 'resend-wait' : undefined}
+                >
+                  Resend Code
+                </Button>
+              ) : (
+                <Button
+                  variant="secondary"
+                  className="sm:flex-1"
+                  onClick={switchCode}
+                  disabled={busy !== null}
+                >
+                  {kind === 'app' ? 'Use a recovery code' : 'Use the app’s code'}
+                </Button>
+              )}
+            </div>
+            {kind === 'email' && waiting && (
+              <p id="resend-wait" className="text-center text-sm text-slate-700">
+                You can ask for a new code in{' '}
+                <span className="font-medium tabular-nums">{formatWait(countdown.seconds)}</span>.
+              </p>
+            )}
+          </>
         )}
-      </form>
+      />
     </Dialog>
   );
 }

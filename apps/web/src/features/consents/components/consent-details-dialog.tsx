@@ -9,9 +9,9 @@ import {
 import { formatDate, formatDateTime, isPast } from '@/lib/format';
 import { Badge } from '@/ui/badge';
 import { Button } from '@/ui/button';
+import { CopyButton } from '@/ui/copy-button';
 import { Dialog } from '@/ui/dialog';
 import { ConsentStatusBadge } from './consent-status-badge';
-import { CopyButton } from './copy-button';
 import { transactionPeriod, truncateToken } from './consent-rules';
 import { permissionName } from './permission-names';
 import { WhatIsShared } from './what-is-shared';

@@ -1,5 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Download, Loader2 } from 'lucide-react';
+import { useForm, useWatch, type FieldErrors, type ResolverResult } from 'react-hook-form';
 import {
   EXPORT_KINDS,
   EXPORT_KIND_LABELS,
@@ -46,34 +47,51 @@ function financialYears(): string[] {
   return years;
 }
 
-type FieldErrors = Partial<Record<'from' | 'to' | 'financialYear', string>>;
+interface ExportForm {
+  kind: ExportKind;
+  /** DD/MM/YYYY, as the customer types a date. */
+  from: string;
+  to: string;
+  financialYear: string;
+}
+
+/** This financial year so far; for the PDFs, the whole of it. */
+const startingValues = (): ExportForm => ({
+  kind: 'orders',
+  from: customerDateFromIso(financialYearRange(financialYearOf(todayIso()))!.from),
+  to: customerDate(new Date()),
+  financialYear: financialYearOf(todayIso()),
+});
+
+const problem = (message: string | undefined) => ({ type: 'validation', message });
 
 /** The request the form stands for, or what is wrong with each field. */
-function requestOf(
-  kind: ExportKind,
-  from: string,
-  to: string,
-  financialYear: string,
-): { request: ExportLinkRequest } | { errors: FieldErrors } {
+function checkExport({
+  kind,
+  from,
+  to,
+  financialYear,
+}: ExportForm): ResolverResult<ExportForm, ExportLinkRequest> {
   if (kind === 'invoice-pdfs') {
     const parsed = ExportLinkRequestSchema.safeParse({ kind, financialYear });
     return parsed.success
-      ? { request: parsed.data }
-      : { errors: { financialYear: parsed.error.issues[0]?.message } };
+      ? { values: parsed.data, errors: {} }
+      : { values: {}, errors: { financialYear: problem(parsed.error.issues[0]?.message) } };
   }
   const range = { from: isoFromCustomerDate(from), to: isoFromCustomerDate(to) };
   if (!range.from || !range.to) {
-    return {
-      errors: {
-        from: range.from ? undefined : DATE_MESSAGE,
-        to: range.to ? undefined : DATE_MESSAGE,
-      },
-    };
+    const errors: FieldErrors<ExportForm> = {};
+    if (!range.from) errors.from = problem(DATE_MESSAGE);
+    if (!range.to) errors.to = problem(DATE_MESSAGE);
+    return { values: {}, errors };
   }
   const parsed = ExportLinkRequestSchema.safeParse({ kind, range });
-  if (parsed.success) return { request: parsed.data };
+  if (parsed.success) return { values: parsed.data, errors: {} };
   // both dates are real ones here: what is left is the end's place against the start
-  return { errors: { to: `The end date ${parsed.error.issues[0]?.message}` } };
+  return {
+    values: {},
+    errors: { to: problem(`The end date ${parsed.error.issues[0]?.message}`) },
+  };
 }
 
 /** Starts the browser's download of a signed link; the file streams to disk, not into the page. */
@@ -90,52 +108,59 @@ function startDownload(url: string, fileName: string) {
 /** Exports for the accountant: a list as CSV, the invoices for TallyPrime, a year's PDFs. */
 export function ExportsScreen() {
   const id = useId();
-  const [kind, setKind] = useState<ExportKind>('orders');
-  const [from, setFrom] = useState(() =>
-    customerDateFromIso(financialYearRange(financialYearOf(todayIso()))!.from),
-  );
-  const [to, setTo] = useState(() => customerDate(new Date()));
-  const [financialYear, setFinancialYear] = useState(() => financialYearOf(todayIso()));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [defaultValues] = useState(startingValues);
+  const {
+    register,
+    handleSubmit,
+    clearErrors,
+    control,
+    formState: { errors },
+  } = useForm({
+    defaultValues,
+    resolver: checkExport,
+    // a message stays until the next try, or another kind; the focus stays on Download
+    reValidateMode: 'onSubmit',
+    shouldFocusError: false,
+  });
+  const kind = useWatch({ control, name: 'kind' });
   const [started, setStarted] = useState<string | null>(null);
   const createLink = useCreateExportLink();
   const wholeYear = kind === 'invoice-pdfs';
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setStarted(null);
-    const result = requestOf(kind, from, to, financialYear);
-    if ('errors' in result) {
-      setErrors(result.errors);
-      return;
-    }
-    setErrors({});
-    createLink.mutate(result.request, {
+  const download = handleSubmit((request) =>
+    createLink.mutate(request, {
       onSuccess: ({ url, fileName }) => {
         startDownload(url, fileName);
         setStarted(fileName);
       },
-    });
-  }
+    }),
+  );
 
   return (
     <div>
       <PageTitle>Exports</PageTitle>
       <Card>
-        <form onSubmit={submit} noValidate className="space-y-5 p-5 max-md:p-4">
+        <form
+          onSubmit={(event) => {
+            setStarted(null);
+            void download(event);
+          }}
+          noValidate
+          className="space-y-5 p-5 max-md:p-4"
+        >
           <div className="space-y-1">
             <label htmlFor={`${id}-kind`} className="block text-sm font-medium text-slate-700">
               What to export
             </label>
             <select
               id={`${id}-kind`}
-              value={kind}
               aria-describedby={`${id}-kind-description`}
-              onChange={(event) => {
-                setKind(event.target.value as ExportKind);
-                setErrors({});
-                setStarted(null);
-              }}
+              {...register('kind', {
+                onChange: () => {
+                  clearErrors();
+                  setStarted(null);
+                },
+              })}
               className="block h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30 max-md:h-11 md:max-w-md"
             >
               {EXPORT_KINDS.map((value) => (
@@ -156,8 +181,7 @@ export function ExportsScreen() {
               </label>
               <select
                 id={`${id}-year`}
-                value={financialYear}
-                onChange={(event) => setFinancialYear(event.target.value)}
+                {...register('financialYear')}
                 className="block h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30 max-md:h-11"
               >
                 {financialYears().map((year) => (
@@ -167,7 +191,7 @@ export function ExportsScreen() {
                 ))}
               </select>
               {errors.financialYear && (
-                <p className="text-sm text-red-700">{errors.financialYear}</p>
+                <p className="text-sm text-red-700">{errors.financialYear.message}</p>
               )}
             </div>
           ) : (
@@ -181,20 +205,18 @@ export function ExportsScreen() {
                   inputMode="numeric"
                   placeholder="DD/MM/YYYY"
                   autoComplete="off"
-                  value={from}
-                  error={errors.from}
-                  onChange={(event) => setFrom(event.target.value)}
+                  error={errors.from?.message}
                   className="max-md:h-11"
+                  {...register('from')}
                 />
                 <Field
                   label="To"
                   inputMode="numeric"
                   placeholder="DD/MM/YYYY"
                   autoComplete="off"
-                  value={to}
-                  error={errors.to}
-                  onChange={(event) => setTo(event.target.value)}
+                  error={errors.to?.message}
                   className="max-md:h-11"
+                  {...register('to')}
                 />
               </div>
             </fieldset>

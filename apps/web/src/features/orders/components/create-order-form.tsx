@@ -1,4 +1,5 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
+import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { toast } from '@/lib/toast';
 import { PackageOpen } from 'lucide-react';
 import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, type Plan } from '@portal/contract';
@@ -62,13 +63,33 @@ function PlanOption({
   );
 }
 
-type CustomerField = 'customerName' | 'email' | 'phone';
+type Customer = Omit<OrderForm, 'planId'>;
 
-const customerFields: (Omit<FieldProps, 'name'> & { name: CustomerField })[] = [
+const customerFields: (Omit<FieldProps, 'name'> & { name: keyof Customer })[] = [
   { name: 'customerName', label: 'Company Name', autoComplete: 'organization' },
   { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email' },
   { name: 'phone', label: 'Phone Number', type: 'tel', autoComplete: 'tel' },
 ];
+
+/**
+ * Spec §5's order checks, the plan's first: the first that fails is the one message. The plan is
+ * chosen outside the form's boxes (the screen keeps it in the address), so its message is the
+ * form's own.
+ */
+const orderCheck =
+  (planId: string | null): Resolver<Customer> =>
+  (values) => {
+    const problem = orderSubmitError({ planId, ...values });
+    if (!problem) return { values, errors: {} };
+    const error = { type: 'validation', message: problem.message };
+    const errors: FieldErrors<Customer> =
+      problem.field === 'planId' ? { root: { planId: error } } : { [problem.field]: error };
+    return { values: {}, errors };
+  };
+
+/** The one message a failed `orderCheck` leaves. */
+const messageOf = ({ root, ...fields }: FieldErrors<Customer>) =>
+  (root?.planId ?? Object.values(fields)[0])!.message!;
 
 /** Spec §2 Orders screen, Create Order tab. */
 export function CreateOrderForm({
@@ -81,18 +102,29 @@ export function CreateOrderForm({
   const user = useSessionStore((s) => s.user);
   const { data: plans, isPending, isError } = usePlans();
   const startPayment = useStartPayment();
-  const [form, setForm] = useState({
-    customerName: user?.company_name ?? '',
-    email: user?.email ?? '',
-    phone: user?.mobile ?? '',
+  const plan = plans?.find((p) => p._id === selectedPlanId) ?? null;
+  const {
+    register,
+    handleSubmit,
+    getValues,
+    clearErrors,
+    formState: { errors },
+  } = useForm({
+    defaultValues: {
+      customerName: user?.company_name ?? '',
+      email: user?.email ?? '',
+      phone: user?.mobile ?? '',
+    },
+    resolver: orderCheck(plan?._id ?? null),
+    // a message stays until its own field changes, or the next try; the focus stays put
+    reValidateMode: 'onSubmit',
+    shouldFocusError: false,
   });
-  const [errors, setErrors] = useState<Partial<Record<keyof OrderForm, string>>>({});
   const [processing, setProcessing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const totalBar = useRef<HTMLDivElement>(null);
   useToastsAbove(totalBar);
 
-  const plan = plans?.find((p) => p._id === selectedPlanId) ?? null;
   const amounts = plan ? planAmounts(plan) : null;
   const charges: [term: string, amount: number][] = amounts
     ? [
@@ -102,27 +134,15 @@ export function CreateOrderForm({
       ]
     : [];
 
-  const change = (field: CustomerField) => (value: string) => {
-    setForm((f) => ({ ...f, [field]: value }));
-    setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const problem = orderSubmitError({ planId: plan?._id ?? null, ...form });
-    if (problem) {
-      setErrors({ [problem.field]: problem.message });
-      toast.error(problem.message);
-      return;
-    }
-    setErrors({});
+  const submit = handleSubmit(
     // the GSTIN, address and place of supply are confirmed (or first given) before payment
-    setConfirming(true);
-  }
+    () => setConfirming(true),
+    (invalid) => toast.error(messageOf(invalid)),
+  );
 
   async function pay() {
     setProcessing(true);
-    if (!(await startPayment(plan!, form))) setProcessing(false);
+    if (!(await startPayment(plan!, getValues()))) setProcessing(false);
   }
 
   return (
@@ -158,14 +178,14 @@ export function CreateOrderForm({
                         checked={p._id === selectedPlanId}
                         onSelect={() => {
                           onSelectPlan(p._id);
-                          setErrors((e) => ({ ...e, planId: undefined }));
+                          clearErrors('root.planId');
                         }}
                       />
                     ))}
                   </div>
-                  {errors.planId && (
+                  {errors.root?.planId && (
                     <p role="alert" className="mt-2 text-sm text-red-700">
-                      {errors.planId}
+                      {errors.root.planId.message}
                     </p>
                   )}
                 </fieldset>
@@ -179,11 +199,9 @@ export function CreateOrderForm({
               {customerFields.map(({ name, ...props }) => (
                 <Field
                   key={name}
-                  name={name}
                   {...props}
-                  value={form[name]}
-                  onChange={(e) => change(name)(e.target.value)}
-                  error={errors[name]}
+                  {...register(name, { onChange: () => clearErrors(name) })}
+                  error={errors[name]?.message}
                 />
               ))}
               <Field

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CloseAccountRequestSchema, type CloseAccountRequest } from '@portal/contract';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-store';
@@ -8,8 +9,7 @@ import { Button } from '@/ui/button';
 import { Card, CardBody, CardHeader } from '@/ui/card';
 import { Dialog } from '@/ui/dialog';
 import { DialogActions, FormError } from '@/ui/dialog-actions';
-import { Field } from '@/ui/field';
-import { PasswordField } from '@/ui/password-field';
+import { PasswordCodeForm, codeBox, passwordBox } from '@/ui/password-code-form';
 import { toast } from '@/lib/toast';
 import { useCloseAccount, useSendCloseAccountCode } from '../api/privacy';
 
@@ -22,8 +22,6 @@ function CloseAccountForm({ onDone }: { onDone(): void }) {
   const closeAccount = useCloseAccount();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
   const [codeSent, setCodeSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -38,60 +36,53 @@ function CloseAccountForm({ onDone }: { onDone(): void }) {
     });
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const confirmClosing = (body: CloseAccountRequest) => {
     setError(null);
-    closeAccount.mutate(
-      { password, code },
-      {
-        onSuccess: (answer) => {
-          useSessionStore.getState().clearSession();
-          queryClient.clear();
-          navigate(paths.login, { replace: true });
-          toast.success(answer.message);
-        },
-        onError: (failure) => setError(errorMessage(failure, 'Could not close the account')),
+    closeAccount.mutate(body, {
+      onSuccess: (answer) => {
+        useSessionStore.getState().clearSession();
+        queryClient.clear();
+        navigate(paths.login, { replace: true });
+        toast.success(answer.message);
       },
-    );
+      onError: (failure) => setError(errorMessage(failure, 'Could not close the account')),
+    });
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <PasswordField
-        label="Password"
-        name="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-      />
-      <div className="space-y-2">
-        <Field
-          label="Code from the e-mail"
-          name="code"
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          className="font-mono"
-        />
-        <Button
-          variant="secondary"
-          className="max-md:h-11 max-md:w-full"
-          busy={sendCode.isPending}
-          onClick={askForCode}
-        >
-          {codeSent ? 'Send a new code' : 'Send code'}
-        </Button>
-      </div>
-      <FormError message={error} />
-      <DialogActions
-        action="Close account"
-        danger
-        disabled={!password || !code.trim()}
-        busy={closeAccount.isPending}
-        onCancel={onDone}
-      />
-    </form>
+    <PasswordCodeForm
+      schema={CloseAccountRequestSchema}
+      boxes={[
+        passwordBox,
+        codeBox({
+          label: 'Code from the e-mail',
+          inputMode: 'numeric',
+          after: (
+            <Button
+              variant="secondary"
+              className="max-md:h-11 max-md:w-full"
+              busy={sendCode.isPending}
+              onClick={askForCode}
+            >
+              {codeSent ? 'Send a new code' : 'Send code'}
+            </Button>
+          ),
+        }),
+      ]}
+      onSubmit={confirmClosing}
+      actions={(ready) => (
+        <>
+          <FormError message={error} />
+          <DialogActions
+            action="Close account"
+            danger
+            disabled={!ready}
+            busy={closeAccount.isPending}
+            onCancel={onDone}
+          />
+        </>
+      )}
+    />
   );
 }
 

@@ -1,15 +1,26 @@
 import { Mail } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import {
+  EmailChangeCodeRequestSchema,
+  EmailChangeRequestSchema,
+  type EmailChangeCodeRequest,
+  type EmailChangeRequest,
+} from '@portal/contract';
 import { errorMessage } from '@/lib/http';
 import { useSessionStore } from '@/lib/session-store';
 import { Button } from '@/ui/button';
 import { Card, CardBody, CardHeader } from '@/ui/card';
 import { Dialog } from '@/ui/dialog';
 import { DialogActions, FormError } from '@/ui/dialog-actions';
-import { Field } from '@/ui/field';
-import { PasswordField } from '@/ui/password-field';
+import { PasswordCodeForm, codeBox, passwordBox } from '@/ui/password-code-form';
 import { toast } from '@/lib/toast';
 import { useConfirmEmailChange, useSendEmailChangeCode } from '../api/privacy';
+
+const addressBoxes = [
+  { name: 'newEmail', label: 'New e-mail address', type: 'email', autoComplete: 'email' } as const,
+  passwordBox,
+];
+const codeBoxes = [codeBox({ label: 'Code', inputMode: 'numeric' })];
 
 /**
  * Changing the e-mail address in two steps: the new address and the password, then the code
@@ -19,83 +30,61 @@ import { useConfirmEmailChange, useSendEmailChangeCode } from '../api/privacy';
 function EmailChangeForm({ onDone }: { onDone(): void }) {
   const sendCode = useSendEmailChangeCode();
   const confirm = useConfirmEmailChange();
-  const [newEmail, setNewEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
   const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const askForCode = (body: EmailChangeCodeRequest) => {
     setError(null);
-    if (!codeSentTo) {
-      sendCode.mutate(
-        { newEmail, password },
-        {
-          onSuccess: (answer) => {
-            setCodeSentTo(newEmail.trim().toLowerCase());
-            toast.success(answer.message);
-          },
-          onError: (failure) => setError(errorMessage(failure, 'Could not send the code')),
-        },
-      );
-      return;
-    }
-    confirm.mutate(
-      { code },
-      {
-        onSuccess: (answer) => {
-          toast.success(answer.message);
-          onDone();
-        },
-        onError: (failure) => setError(errorMessage(failure, 'Could not change the address')),
+    sendCode.mutate(body, {
+      onSuccess: (answer) => {
+        // as the schema gave it: trimmed and in lower case, as the server keeps it
+        setCodeSentTo(body.newEmail);
+        toast.success(answer.message);
       },
-    );
+      onError: (failure) => setError(errorMessage(failure, 'Could not send the code')),
+    });
   };
 
-  const busy = sendCode.isPending || confirm.isPending;
-  return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      {codeSentTo ? (
-        <>
-          <p className="text-sm text-slate-700">Enter the 6-digit code we sent to {codeSentTo}.</p>
-          <Field
-            label="Code"
-            name="code"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            className="font-mono"
-          />
-        </>
-      ) : (
-        <>
-          <Field
-            label="New e-mail address"
-            name="newEmail"
-            type="email"
-            autoComplete="email"
-            value={newEmail}
-            onChange={(e) => setNewEmail(e.target.value)}
-          />
-          <PasswordField
-            label="Password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </>
-      )}
+  const confirmChange = (body: EmailChangeRequest) => {
+    setError(null);
+    confirm.mutate(body, {
+      onSuccess: (answer) => {
+        toast.success(answer.message);
+        onDone();
+      },
+      onError: (failure) => setError(errorMessage(failure, 'Could not change the address')),
+    });
+  };
+
+  const actions = (ready: boolean) => (
+    <>
       <FormError message={error} />
       <DialogActions
         action={codeSentTo ? 'Confirm' : 'Send code'}
-        disabled={codeSentTo ? !code.trim() : !newEmail.trim() || !password}
-        busy={busy}
+        disabled={!ready}
+        busy={sendCode.isPending || confirm.isPending}
         onCancel={onDone}
       />
-    </form>
+    </>
+  );
+  // one form through both steps, so that its action keeps the focus from one to the next
+  return codeSentTo ? (
+    <PasswordCodeForm
+      schema={EmailChangeRequestSchema}
+      boxes={codeBoxes}
+      intro={
+        <p className="text-sm text-slate-700">Enter the 6-digit code we sent to {codeSentTo}.</p>
+      }
+      onSubmit={confirmChange}
+      actions={actions}
+    />
+  ) : (
+    <PasswordCodeForm
+      schema={EmailChangeCodeRequestSchema}
+      boxes={addressBoxes}
+      onSubmit={askForCode}
+      actions={actions}
+    />
   );
 }
 

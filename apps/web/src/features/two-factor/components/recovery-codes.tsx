@@ -1,6 +1,6 @@
 import { Download } from 'lucide-react';
 import { Button } from '@/ui/button';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/ui/copy-button';
 
 const asFile = (codes: string[]) =>
   [
@@ -36,7 +36,7 @@ export function RecoveryCodes({ codes }: { codes: string[] }) {
         ))}
       </ul>
       <div className="flex flex-col gap-2 sm:flex-row">
-        <CopyButton text={codes.join('\n')} label="Copy codes" />
+        <CopyButton value={codes.join('\n')} label="codes" showLabel />
         <Button variant="secondary" className="max-md:h-11" onClick={download}>
           <Download className="mr-2 h-4 w-4" aria-hidden="true" />
           Download

@@ -1,14 +1,27 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { EnableTwoFactorRequestSchema, type EnableTwoFactorRequest } from '@portal/contract';
 import { errorMessage } from '@/lib/http';
 import { Button } from '@/ui/button';
+import { CopyButton } from '@/ui/copy-button';
 import { Dialog } from '@/ui/dialog';
 import { DialogActions, FormError } from '@/ui/dialog-actions';
 import { Field } from '@/ui/field';
-import { PasswordField } from '@/ui/password-field';
+import { PasswordCodeForm, codeBox, passwordBox } from '@/ui/password-code-form';
 import { toast } from '@/lib/toast';
 import { useEnableApp, useStartSetup } from '../api/two-factor';
-import { CopyButton } from './copy-button';
 import { RecoveryCodes } from './recovery-codes';
+
+const boxes = [
+  codeBox({
+    label: 'Code from the app',
+    // digits, and the space in the middle that apps show
+    keep: (typed) => typed.replace(/[^\d ]/g, '').slice(0, 7),
+    isComplete: (code) => code.replace(' ', '').length === 6,
+    inputMode: 'numeric',
+    className: 'tracking-widest',
+  }),
+  passwordBox,
+];
 
 /**
  * Set-up of the authenticator app: the QR code (and the secret as text), then the password and
@@ -23,8 +36,6 @@ export function SetupDialog({
 }) {
   const setup = useStartSetup();
   const enable = useEnableApp();
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const { mutate: startSetup, reset: resetSetup } = setup;
   const { reset: resetEnable } = enable;
@@ -35,8 +46,6 @@ export function SetupDialog({
 
   const close = (next: boolean) => {
     if (!next) {
-      setPassword('');
-      setCode('');
       setError(null);
       resetSetup();
       resetEnable();
@@ -44,16 +53,12 @@ export function SetupDialog({
     onOpenChange(next);
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const turnOn = (body: EnableTwoFactorRequest) => {
     setError(null);
-    enable.mutate(
-      { password, code },
-      {
-        onSuccess: (answer) => toast.success(answer.message),
-        onError: (failure) => setError(errorMessage(failure, 'Could not turn the app on')),
-      },
-    );
+    enable.mutate(body, {
+      onSuccess: (answer) => toast.success(answer.message),
+      onError: (failure) => setError(errorMessage(failure, 'Could not turn the app on')),
+    });
   };
 
   const codes = enable.data?.data.recoveryCodes;
@@ -90,52 +95,47 @@ export function SetupDialog({
           Preparing your QR code…
         </p>
       ) : (
-        <form onSubmit={onSubmit} noValidate className="space-y-4">
-          <img
-            src={secret.qrCode}
-            alt="QR code for your authenticator app"
-            width={192}
-            height={192}
-            className="mx-auto h-48 w-48"
-          />
-          <div className="space-y-2">
-            <Field
-              label="Set-up key"
-              value={secret.secret}
-              readOnly
-              spellCheck={false}
-              className="font-mono"
-              aria-describedby="setup-key-hint"
-            />
-            <p id="setup-key-hint" className="text-sm text-slate-600">
-              Cannot scan? Type this key into the app instead.
-            </p>
-            <CopyButton text={secret.secret} label="Copy key" />
-          </div>
-          <Field
-            label="Code from the app"
-            name="code"
-            value={code}
-            onChange={(e) => setCode(e.target.value.replace(/[^\d ]/g, '').slice(0, 7))}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            className="font-mono tracking-widest"
-          />
-          <PasswordField
-            label="Password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <FormError message={error} />
-          <DialogActions
-            action="Turn on"
-            disabled={!password || code.replace(' ', '').length !== 6}
-            busy={enable.isPending}
-            onCancel={() => close(false)}
-          />
-        </form>
+        <PasswordCodeForm
+          schema={EnableTwoFactorRequestSchema}
+          boxes={boxes}
+          intro={
+            <>
+              <img
+                src={secret.qrCode}
+                alt="QR code for your authenticator app"
+                width={192}
+                height={192}
+                className="mx-auto h-48 w-48"
+              />
+              <div className="space-y-2">
+                <Field
+                  label="Set-up key"
+                  value={secret.secret}
+                  readOnly
+                  spellCheck={false}
+                  className="font-mono"
+                  aria-describedby="setup-key-hint"
+                />
+                <p id="setup-key-hint" className="text-sm text-slate-600">
+                  Cannot scan? Type this key into the app instead.
+                </p>
+                <CopyButton value={secret.secret} label="key" showLabel />
+              </div>
+            </>
+          }
+          onSubmit={turnOn}
+          actions={(ready) => (
+            <>
+              <FormError message={error} />
+              <DialogActions
+                action="Turn on"
+                disabled={!ready}
+                busy={enable.isPending}
+                onCancel={() => close(false)}
+              />
+            </>
+          )}
+        />
       )}
     </Dialog>
   );
