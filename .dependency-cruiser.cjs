@@ -1,8 +1,50 @@
-// The import rules of the server's and the web app's sources (decision 065).
-// `npm run lint` runs them with the violations known when they were written
-// (.dependency-cruiser-known-violations.json): a new one fails, and each one mended is removed
-// from that file by `npm run lint:deps:baseline`. Type imports count; tests and test helpers
-// do not.
+// The import rules of the server's and the web app's sources (decisions 065 and 067), run by
+// `npm run lint` through scripts/import-rules.mjs, which also refuses any circle between the
+// server's modules or the web app's features. Type imports count; tests and test helpers do not.
+
+const SERVER = '^apps/server/src/';
+
+/**
+ * The server's layers, lowest first (../shared/ARCHITECTURE.md, "one way down"): a file imports
+ * only its own layer and those below it. The tables come first: every module may read any
+ * table, and a table refers only to tables.
+ */
+const LAYERS = {
+  tables: [
+    `${SERVER}(modules|sandbox)/[^/]+/schema\\.ts$`,
+    `${SERVER}db/schema\\.ts$`,
+    // the audit row's details: the type of one of its columns
+    `${SERVER}modules/audit/details\\.ts$`,
+  ],
+  infrastructure: [
+    `${SERVER}(db|adapters|lib)/`,
+    `${SERVER}(config|deps)\\.ts$`,
+    // what the operator reads of a running instance
+    `${SERVER}modules/(metrics|health)/`,
+  ],
+  foundation: [`${SERVER}modules/(users|activity|preferences|mail|audit)/`],
+  features: [
+    `${SERVER}modules/(auth|security|two-factor|consents|partners|billing|plans|plugins|invoices)/`,
+  ],
+  flows: [`${SERVER}modules/(orders|payments|receipts|privacy|exports|reminders)/`],
+  // wires the rest together: the app, its start, jobs, the CLI, the sandboxes and the demo data
+  composition: [
+    `${SERVER}(jobs|cli|sandbox|demo)/`,
+    `${SERVER}(?!config\\.ts$|deps\\.ts$)[^/]+\\.ts$`,
+  ],
+};
+
+const layerNames = Object.keys(LAYERS);
+const layerRules = layerNames.flatMap((layer, index) =>
+  layerNames.slice(index + 1).map((above) => ({
+    name: `${layer}-not-to-${above}`,
+    severity: 'error',
+    comment: `The ${layer} layer imports nothing of the ${above} layer above it.`,
+    from: { path: LAYERS[layer], pathNot: layer === 'tables' ? [] : LAYERS.tables },
+    to: { path: LAYERS[above], pathNot: LAYERS.tables },
+  })),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -27,6 +69,14 @@ module.exports = {
       from: { path: '^apps/server/src/db/client\\.ts$' },
       to: { path: '^apps/server/src/adapters/' },
     },
+    ...layerRules,
+    {
+      name: 'server-file-in-a-layer',
+      severity: 'error',
+      comment: 'Every source file of the server is in one of the layers (LAYERS above).',
+      from: { path: SERVER, pathNot: Object.values(LAYERS).flat() },
+      to: {},
+    },
     {
       name: 'mail-not-to-features',
       severity: 'error',
@@ -41,6 +91,8 @@ module.exports = {
       path: [
         '\\.test\\.tsx?$',
         '^apps/server/src/test/',
+        // the two-instance tests' harness: haproxy and the processes behind it
+        '^apps/server/src/cluster/',
         '^apps/web/src/test/',
         '/test-support\\.ts$',
         '/testing\\.ts$',

@@ -1,7 +1,7 @@
 /** The databases the bench measures on: a fresh one on a PostgreSQL server, or PGlite in a folder. */
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client';
-import { installQueue } from '../apps/server/src/adapters/queue';
+import { installQueue } from '../apps/server/src/adapters/queue-install';
 import { seed, type SeedPlan } from './seed';
 
 async function admin(serverUrl: string, statement: string) {

@@ -99,3 +99,8 @@ export class Report {
     return this.rows.filter((r) => r.mark === mark).length;
   }
 }
+
+export const count = (n: number) => n.toLocaleString('en-US');
+/** 10k, 1M: how the issue names the sizes. */
+export const size = (n: number) =>
+  n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1_000 ? `${n / 1_000}k` : String(n);

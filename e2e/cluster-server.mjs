@@ -14,7 +14,7 @@ import {
 } from '../apps/server/src/cluster/processes.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
-import { createDeps } from '../apps/server/src/deps.ts';
+import { createDeps } from '../apps/server/src/create-deps.ts';
 
 const port = Number(process.env.PORT);
 const dataDir = process.env.DATA_DIR;

@@ -4,9 +4,9 @@
 // Run with `node --import tsx`, which lets it use the server's modules.
 import { createServer } from 'node:http';
 import { eq, inArray } from 'drizzle-orm';
-import { DEMO_ACCOUNT } from '../apps/server/src/db/seed.ts';
+import { DEMO_ACCOUNT } from '../apps/server/src/demo/seed.ts';
 import { hashPassword } from '../apps/server/src/lib/password.ts';
-import { seedDemoConsents } from '../apps/server/src/modules/consents/seed.ts';
+import { seedDemoConsents } from '../apps/server/src/demo/consents.ts';
 import { consents } from '../apps/server/src/modules/consents/schema.ts';
 import { insertCustomer } from '../apps/server/src/modules/users/service.ts';
 import { sandboxBankConsents } from '../apps/server/src/sandbox/bank/schema.ts';

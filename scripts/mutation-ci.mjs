@@ -21,7 +21,7 @@ import base from '../stryker.config.mjs';
 // dry run builds the app on a fresh database for each test file; the test files share their
 // modules (vitest.mutation.config.ts), which took the auth directory's 15 files from 10 to 20 s
 // each on a busy machine to under 5 s on a quiet one (145 tests in 70 s). The mutation phase took
-// 9 to 10 s per mutant counted below, the static ones and compile errors included (orders/cursor.ts:
+// 9 to 10 s per mutant counted below, the static ones and compile errors included (lib/history-cursor.ts:
 // 41 mutants, 6 min 20 s; auth/access-token.ts lines 98-119: 8 mutants, 70 s). So a run is priced
 // by both, with room for a busier host: a mutant count alone would let a directory's long dry run
 // through. The default of 420 s suits a run by hand; --budget sets another.

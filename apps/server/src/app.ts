@@ -23,7 +23,7 @@ import { registerAuthentication } from './modules/auth/authenticate';
 import { registerSignInBrowsers } from './modules/auth/browsers';
 import { healthRoutes, readinessChecks } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
-import { userRoutes } from './modules/users/routes';
+import { passwordRoutes } from './modules/auth/password-routes';
 import { pluginRoutes } from './modules/plugins/routes';
 import { activityRoutes } from './modules/activity/routes';
 import { consentRoutes } from './modules/consents/routes';
@@ -130,7 +130,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerSignInBrowsers(app, deps);
   await app.register(healthRoutes);
   await app.register(authRoutes);
-  await app.register(userRoutes);
+  await app.register(passwordRoutes);
   await app.register(pluginRoutes);
   await app.register(activityRoutes);
   await app.register(consentRoutes);

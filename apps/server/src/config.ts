@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isValidGstin } from '@portal/contract';
 import { localSecretsFile } from './lib/secrets';
-import { signingSettingsProblem } from './modules/invoices/signing-certificate';
+import { signingSettingsProblem } from './lib/signing-certificate';
 
 /**
  * The shortest the audit log is kept: the DPDP Rules, 2025 (rule 6(1)(e)) ask for a year of

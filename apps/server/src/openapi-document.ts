@@ -6,7 +6,7 @@ import path from 'node:path';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openPglite } from './db/client';
-import { createDeps } from './deps';
+import { createDeps } from './create-deps';
 
 const target = process.argv[2];
 if (!target) {

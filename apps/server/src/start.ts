@@ -1,13 +1,14 @@
 // The portal's start-up, for src/main.ts and for starters that serve something beside it.
 import cluster, { type Worker } from 'node:cluster';
-import { installQueue } from './adapters/queue';
+import { installQueue } from './adapters/queue-install';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, settingSources, settingWarnings, type Config } from './config';
 import { DatabaseInUseError, openDatabase } from './db/client';
 import { loggableError } from './lib/database-errors';
 import { asyncLogDestination } from './lib/logging';
-import { seedDemoIfEmpty } from './db/seed';
-import { createDeps, type AppDeps } from './deps';
+import { seedDemoIfEmpty } from './demo/seed';
+import { createDeps } from './create-deps';
+import type { AppDeps } from './deps';
 import { startBackgroundJobs } from './jobs';
 import { splitCarriedOverByState } from './modules/invoices/carried-over';
 import { startNotices } from './sandbox/notices';

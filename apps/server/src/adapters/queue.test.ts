@@ -6,7 +6,8 @@ import { openUnreachableDatabase } from '../test/database';
 import { createCustomer } from '../test/customers';
 import { drainQueue, jobsOf, runRetriesNow } from '../test/queue';
 import { customers } from '../modules/users/schema';
-import { createQueue, deadLetterOf, type Job } from './queue';
+import { createQueue } from './pg-boss-queue';
+import { deadLetterOf, type Job } from './queue';
 
 let t: TestApp;
 const runs: Job<{ n: number; fail?: boolean }>[] = [];

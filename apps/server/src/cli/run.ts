@@ -1,8 +1,8 @@
-import { installQueue } from '../adapters/queue';
+import { installQueue } from '../adapters/queue-install';
 import { buildApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { DatabaseInUseError, openDatabase, type Database } from '../db/client';
-import { createDeps } from '../deps';
+import { createDeps } from '../create-deps';
 import { CliError, type CliCommand } from './command';
 import { customerCommands } from './customers';
 import { pluginCommands } from './plugins';

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNT } from '../db/seed';
+import { DEMO_ACCOUNT } from '../demo/seed';
 import { freePort, postgresTestServerUrl } from '../test/database';
 import { createPostgresDatabase, startPortal, stopPortal, type PortalProcess } from './processes';
 

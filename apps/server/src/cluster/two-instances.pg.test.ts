@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderAmount, paiseToRupees } from '@portal/contract';
 import { hmacHex } from '../adapters/payment-gateway';
-import { DEMO_ACCOUNT } from '../db/seed';
+import { DEMO_ACCOUNT } from '../demo/seed';
 import { CODE_MAIL_SUBJECT } from '../modules/auth/mails';
 import { freePort, postgresTestServerUrl } from '../test/database';
 import { codeFrom, readOutbox } from '../test/mail';

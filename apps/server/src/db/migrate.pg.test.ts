@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { openPostgres } from './client';
-import { installQueue } from '../adapters/queue';
+import { installQueue } from '../adapters/queue-install';
 
 import { postgresTestServerUrl } from '../test/database';
 

@@ -16,7 +16,7 @@ import { freePort } from '../test/database';
 import { isDatabaseUnavailable } from '../lib/database-errors';
 import { RETRY_AFTER_SECONDS } from '../lib/http-errors';
 import { openPostgres, type DatabaseHandle } from './client';
-import { installQueue } from '../adapters/queue';
+import { installQueue } from '../adapters/queue-install';
 
 const run = promisify(execFile);
 const PG_BIN = '/usr/lib/postgresql/15/bin';

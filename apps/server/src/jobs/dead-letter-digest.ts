@@ -4,7 +4,7 @@ import { JOB_NAMES, QUEUE_SCHEMA, deadLetterOf } from '../adapters/queue';
 import type { AppDeps } from '../deps';
 import type { DeadLetterDigestData } from '../modules/mail/dead-letter-digest';
 import { enqueueMail } from '../modules/mail/delivery';
-import { whileHoldingJobLock } from './lock';
+import { whileHoldingJobLock } from '../db/job-lock';
 
 const JOBS = sql.raw(`${QUEUE_SCHEMA}.job`);
 /** Each dead-letter queue, by the queue whose jobs land in it. */

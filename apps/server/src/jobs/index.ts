@@ -42,7 +42,7 @@ interface ScheduledJob {
   run(deps: AppDeps, log: FastifyBaseLogger): Promise<void>;
 }
 
-/** The jobs run on a schedule; their retries and dead letters are in adapters/queue.ts. */
+/** The jobs run on a schedule; their retries and dead letters are in adapters/queue-install.ts. */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'payment-reconcile', every: 'PAYMENT_RECONCILE_MINUTES', run: runPaymentReconciliation },
   { name: 'auth-purge', every: 'AUTH_PURGE_MINUTES', run: runAuthPurge },

@@ -10,8 +10,8 @@ import {
   sessions,
 } from '../modules/auth/schema';
 import { ABSOLUTE_LIMIT_MS, IDLE_LIMIT_MS } from '../modules/auth/sessions';
-import { RATE_LIMITS } from '../modules/auth/throttle';
-import { whileHoldingJobLock } from './lock';
+import { RATE_LIMITS } from '../lib/rate-limit';
+import { whileHoldingJobLock } from '../db/job-lock';
 import { DAY_MS } from '../lib/clock';
 
 // Reasons and figures: docs/decisions/021-purging-expired-sign-in-records.md

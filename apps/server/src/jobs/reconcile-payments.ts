@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import type { AppDeps } from '../deps';
-import { checkOrderPayment } from '../modules/payments/service';
+import { checkOrderPayment } from '../modules/payments/settlement';
 import { orders } from '../modules/orders/schema';
 import { HOUR_MS } from '../lib/clock';
 

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQueue, type Queue } from '../adapters/queue';
+import { createQueue } from '../adapters/pg-boss-queue';
+import type { Queue } from '../adapters/queue';
 import { openPostgres, type DatabaseHandle } from '../db/client';
 import { openTestDatabase } from '../test/database';
 

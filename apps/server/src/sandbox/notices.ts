@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { sandboxesInUse, type Config } from '../config';
-import { DEMO_ACCOUNT } from '../db/seed';
+import { DEMO_ACCOUNT } from '../demo/seed';
 import { outboxDir } from '../deps';
 import { SANDBOX_GATEWAY_PREFIX } from '../adapters/payment-gateway';
 import {

@@ -4,7 +4,7 @@ import { count } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { loadConfig } from '../config';
-import { DEMO_ACCOUNT, seedDemoIfEmpty } from '../db/seed';
+import { DEMO_ACCOUNT, seedDemoIfEmpty } from '../demo/seed';
 import { customers } from '../modules/users/schema';
 import { startNotices } from './notices';
 

@@ -13,7 +13,7 @@ import {
   type DatabaseHandle,
 } from '../db/client';
 import { migratedPgliteImage } from './migrated-databases';
-import { installQueue } from '../adapters/queue';
+import { installQueue } from '../adapters/queue-install';
 
 let migratedImage: Promise<Blob> | undefined;
 

@@ -11,7 +11,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../db/client';
-import { installQueue } from '../adapters/queue';
+import { installQueue } from '../adapters/queue-install';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -14,6 +14,7 @@ import {
 import type { Database, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { isUuid } from '../../lib/uuid';
 import { activityEvents, activitySeen } from './schema';
 
 type EventRow = typeof activityEvents.$inferSelect;
@@ -42,7 +43,6 @@ interface Cursor {
   id: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 const encodeCursor = (cursor: Cursor) =>
@@ -51,7 +51,7 @@ const encodeCursor = (cursor: Cursor) =>
 function decodeCursor(raw: string): Cursor {
   const [at = '', id = ''] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
   // the shape alone would let 2024-02-30 through to PostgreSQL, which refuses it
-  if (!TIMESTAMP.test(at) || !isRealDateTime(at) || !UUID.test(id)) {
+  if (!TIMESTAMP.test(at) || !isRealDateTime(at) || !isUuid(id)) {
     throw new AppError('BAD_REQUEST', 'cursor: is not valid', 'validation');
   }
   return { at, id };

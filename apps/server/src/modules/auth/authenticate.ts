@@ -3,6 +3,7 @@ import { authMessages } from '@portal/contract';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { isUuid } from '../../lib/uuid';
 import { RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../../lib/http-errors';
 import type { AccessClaims, AccessTokens } from './access-token';
 import { createSessionCheck, createSessionStanding, type UnrevokedSession } from './sessions';
@@ -62,8 +63,6 @@ export function bearerToken(request: FastifyRequest): string {
   return match[1]!;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const sessionExpired = () => new AppError('UNAUTHORIZED', authMessages.sessionExpired);
 
 /**
@@ -75,7 +74,7 @@ export async function verifiedClaims(
   request: FastifyRequest,
 ): Promise<AccessClaims> {
   const claims = await tokens.verify(bearerToken(request));
-  if (!UUID.test(claims.sessionId) || !UUID.test(claims.customerId)) throw sessionExpired();
+  if (!isUuid(claims.sessionId) || !isUuid(claims.customerId)) throw sessionExpired();
   return claims;
 }
 

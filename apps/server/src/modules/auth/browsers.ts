@@ -11,7 +11,7 @@ import type { AppDeps } from '../../deps';
 import type { App } from '../../lib/types';
 import { enqueueMail } from '../mail/delivery';
 import { portalUrl } from '../mail/format';
-import { createSessionEndLink } from '../security/record';
+import { createSessionEndLink } from './sign-in-record';
 import { seenBrowsers } from './schema';
 import { randomToken, sha256 } from './secrets';
 

@@ -12,7 +12,7 @@ import { createCustomer } from '../../test/customers';
 import { drainQueue, jobsOf } from '../../test/queue';
 import { appMailingThrough, createSmtpProcess, type SmtpProcess } from '../../test/smtp';
 import { withAppOn } from '../../test/two-factor';
-import { RATE_LIMITS } from './throttle';
+import { RATE_LIMITS } from '../../lib/rate-limit';
 import { freshIp, login, loginBody } from '../../test/auth';
 
 // The mail server is a real SMTP process that the test stops and starts; the portal delivers

@@ -14,7 +14,8 @@ import { passwordResetTokens } from './schema';
 import { randomToken, sha256 } from './secrets';
 import type { ServiceDeps } from './service';
 import { revokeCustomerSessions } from './sessions';
-import { reserveAccountAttempt, reserveRateLimitHit, unlockAccount } from './throttle';
+import { reserveRateLimitHit } from '../../lib/rate-limit';
+import { reserveAccountAttempt, unlockAccount } from './throttle';
 
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
 /** One reset mail a minute per account is plenty for a person and useless for mail-bombing. */

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { customerPlans } from '../plans/schema';
 import { createPlan } from '../plans/service';
-import { getUser } from '../users/service';
+import { getUser } from './profile';
 import { createAccessTokens } from './access-token';
 import { ABSOLUTE_LIMIT_MS, revokeSession, startSession } from './sessions';
 import { bearer } from '../../test/auth';

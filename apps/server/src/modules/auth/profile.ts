@@ -5,9 +5,41 @@ import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { customerPlans, plans } from '../plans/schema';
 import { customers } from '../users/schema';
-import { toUser } from '../users/service';
+import { findCustomerById } from '../users/service';
+import type { Customer } from '../users/schema';
+import { AppError } from '../../lib/errors';
+import { currentPlanOf } from '../plans/current-plan';
+import type { Executor } from '../../db/client';
 import { sessions } from './schema';
 import { createSessionStanding, unrevokedSession } from './sessions';
+
+/** The user object of spec §3 as the API answers it. */
+export function toUser(customer: Customer, plan: User['plan']): User {
+  return {
+    _id: customer.id,
+    id: customer.id,
+    company_name: customer.companyName,
+    email: customer.email,
+    mobile: customer.mobile,
+    gstNo: customer.gstNo,
+    category: customer.category,
+    tally_serialno: customer.tallySerialNo,
+    tally_version: customer.tallyVersion,
+    customer_type: customer.customerType,
+    created_at: customer.createdAt.toISOString(),
+    plan,
+  };
+}
+
+export async function getUser(db: Executor, clock: Clock, customerId: string): Promise<User> {
+  // independent reads: on PostgreSQL they run side by side
+  const [customer, plan] = await Promise.all([
+    findCustomerById(db, customerId),
+    currentPlanOf(db, customerId, clock.now()),
+  ]);
+  if (!customer) throw new AppError('UNAUTHORIZED', 'Unauthorized access. Please log in.');
+  return toUser(customer, plan);
+}
 
 /** The period in force, as the statement returns it (JSON: timestamps are ISO strings). */
 interface InForce {

@@ -12,9 +12,11 @@ import {
   ResendVerificationResponseSchema,
   Verify2faRequestSchema,
   Verify2faResponseSchema,
+  VerifyRecoveryCodeRequestSchema,
   authMessages,
   authPaths,
   twoFactorMessages,
+  twoFactorPaths,
 } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
@@ -229,5 +231,32 @@ export async function authRoutes(app: App) {
       if (!user) throw sessionExpired();
       return { success: true as const, message: authMessages.profileFetched, data: { user } };
     },
+  );
+
+  app.post(
+    twoFactorPaths.verifyRecoveryCode,
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Sign-in step two with a recovery code instead of the app; sets the refresh cookie',
+        // public, as the sign-in steps are: step one's tempToken stands for the customer
+        security: [],
+        body: VerifyRecoveryCodeRequestSchema,
+        response: {
+          200: Verify2faResponseSchema,
+          400: ErrorResponseSchema,
+          401: ErrorResponseSchema,
+          409: ErrorResponseSchema,
+          429: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) =>
+      signedIn(
+        reply,
+        await verifyLogin(deps, tokens, request.body, request.ip, request.headers['user-agent']),
+        deps.clock.now(),
+      ),
   );
 }

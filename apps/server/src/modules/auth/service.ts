@@ -15,9 +15,10 @@ import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
 import { recordActivity } from '../activity/record';
 import { mailStatus, type MailStatus } from '../mail/delivery';
 import { appSignInCheck, secondFactorOf, type GivenCode } from '../two-factor/service';
-import { recordSignInAttempt } from '../security/record';
+import { recordSignInAttempt } from './sign-in-record';
 import { customers } from '../users/schema';
-import { findCustomerByEmail, getUser, normaliseEmail } from '../users/service';
+import { findCustomerByEmail, normaliseEmail } from '../users/service';
+import { getUser } from './profile';
 import type { AccessTokens } from './access-token';
 import { codeMailJobId, queueCodeMail } from './mails';
 import { loginChallenges } from './schema';
@@ -29,13 +30,8 @@ import {
   startSession,
   type IssuedSession,
 } from './sessions';
-import {
-  clearAccountFailures,
-  givenBackIfRefused,
-  recordAccountFailure,
-  reserveAccountAttempt,
-  reserveRateLimitHit,
-} from './throttle';
+import { givenBackIfRefused, reserveRateLimitHit } from '../../lib/rate-limit';
+import { clearAccountFailures, recordAccountFailure, reserveAccountAttempt } from './throttle';
 
 export const MAX_CODE_ATTEMPTS = 5;
 export const MAX_RESENDS = 5;

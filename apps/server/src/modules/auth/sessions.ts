@@ -6,7 +6,7 @@ import {
   recordSessionsEnded,
   recordSignInAttempt,
   type SignInClient,
-} from '../security/record';
+} from './sign-in-record';
 import { randomToken, sha256 } from './secrets';
 import { refreshTokens, sessions, type RevokeReason } from './schema';
 

@@ -16,7 +16,8 @@ import {
   waitForMailCount,
   wrongCode,
 } from '../../test/auth';
-import { reserveAccountAttempt, reserveRateLimitHit, waitAfterFailures } from './throttle';
+import { reserveRateLimitHit } from '../../lib/rate-limit';
+import { reserveAccountAttempt, waitAfterFailures } from './throttle';
 
 let t: TestApp;
 beforeAll(async () => {

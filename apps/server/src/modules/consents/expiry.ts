@@ -4,8 +4,9 @@
 import { and, inArray, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
-import { whileHoldingJobLock } from '../../jobs/lock';
+import { whileHoldingJobLock } from '../../db/job-lock';
 import { expireDueConsents, type ExpiryDeps } from './customer-consents';
+import { build, DUE, run, type ConsentReadDeps } from './read-statements';
 import { consents } from './schema';
 
 /** Customers a pass stores expiries for: a pass stays short, the next one goes on. */
@@ -44,4 +45,24 @@ export async function runConsentExpirySweep(
 ) {
   const stored = await sweepExpiredConsents(deps);
   if (stored > 0) log.info({ stored }, 'consent expiries stored');
+}
+
+const DUE_PROBE = build(
+  'consents_due_probe',
+  (p) =>
+    `SELECT EXISTS (SELECT 1 FROM consents c WHERE c.customer_id = ${p('customer')} AND ${DUE('c', p)}) AS due`,
+);
+
+/**
+ * Stores the expiry of the customer's consents past their expiry time, with their activity, when
+ * there are any: a probe on the index first, so that the usual read writes nothing.
+ */
+export async function storeDueExpiries(deps: ConsentReadDeps, customerId: string) {
+  const { clock } = deps;
+  const [probe] = await run<{ due: boolean }>(deps, DUE_PROBE, {
+    customer: customerId,
+    now: clock.now(),
+  });
+  if (!probe?.due) return 0;
+  return deps.db.transaction((tx) => expireDueConsents(tx, deps, customerId));
 }

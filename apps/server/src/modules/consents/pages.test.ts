@@ -14,7 +14,7 @@ import { revokeSession, startSession } from '../auth/sessions';
 import { orders } from '../orders/schema';
 import { plans } from '../plans/schema';
 import { encodeCursor } from './cursor';
-import { allConsentBatches } from './reads';
+import { allConsentBatches } from './pages';
 import { consentAccesses, consents } from './schema';
 import { partners } from '../partners/schema';
 import { toConsent, toPastConsent } from './rows';
@@ -420,7 +420,7 @@ describe('the stored counters', () => {
         amountPaise: 100,
       })
       .returning();
-    const { storeDueExpiries } = await import('./reads');
+    const { storeDueExpiries } = await import('./expiry');
     await fc.assert(
       fc.asyncProperty(writes, async (sequence) => {
         const customer = await createCustomer(t, { password: 'x' });

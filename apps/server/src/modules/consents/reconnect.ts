@@ -5,7 +5,7 @@ import { RECONNECT_WINDOW_DAYS, canReconnect, type Consent } from '@portal/contr
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { requireOwnConsent } from './customer-consents';
-import { storeDueExpiries } from './reads';
+import { storeDueExpiries } from './expiry';
 import { toConsent } from './rows';
 import { consents } from './schema';
 

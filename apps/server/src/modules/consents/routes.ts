@@ -22,13 +22,9 @@ import { Readable } from 'node:stream';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { deleteConsent, refreshConsentStatus } from './customer-consents';
-import {
-  allConsentBatches,
-  dashboardCounters,
-  listConsentHistory,
-  listConsentPage,
-  storeDueExpiries,
-} from './reads';
+import { dashboardCounters } from './counters';
+import { storeDueExpiries } from './expiry';
+import { allConsentBatches, listConsentHistory, listConsentPage } from './pages';
 import { getOwnConsent, requestReconnect } from './reconnect';
 
 const errors = {

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer, insertCustomers, sessionAuth } from '../../test/customers';
 import { CUSTOM_PLANS_FIRST, onOneConnection } from '../../test/database';
 import type { RequestAuth } from '../auth/authenticate';
-import { listConsentPage } from './reads';
+import { listConsentPage } from './pages';
 import { createTestPartner } from './testing';
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderFileStore } from '../../adapters/file-store';
-import { createQueue } from '../../adapters/queue';
+import { createQueue } from '../../adapters/pg-boss-queue';
 import { openPostgres } from '../../db/client';
 import { startBackgroundJobs } from '../../jobs';
 import { RETRY_AFTER_SECONDS } from '../../lib/http-errors';

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { stateCodeOf } from '../receipts/gst';
+import { stateCodeOf } from './gst';
 
 /** The tax of a row, split as splitTax splits it: the odd paisa to CGST. */
 const resplit = (state: string, placeOfSupply: SQL, tax: SQL) => sql`

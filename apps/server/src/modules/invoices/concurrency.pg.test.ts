@@ -5,7 +5,7 @@ import { orderAmount } from '@portal/contract';
 import type { FileStore } from '../../adapters/file-store';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
-import { settleOrder } from '../payments/service';
+import { settleOrder } from '../payments/settlement';
 import { TEST_PLAN, buyer, refundEvent, sendWebhook } from '../../test/payments';
 import { creditNotes, invoices } from './schema';
 import { paidOrder } from '../../test/invoices';

@@ -5,8 +5,8 @@ import {
   stateLabel,
   formatPaise,
 } from '@portal/contract';
-import { rupeesInWords } from '../receipts/amount-in-words';
-import { stateCodeOf } from '../receipts/gst';
+import { rupeesInWords } from './amount-in-words';
+import { stateCodeOf } from './gst';
 import { handlingTaxableOf, type DocumentAmounts } from './amounts';
 
 /** A description and its amount ('' where the line has none). */

@@ -3,7 +3,7 @@ import { indiaTime as when, portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
 import type { MailContext, RenderedMail } from '../mail/rendered';
 import { withStoredPdf } from '../mail/templates';
-import { receiptFileKey } from '../receipts/service';
+import { receiptFileKey } from './schema';
 
 /** What the mail of a paid order's invoice is made from: plain JSON, as it waits in the job queue. */
 export interface ReceiptMailData {

@@ -4,13 +4,18 @@ import type { Transaction } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { enqueueMail } from '../mail/delivery';
 import type { OrderRow } from '../orders/schema';
-import { receiptFileKey } from '../receipts/service';
 import { creditAmounts, invoiceAmounts } from './amounts';
 import { creditNoteContent, invoiceContent, isIntraState, type InvoiceData } from './content';
 import { nextDocumentNumber } from './numbering';
 import { recipientOf, supplierOf } from './recipient';
 import { issuedDocumentPdf } from './signing';
-import { creditNoteFileKey, creditNotes, invoices, type CreditNoteRow } from './schema';
+import {
+  creditNoteFileKey,
+  creditNotes,
+  invoices,
+  receiptFileKey,
+  type CreditNoteRow,
+} from './schema';
 
 type IssueDeps = Pick<AppDeps, 'files' | 'config'>;
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client';
-import { financialYearOf } from '../receipts/gst';
+import { financialYearOf } from './gst';
 import { documentCounters } from './schema';
 
 /** Tax invoices and credit notes are numbered in series of their own. */

@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { GST_STATES, type BillingAddress } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import type { Config } from '../../config';
-import { stateCodeOf } from '../receipts/gst';
+import { stateCodeOf } from './gst';
 import type { OrderRow } from '../orders/schema';
-import { billingSnapshotOf } from '../orders/service';
+import { billingSnapshotOf } from './billing-snapshot';
 import { customers } from '../users/schema';
 import type { Recipient, Supplier } from './content';
 

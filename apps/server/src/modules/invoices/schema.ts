@@ -94,5 +94,8 @@ export const creditNotes = pgTable(
 );
 export type CreditNoteRow = typeof creditNotes.$inferSelect;
 
-/** Where a credit note's PDF is kept (an invoice's is its order's receipt file). */
+/** Where an order's invoice PDF (its receipt) is kept. */
+export const receiptFileKey = (orderId: string) => `receipts/${orderId}.pdf`;
+
+/** Where a credit note's PDF is kept. */
 export const creditNoteFileKey = (creditNoteId: string) => `credit-notes/${creditNoteId}.pdf`;

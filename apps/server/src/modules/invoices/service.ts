@@ -9,8 +9,8 @@ import {
 import type { Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
-import { decodeCursor, encodeCursor } from '../orders/cursor';
-import { isUuid } from '../plans/service';
+import { decodeCursor, encodeCursor } from '../../lib/history-cursor';
+import { isUuid } from '../../lib/uuid';
 import { creditNotes, invoices, type CreditNoteRow, type InvoiceRow } from './schema';
 
 /** How long a document's link opens its PDF. */

@@ -4,7 +4,7 @@ import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import type { Config } from '../../config';
 import type { DocumentContent } from './content';
 import { renderDocumentPdf } from './document-pdf';
-import { openSigningCertificate, type SigningCertificate } from './signing-certificate';
+import { openSigningCertificate, type SigningCertificate } from '../../lib/signing-certificate';
 
 type SigningConfig = Pick<Config, 'INVOICE_SIGNING_P12_FILE' | 'INVOICE_SIGNING_P12_PASSWORD'>;
 

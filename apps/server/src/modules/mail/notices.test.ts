@@ -6,7 +6,7 @@ import { DEVICE_COOKIE } from '../auth/browsers';
 import { freshIp, latestCode, loginBody } from '../../test/auth';
 import { createTestPartner, decideAtBank, requestTestConsent } from '../consents/testing';
 import { buyer } from '../../test/payments';
-import { receiptFileKey } from '../receipts/service';
+import { receiptFileKey } from '../invoices/schema';
 
 let t: TestApp;
 beforeAll(async () => {

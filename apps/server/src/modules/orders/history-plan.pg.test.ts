@@ -7,7 +7,7 @@ import { insertCustomers, sessionAuth } from '../../test/customers';
 import { CUSTOM_PLANS_FIRST, onOneConnection } from '../../test/database';
 import { buyer } from '../../test/payments';
 import type { RequestAuth } from '../auth/authenticate';
-import { decodeCursor, type OrderPosition } from './cursor';
+import { decodeCursor, type HistoryPosition } from '../../lib/history-cursor';
 import { listOrders, historyPageStatement } from './service';
 
 interface PlanNode {
@@ -31,7 +31,7 @@ afterAll(() => t.close());
  * What PostgreSQL does for a page, from EXPLAIN ANALYZE of the very statement the route runs.
  * Not a timing: the number of order rows read, which must not grow with the history.
  */
-async function planOf(auth: RequestAuth, rows: number, position?: OrderPosition) {
+async function planOf(auth: RequestAuth, rows: number, position?: HistoryPosition) {
   const { statement, values } = historyPageStatement(auth, rows, position);
   const client = (t.deps.db as unknown as { $client: pg.Pool }).$client;
   const result = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, values);

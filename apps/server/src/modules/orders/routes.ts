@@ -1,6 +1,4 @@
-import { z } from 'zod';
 import {
-  CheckStatusResponseSchema,
   CreateOrderRequestSchema,
   CreateOrderResponseSchema,
   ErrorResponseSchema,
@@ -9,8 +7,7 @@ import {
   orderPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { checkOrderPayment } from '../payments/service';
-import { createOrder, findOwnOrder, listOrders, orderView } from './service';
+import { createOrder, listOrders } from './service';
 
 export async function orderRoutes(app: App) {
   const errors = {
@@ -61,31 +58,6 @@ export async function orderRoutes(app: App) {
       const { session, ...page } = await listOrders(app.deps, request.auth, request.query);
       await app.confirmSession(request, session);
       return { success: true as const, ...page };
-    },
-  );
-
-  app.post(
-    orderPaths.checkStatus,
-    {
-      preHandler: app.authenticate,
-      schema: {
-        tags: ['orders'],
-        summary: 'Asks the payment gateway about an order and settles it',
-        security: [{ bearer: [] }],
-        params: z.object({ id: z.string().max(100) }),
-        response: { 200: CheckStatusResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const { customerId } = request.auth;
-      const order = await findOwnOrder(app.deps.db, customerId, request.params.id);
-      await checkOrderPayment(app.deps, order, request.log);
-      const view = await orderView(app.deps, customerId, order.id);
-      return {
-        success: true as const,
-        message: `Payment status: ${view.paymentStatus}`,
-        order: view,
-      };
     },
   );
 }

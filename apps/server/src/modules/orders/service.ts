@@ -1,12 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import {
   formatPaise,
-  gstKind,
   ORDER_HISTORY_PAGE_SIZE,
   orderAmount,
   rupeesToPaise,
   type CreateOrderRequest,
-  type GstTaxSplit,
   type Order,
   type OrderBillingSnapshot,
   type PaymentStatus,
@@ -20,10 +18,12 @@ import type { RequestAuth } from '../auth/authenticate';
 import { unrevokedSessionSql, type UnrevokedSession } from '../auth/sessions';
 import { billingSnapshotFor } from '../billing/service';
 import { customerPlans, plans } from '../plans/schema';
-import { isUuid, offeredPlan } from '../plans/service';
+import { isUuid } from '../../lib/uuid';
+import { offeredPlan } from '../plans/service';
 import { receiptLink, receiptOffered } from '../receipts/service';
 import { invoices } from '../invoices/schema';
-import { encodeCursor, decodeCursor, type OrderPosition } from './cursor';
+import { billingSnapshotOf, snapshotColumns } from '../invoices/billing-snapshot';
+import { encodeCursor, decodeCursor, type HistoryPosition } from '../../lib/history-cursor';
 import { orders, type OrderRow } from './schema';
 
 /** What an order shows of its own row. */
@@ -136,7 +136,7 @@ const WEB_PAGE_ROWS = ORDER_HISTORY_PAGE_SIZE + 1;
 /**
  * The web app's page has texts with its size written in as the LIMIT: with a parameter there,
  * PostgreSQL costs a plan made for any value too high to keep it, and plans the statement anew
- * at every call (as the consents page, in consents/reads.ts). Any other size is a parameter.
+ * at every call (as the consents page, in consents/read-statements.ts). Any other size is a parameter.
  */
 // a statement's name only lets the database keep it parsed; unnamed, it is parsed at each call
 // Stryker disable StringLiteral: equivalent, as said above
@@ -163,7 +163,7 @@ export function historyPageStatement(
   { customerId, sessionId }: RequestAuth,
   rows: number,
   /** Where the page starts: after the order at this position, or at the newest. */
-  position: OrderPosition | undefined,
+  position: HistoryPosition | undefined,
 ): { statement: Statement; values: unknown[] } {
   // Stryker disable next-line ConditionalExpression: the parameter's texts answer the same; only PostgreSQL's plans tell them apart (history-plan.pg.test.ts)
   const sizeWrittenIn = rows === WEB_PAGE_ROWS;
@@ -247,52 +247,6 @@ export async function orderView(
   );
   if (!row) throw new AppError('NOT_FOUND', 'Order not found');
   return toOrder(deps, viewOf(row));
-}
-
-/** The columns that keep an order's billing snapshot. */
-const snapshotColumns = (snapshot: OrderBillingSnapshot) => ({
-  billingGstin: snapshot.gstin,
-  billingAddressLine1: snapshot.address?.addressLine1 ?? null,
-  billingAddressLine2: snapshot.address?.addressLine2 ?? null,
-  billingCity: snapshot.address?.city ?? null,
-  billingStateCode: snapshot.address?.stateCode ?? null,
-  billingPin: snapshot.address?.pin ?? null,
-  placeOfSupply: snapshot.placeOfSupply,
-  supplierStateCode: snapshot.supplierStateCode,
-  cgstPaise: snapshot.taxSplit.cgstPaise,
-  sgstPaise: snapshot.taxSplit.sgstPaise,
-  igstPaise: snapshot.taxSplit.igstPaise,
-});
-
-type SnapshotRow = Pick<OrderRow, keyof ReturnType<typeof snapshotColumns>>;
-
-/**
- * The billing details an order kept when it was created (what its invoice prints), or null for
- * an order created before orders kept them.
- */
-export function billingSnapshotOf(row: SnapshotRow): OrderBillingSnapshot | null {
-  const { billingGstin, placeOfSupply, supplierStateCode } = row;
-  if (billingGstin === null || placeOfSupply === null || supplierStateCode === null) return null;
-  const taxSplit: GstTaxSplit = {
-    kind: gstKind(supplierStateCode, placeOfSupply),
-    cgstPaise: row.cgstPaise ?? 0,
-    sgstPaise: row.sgstPaise ?? 0,
-    igstPaise: row.igstPaise ?? 0,
-  };
-  const address =
-    row.billingAddressLine1 !== null &&
-    row.billingCity !== null &&
-    row.billingStateCode !== null &&
-    row.billingPin !== null
-      ? {
-          addressLine1: row.billingAddressLine1,
-          addressLine2: row.billingAddressLine2,
-          city: row.billingCity,
-          stateCode: row.billingStateCode,
-          pin: row.billingPin,
-        }
-      : null;
-  return { gstin: billingGstin, address, placeOfSupply, supplierStateCode, taxSplit };
 }
 
 /** The billing snapshot of one order, by its id alone (the invoice of a settled order). */

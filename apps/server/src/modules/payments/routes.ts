@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import {
+  CheckStatusResponseSchema,
   CreatePaymentRequestSchema,
   CreatePaymentResponseSchema,
   ErrorResponseSchema,
@@ -6,12 +8,16 @@ import {
   PaymentWebhookBodySchema,
   PaymentWebhookHeadersSchema,
   WebhookResponseSchema,
+  orderPaths,
   paymentPaths,
 } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import { INVALID_JSON_MESSAGE } from '../../lib/http-errors';
 import type { App } from '../../lib/types';
-import { createPayment, handleCallback, handleWebhook } from './service';
+import { handleCallback, handleWebhook } from './callback-and-webhook';
+import { createPayment } from './create-payment';
+import { checkOrderPayment } from './settlement';
+import { findOwnOrder, orderView } from '../orders/service';
 
 /**
  * Where the customer lands after checkout: the order history, which says the outcome of the
@@ -128,4 +134,38 @@ export async function paymentRoutes(app: App) {
       },
     );
   });
+
+  // the order screen's 'Check payment status': the gateway asked, the order settled as it says
+  app.post(
+    orderPaths.checkStatus,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['orders'],
+        summary: 'Asks the payment gateway about an order and settles it',
+        security: [{ bearer: [] }],
+        params: z.object({ id: z.string().max(100) }),
+        response: {
+          200: CheckStatusResponseSchema,
+          400: ErrorResponseSchema,
+          401: ErrorResponseSchema,
+          404: ErrorResponseSchema,
+          409: ErrorResponseSchema,
+          422: ErrorResponseSchema,
+          502: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const { customerId } = request.auth;
+      const order = await findOwnOrder(app.deps.db, customerId, request.params.id);
+      await checkOrderPayment(app.deps, order, request.log);
+      const view = await orderView(app.deps, customerId, order.id);
+      return {
+        success: true as const,
+        message: `Payment status: ${view.paymentStatus}`,
+        order: view,
+      };
+    },
+  );
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { activityEvents } from '../activity/schema';
 import { orders } from '../orders/schema';
-import { settleOrder } from './service';
+import { settleOrder } from './settlement';
 import { linkEvent, paidSilently, sendWebhook } from '../../test/payments';
 
 let t: TestApp;

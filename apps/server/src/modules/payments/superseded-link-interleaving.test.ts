@@ -4,7 +4,7 @@ import type { Database } from '../../db/client';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
-import { createPayment } from './service';
+import { createPayment } from './create-payment';
 import { buyer, startPayment, totalRupees } from '../../test/payments';
 
 let t: TestApp;

@@ -3,10 +3,8 @@ import type { Plan } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { isUuid } from '../../lib/uuid';
 import { plans, type PlanRow } from './schema';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 export function toPlan(row: PlanRow): Plan {
   return {

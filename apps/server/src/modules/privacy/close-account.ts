@@ -27,7 +27,7 @@ import { orders } from '../orders/schema';
 import { paymentEvents } from '../payments/schema';
 import { customerPlans } from '../plans/schema';
 import { notificationPreferences } from '../preferences/schema';
-import { financialYearOf } from '../receipts/gst';
+import { financialYearOf } from '../invoices/gst';
 import { remindersSent } from '../reminders/schema';
 import { sessionDevices, signInEvents } from '../security/schema';
 import { twoFactorApps, twoFactorRecoveryCodes } from '../two-factor/schema';

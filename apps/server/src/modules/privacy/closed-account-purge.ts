@@ -5,7 +5,7 @@ import { and, eq, gt, gte, inArray, lt, lte, notExists, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps';
 import type { Transaction } from '../../db/client';
-import { whileHoldingJobLock } from '../../jobs/lock';
+import { whileHoldingJobLock } from '../../db/job-lock';
 import { consentDocumentsOf } from '../consents/erasure';
 import { creditNotes, invoices } from '../invoices/schema';
 import { orders } from '../orders/schema';

@@ -5,7 +5,7 @@ import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/password';
 import { randomCode, sameHash, sha256 } from '../auth/secrets';
-import { reserveRateLimitHit } from '../auth/throttle';
+import { reserveRateLimitHit } from '../../lib/rate-limit';
 import { enqueueMail } from '../mail/delivery';
 import { privacyCodes } from './schema';
 

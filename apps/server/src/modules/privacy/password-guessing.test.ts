@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privacyMessages, privacyPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
-import { RATE_LIMITS } from '../auth/throttle';
+import { RATE_LIMITS } from '../../lib/rate-limit';
 import { post } from '../../test/privacy';
 
 let t: TestApp;

@@ -7,7 +7,7 @@ import {
 } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
-import { isUuid } from '../plans/service';
+import { isUuid } from '../../lib/uuid';
 import { receiptFileFor } from './service';
 
 export async function receiptRoutes(app: App) {

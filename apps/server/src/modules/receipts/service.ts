@@ -9,8 +9,6 @@ import { orders } from '../orders/schema';
 /** How long a receipt link opens the PDF. */
 export const RECEIPT_LINK_TTL_SECONDS = 10 * 60;
 
-export const receiptFileKey = (orderId: string) => `receipts/${orderId}.pdf`;
-
 /**
  * Whether an order's tax invoice is offered, in the order list and by its download link alike:
  * only while the order is Completed (spec). A refunded order's invoice is offered again

@@ -8,7 +8,7 @@ import { auditOf } from '../../test/audit';
 import { bearer, freshIp, refresh } from '../../test/auth';
 import { sessions } from '../auth/schema';
 import { sha256 } from '../auth/secrets';
-import { END_LINK_TTL_MS } from './record';
+import { END_LINK_TTL_MS } from '../auth/sign-in-record';
 import { sessionEndLinks } from './schema';
 import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, signInFrom } from '../../test/security';
 

@@ -12,7 +12,7 @@ import { authHeaders, createCustomer } from '../../test/customers';
 import { auditOf } from '../../test/audit';
 import { bearer, freshIp, latestCode, wrongCode } from '../../test/auth';
 import { startSession } from '../auth/sessions';
-import { recordSignInAttempt, SIGN_IN_HISTORY_MS } from './record';
+import { recordSignInAttempt, SIGN_IN_HISTORY_MS } from '../auth/sign-in-record';
 import { sessionDevices, signInEvents } from './schema';
 import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, passwordStep, signInFrom } from '../../test/security';
 

@@ -18,7 +18,7 @@ import {
   revokeCustomerSessions,
   revokeSession,
 } from '../auth/sessions';
-import { SIGN_IN_HISTORY_MS } from './record';
+import { SIGN_IN_HISTORY_MS } from '../auth/sign-in-record';
 import { sessionDevices, sessionEndLinks, signInEvents } from './schema';
 
 /** The signed-in customer and the session of the request. */

@@ -13,7 +13,7 @@ import { auditOf } from '../../test/audit';
 import { bearer, freshIp, refresh } from '../../test/auth';
 import { sessions } from '../auth/schema';
 import { ABSOLUTE_LIMIT_MS, IDLE_LIMIT_MS, revokeSession, startSession } from '../auth/sessions';
-import { USER_AGENT_MAX_LENGTH } from './record';
+import { USER_AGENT_MAX_LENGTH } from '../auth/sign-in-record';
 import { sessionDevices } from './schema';
 import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, signInFrom } from '../../test/security';
 

@@ -6,15 +6,10 @@ import {
   ErrorResponseSchema,
   TwoFactorSetupResponseSchema,
   TwoFactorStatusResponseSchema,
-  Verify2faResponseSchema,
-  VerifyRecoveryCodeRequestSchema,
   twoFactorMessages,
   twoFactorPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { createAccessTokens } from '../auth/access-token';
-import { signedIn } from '../auth/routes';
-import { verifyLogin } from '../auth/service';
 import { disableApp, enableApp, startSetup, twoFactorStatus } from './service';
 
 const security = [{ bearer: [] }];
@@ -27,7 +22,6 @@ const errors = {
 
 export async function twoFactorRoutes(app: App) {
   const { deps } = app;
-  const tokens = createAccessTokens(deps.secrets.jwt, deps.clock);
 
   app.get(
     twoFactorPaths.status,
@@ -102,26 +96,5 @@ export async function twoFactorRoutes(app: App) {
       await disableApp(deps, request.auth.customerId, request.body);
       return { success: true as const, message: twoFactorMessages.disabled };
     },
-  );
-
-  app.post(
-    twoFactorPaths.verifyRecoveryCode,
-    {
-      schema: {
-        tags: ['auth'],
-        summary:
-          'Sign-in step two with a recovery code instead of the app; sets the refresh cookie',
-        // public, as the sign-in steps are: step one's tempToken stands for the customer
-        security: [],
-        body: VerifyRecoveryCodeRequestSchema,
-        response: { 200: Verify2faResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) =>
-      signedIn(
-        reply,
-        await verifyLogin(deps, tokens, request.body, request.ip, request.headers['user-agent']),
-        deps.clock.now(),
-      ),
   );
 }

@@ -12,7 +12,7 @@ import { verifyPassword } from '../../lib/password';
 import { recordAudit } from '../audit/record';
 import { enqueueMail } from '../mail/delivery';
 import { customers } from '../users/schema';
-import { reserveRateLimitHit } from '../auth/throttle';
+import { reserveRateLimitHit } from '../../lib/rate-limit';
 import { recoveryCodeHasher, newRecoveryCodes } from './recovery-codes';
 import { twoFactorApps, twoFactorRecoveryCodes } from './schema';
 import { acceptedStep, newSecret, otpauthUri, qrCodeDataUrl } from './totp';

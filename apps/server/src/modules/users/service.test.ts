@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
-import { findCustomerByEmail, getUser, insertCustomer } from './service';
+import { getUser } from '../auth/profile';
+import { findCustomerByEmail, insertCustomer } from './service';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,10 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
-import type { User } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { currentPlanOf } from '../plans/current-plan';
-import { customers, type Customer, type NewCustomer } from './schema';
+import { customers, type NewCustomer } from './schema';
 
 /** Addresses are stored trimmed and lower-cased, so that look-ups are exact. */
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -53,34 +51,6 @@ export async function setPasswordHash(
     .update(customers)
     .set({ passwordHash, passwordChangedAt: now, updatedAt: now })
     .where(eq(customers.id, customerId));
-}
-
-/** The user object of spec §3 as the API answers it. */
-export function toUser(customer: Customer, plan: User['plan']): User {
-  return {
-    _id: customer.id,
-    id: customer.id,
-    company_name: customer.companyName,
-    email: customer.email,
-    mobile: customer.mobile,
-    gstNo: customer.gstNo,
-    category: customer.category,
-    tally_serialno: customer.tallySerialNo,
-    tally_version: customer.tallyVersion,
-    customer_type: customer.customerType,
-    created_at: customer.createdAt.toISOString(),
-    plan,
-  };
-}
-
-export async function getUser(db: Executor, clock: Clock, customerId: string): Promise<User> {
-  // independent reads: on PostgreSQL they run side by side
-  const [customer, plan] = await Promise.all([
-    findCustomerById(db, customerId),
-    currentPlanOf(db, customerId, clock.now()),
-  ]);
-  if (!customer) throw new AppError('UNAUTHORIZED', 'Unauthorized access. Please log in.');
-  return toUser(customer, plan);
 }
 
 export async function insertCustomer(db: Executor, values: NewCustomer) {

@@ -29,12 +29,8 @@ import {
   type ReadQuery,
   type ReadResponse,
 } from '../../adapters/bank-wire';
-import {
-  SANDBOX_BANK_CLIENT_ID,
-  SANDBOX_BANK_PREFIX,
-  SANDBOX_BANK_SECRET_KEY,
-  type SandboxBankOptions,
-} from './settings';
+import { SANDBOX_BANK_CLIENT_ID, SANDBOX_BANK_PREFIX, SANDBOX_BANK_SECRET_KEY } from './settings';
+import type { SandboxBankOptions } from '../../deps';
 
 /** The Authorization header the sandbox bank accepts, for its API and its page alike. */
 export const sandboxBankAuthorization = ({ clientId, clientSecret }: SandboxBankOptions) =>

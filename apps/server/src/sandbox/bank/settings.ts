@@ -1,15 +1,6 @@
-import type { InProcessRoute } from '../../lib/in-process-route';
-
 // The sandbox bank's settings, which the composition needs to plug it in and its page to name.
 
 export const SANDBOX_BANK_PREFIX = '/sandbox/bank';
-
-/** The client credentials the sandbox bank accepts, and the portal's in-memory way to it. */
-export interface SandboxBankOptions {
-  clientId: string;
-  clientSecret: string;
-  route?: InProcessRoute;
-}
 
 /** The portal's client id at the sandbox bank. */
 export const SANDBOX_BANK_CLIENT_ID = 'customer-portal';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_MESSAGE } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { buyer } from '../../test/payments';
-import { randomId, SANDBOX_ID_LENGTH } from './routes';
+import { randomId, SANDBOX_ID_LENGTH } from './ids';
 import { sandboxPaymentLinks } from './schema';
 
 let t: TestApp;

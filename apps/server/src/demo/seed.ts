@@ -4,7 +4,7 @@ import { hashPassword } from '../lib/password';
 import { customers } from '../modules/users/schema';
 import { seedDemoPlugins } from '../modules/plugins/seed';
 import { seedDemoPlans } from '../modules/plans/service';
-import { seedDemoConsents } from '../modules/consents/seed';
+import { seedDemoConsents } from './consents';
 
 export const DEMO_ACCOUNT = {
   email: 'demo@acme.example',

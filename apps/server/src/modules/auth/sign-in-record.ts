@@ -3,9 +3,9 @@ import { SIGN_IN_HISTORY_DAYS, type SignInOutcome } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import { DAY_MS, type Clock } from '../../lib/clock';
 import { recordAudit, type AuditReason } from '../audit/record';
-import type { RevokeReason } from '../auth/schema';
-import { randomToken, sha256 } from '../auth/secrets';
-import { sessionDevices, sessionEndLinks, signInEvents } from './schema';
+import type { RevokeReason } from './schema';
+import { randomToken, sha256 } from './secrets';
+import { sessionDevices, sessionEndLinks, signInEvents } from '../security/schema';
 
 /** The browser and address a sign-in step came from, as the request presented them. */
 export interface SignInClient {

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import forge from 'node-forge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSigningCertificate, signingSettingsProblem } from './signing-certificate';
-import { makeP12 } from '../../test/invoices';
+import { makeP12 } from '../test/invoices';
 
 const run = promisify(execFile);
 

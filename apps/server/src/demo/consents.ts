@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { maskAccountNumber } from '@portal/contract';
-import type { AppDeps } from '../../deps';
-import { mapProviderStatus } from '../../adapters/consent-provider';
+import type { AppDeps } from '../deps';
+import { mapProviderStatus } from '../adapters/consent-provider';
 import {
   authoriseBankConsent,
   createBankConsent,
   readAtBank,
   rejectBankConsent,
   revokeBankConsent,
-} from '../../sandbox/bank/service';
-import { partners } from '../partners/schema';
-import { hashApiKey, newApiKey } from '../partners/service';
-import { consentAccesses, consents } from './schema';
-import { tokenAad } from './rows';
-import { DAY_MS, HOUR_MS } from '../../lib/clock';
+} from '../sandbox/bank/service';
+import { partners } from '../modules/partners/schema';
+import { hashApiKey, newApiKey } from '../modules/partners/service';
+import { consentAccesses, consents } from '../modules/consents/schema';
+import { tokenAad } from '../modules/consents/rows';
+import { DAY_MS, HOUR_MS } from '../lib/clock';
 
 const DEMO_PARTNERS = [
   { partnerId: 'PTN-TALLYLINK', name: 'TallyLink Bank Connector' },

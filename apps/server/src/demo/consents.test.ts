@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Consent } from '@portal/contract';
-import { createTestApp, type TestApp } from '../../test/app';
-import { authHeaders, createCustomer } from '../../test/customers';
-import { seedDemoIfEmpty } from '../../db/seed';
-import { partners } from '../partners/schema';
-import { customers } from '../users/schema';
-import { seedDemoConsents } from './seed';
-import { decideAtBank } from './testing';
+import { createTestApp, type TestApp } from '../test/app';
+import { authHeaders, createCustomer } from '../test/customers';
+import { seedDemoIfEmpty } from './seed';
+import { partners } from '../modules/partners/schema';
+import { customers } from '../modules/users/schema';
+import { seedDemoConsents } from './consents';
+import { decideAtBank } from '../modules/consents/testing';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
-import { seedDemoIfEmpty } from '../../db/seed';
-import { sandboxBankAccesses, sandboxBankConsents } from '../../sandbox/bank/schema';
-import { consentAccesses, consents } from './schema';
+import { createTestApp, type TestApp } from '../test/app';
+import { seedDemoIfEmpty } from './seed';
+import { sandboxBankAccesses, sandboxBankConsents } from '../sandbox/bank/schema';
+import { consentAccesses, consents } from '../modules/consents/schema';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import {
   authPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { changePassword, countResetRequest, mailResetLink, resetPassword } from '../auth/passwords';
+import { changePassword, countResetRequest, mailResetLink, resetPassword } from './passwords';
 
 const bodyErrors = {
   400: ErrorResponseSchema,
@@ -20,7 +20,7 @@ const bodyErrors = {
   429: ErrorResponseSchema,
 };
 
-export async function userRoutes(app: App) {
+export async function passwordRoutes(app: App) {
   const { deps } = app;
   // work begun after an answer was sent; closing the app waits for it
   const afterAnswers = new Set<Promise<void>>();

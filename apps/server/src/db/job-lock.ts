@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database, Transaction } from '../db/client';
+import type { Database, Transaction } from './client';
 
 /** The first half of every job lock's key: keeps job locks apart from any other advisory lock. */
 const JOB_LOCK_CLASS = 7_241_032;

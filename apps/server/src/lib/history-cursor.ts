@@ -1,13 +1,13 @@
 import { isRealDateTime, ORDER_CURSOR_MESSAGE } from '@portal/contract';
-import { AppError } from '../../lib/errors';
-import { isUuid } from '../plans/service';
+import { AppError } from './errors';
+import { isUuid } from './uuid';
 
 /**
- * A place in a customer's order history: the created_at (to the microsecond, as PostgreSQL
+ * A place in a customer's order or invoice history: the created_at (to the microsecond, as PostgreSQL
  * keeps it; a JavaScript Date would round it and skip or repeat orders) and the id of the last
- * order a page showed.
+ * row a page showed.
  */
-export interface OrderPosition {
+export interface HistoryPosition {
   /** ISO 8601 in UTC with six decimals: 2026-06-01T10:00:00.123456Z. */
   createdAt: string;
   id: string;
@@ -16,11 +16,11 @@ export interface OrderPosition {
 const MICROSECOND_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** base64url of `created_at|id`, the shape of the activity feed's cursor (decision 017). */
-export const encodeCursor = ({ createdAt, id }: OrderPosition) =>
+export const encodeCursor = ({ createdAt, id }: HistoryPosition) =>
   Buffer.from(`${createdAt}|${id}`).toString('base64url');
 
 /** The position a cursor names; anything this list did not give out is a 400. */
-export function decodeCursor(cursor: string): OrderPosition {
+export function decodeCursor(cursor: string): HistoryPosition {
   const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   // split always gives a first part, and a missing id fails isUuid whatever text stands for it
   // Stryker disable next-line StringLiteral: equivalent, as said above
