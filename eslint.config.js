@@ -45,6 +45,12 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
+    // a file longer than this holds more than one thing: split it by what its parts do
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/*.spec.ts', 'apps/*/src/test/**'],
+    rules: { 'max-lines': ['error', { max: 400 }] },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
