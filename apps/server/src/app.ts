@@ -43,6 +43,7 @@ import { securityRoutes } from './modules/security/routes';
 import { preferencesRoutes } from './modules/preferences/routes';
 import { privacyRoutes } from './modules/privacy/routes';
 import { sandboxGatewayRoutes } from './sandbox/gateway/routes';
+import { registerAfterAnswer } from './lib/after-answer';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     clock: deps.clock,
   });
 
+  registerAfterAnswer(app);
   // before the routes, so that the sign-in route is registered with the hook
   registerSignInBrowsers(app, deps);
   await app.register(healthRoutes);

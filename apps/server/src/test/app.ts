@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { InjectOptions } from 'fastify';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../app';
@@ -37,6 +38,12 @@ export async function createTestApp(
     deps?: Partial<AppDeps>;
     /** Where the app logs to; by default it does not log. */
     logStream?: NodeJS.WritableStream;
+    /**
+     * Whether `app.inject` resolves only once the work a route begins after its answer has
+     * ended too (a failed sign-in's records, a reset link), as a test reading what a request
+     * did expects. Off, a test sees the answer as the client does, before that work.
+     */
+    settleAfterAnswers?: boolean;
   } = {},
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
@@ -75,6 +82,14 @@ export async function createTestApp(
     logger: options.logStream ? { stream: options.logStream } : false,
   });
   await app.ready();
+  if (options.settleAfterAnswers !== false) {
+    const inject = app.inject.bind(app);
+    app.inject = (async (request: InjectOptions) => {
+      const response = await inject(request);
+      await app.answersSettled();
+      return response;
+    }) as typeof app.inject;
+  }
   const deliver = deliverQueuedMail(deps);
   return {
     app,

@@ -1,11 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authMessages, authPaths } from '@portal/contract';
+import { LoginRequestSchema, authMessages, authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
+import { watchedDatabase } from '../../test/watched-database';
 import { codeFrom } from '../../test/mail';
 import { jobsOf } from '../../test/queue';
+import { signInEvents } from '../security/schema';
 import { loginChallenges } from './schema';
+import { startLogin } from './service';
 import { activityFeed, freshIp, login, loginBody, unreachableMailer } from '../../test/auth';
 
 let t: TestApp;
@@ -13,6 +16,15 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
+
+/** The outcomes in a customer's sign-in history. */
+const signInRows = async (customerId: string) =>
+  (
+    await t.deps.db
+      .select({ outcome: signInEvents.outcome })
+      .from(signInEvents)
+      .where(eq(signInEvents.customerId, customerId))
+  ).map((row) => row.outcome);
 
 describe('POST /api/auth/login', () => {
   it('answers a tempToken and mails a 6-digit code', async () => {
@@ -155,6 +167,41 @@ describe('POST /api/auth/login', () => {
     });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toMatchObject({ success: false });
+  });
+});
+
+describe('a failed sign-in, for an address with an account and for one without', () => {
+  it('does the same work until the answer, which is the same; the account records its failure after', async () => {
+    const customer = await createCustomer(t);
+    const watched = watchedDatabase(t.deps.db);
+    const deps = { ...t.deps, db: watched.db };
+    const later: (() => Promise<void>)[] = [];
+    const refusal = async (input: ReturnType<typeof loginBody>) => {
+      watched.started.length = 0;
+      const body = LoginRequestSchema.parse(input);
+      const error = await startLogin(deps, body, freshIp(), 'test', (work) => later.push(work))
+        .then(() => null)
+        .catch((thrown: unknown) => thrown);
+      return { error, queries: [...watched.started] };
+    };
+
+    const known = await refusal(loginBody(customer, { password: 'Wrong@123' }));
+    const unknown = await refusal(
+      loginBody(customer, { email: 'nobody-at-all@example.test', password: 'Wrong@123' }),
+    );
+    expect(known.error).toMatchObject({ statusCode: 401, message: authMessages.invalidLogin });
+    expect(unknown).toEqual(known);
+    // before the answer: the two counts and the look-up, for either address
+    expect(known.queries).toEqual(['insert', 'insert', 'select']);
+    expect(await signInRows(customer.id)).toEqual([]);
+
+    // after it, the account's failure alone
+    expect(later).toHaveLength(1);
+    await later[0]!();
+    expect(await signInRows(customer.id)).toEqual(['wrong_password']);
+    expect((await activityFeed(t, customer.id)).map((event) => event.type)).toEqual([
+      'signin_failed',
+    ]);
   });
 });
 

@@ -22,12 +22,6 @@ const bodyErrors = {
 
 export async function passwordRoutes(app: App) {
   const { deps } = app;
-  // work begun after an answer was sent; closing the app waits for it
-  const afterAnswers = new Set<Promise<void>>();
-  app.addHook('onClose', async () => {
-    await Promise.allSettled(afterAnswers);
-  });
-
   app.put(
     authPaths.changePassword,
     {
@@ -66,19 +60,12 @@ export async function passwordRoutes(app: App) {
         body: ForgotPasswordRequestSchema,
         response: { 200: ForgotPasswordResponseSchema, ...bodyErrors },
       },
-      // the account is looked up only after the answer, so that neither the answer nor its
-      // timing tells whether it exists
-      onResponse: async (request, reply) => {
-        if (reply.statusCode !== 200) return;
-        // Stryker disable next-line ArrowFunction: it only frees memory; a settled promise left in the set changes nothing a client or the close can see
-        const work = mailResetLink(deps, request.log, request.body.email).finally(() =>
-          afterAnswers.delete(work),
-        );
-        afterAnswers.add(work);
-      },
     },
     async (request) => {
       await countResetRequest(deps, request.ip);
+      // the account is looked up only after the answer, so that neither the answer nor its
+      // timing tells whether it exists
+      app.afterAnswer(request, () => mailResetLink(deps, request.log, request.body.email));
       return { success: true as const, message: authMessages.resetLinkSent };
     },
   );

@@ -113,6 +113,7 @@ export async function authRoutes(app: App) {
         request.body,
         request.ip,
         request.headers['user-agent'],
+        (work) => app.afterAnswer(request, work),
       );
       // the e-mailed path answers exactly as before; only the app is named
       if (secondFactor === 'app') {

@@ -49,12 +49,16 @@ const sameMobile = (a: string, b: string) => squash(a) === squash(b);
 const sameGst = (a: string, b: string) => squash(a).toUpperCase() === squash(b).toUpperCase();
 const sameSerial = (a: string, b: string) => squash(a) === squash(b);
 
-/** Step one: every credential together; answers a handle to the challenge and mails the code. */
+/**
+ * Step one: every credential together; answers a handle to the challenge and mails the code.
+ * `afterAnswer` takes what is done only once the answer is sent.
+ */
 export async function startLogin(
   deps: ServiceDeps,
   input: LoginInput,
   ip: string,
   userAgent: string | undefined,
+  afterAnswer: (work: () => Promise<void>) => void,
 ) {
   const { db, clock } = deps;
   const email = normaliseEmail(input.email);
@@ -76,19 +80,25 @@ export async function startLogin(
     sameSerial(customer.tallySerialNo, input.tally_serialno);
 
   if (!matches) {
+    // recorded after the answer: until it is sent, an address with an account and one without
+    // do the same work, so that neither the answer nor its timing tells them apart
     if (customer) {
-      await recordActivity(db, clock, {
-        customerId: customer.id,
-        type: 'signin_failed',
-        title: 'Sign-in failed',
-        description: 'Someone tried to sign in to your account with incorrect details.',
-        status: 'failed',
-      });
-      await recordSignInAttempt(db, clock, {
-        customerId: customer.id,
-        outcome: 'wrong_password',
-        client: { ip, userAgent },
-      });
+      afterAnswer(() =>
+        db.transaction(async (tx) => {
+          await recordActivity(tx, clock, {
+            customerId: customer.id,
+            type: 'signin_failed',
+            title: 'Sign-in failed',
+            description: 'Someone tried to sign in to your account with incorrect details.',
+            status: 'failed',
+          });
+          await recordSignInAttempt(tx, clock, {
+            customerId: customer.id,
+            outcome: 'wrong_password',
+            client: { ip, userAgent },
+          });
+        }),
+      );
     }
     throw invalidLogin();
   }

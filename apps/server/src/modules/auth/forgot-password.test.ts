@@ -1,43 +1,23 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths } from '@portal/contract';
-import type { Database, DatabaseHandle } from '../../db/client';
+import type { DatabaseHandle } from '../../db/client';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { openTestDatabase } from '../../test/database';
+import { watchedDatabase } from '../../test/watched-database';
 import { jobsOf } from '../../test/queue';
-import { passwordResetTokens } from '../auth/schema';
+import { passwordResetTokens } from './schema';
 import { freshIp, requestResetLink, unreachableMailer, waitForMailCount } from '../../test/auth';
 
-// The app's database, watched: which kinds of query each request starts, and a gate that holds
-// every transaction until the test opens it.
-const QUERIES = new Set(['select', 'insert', 'update', 'delete', 'execute', 'transaction']);
-const started: string[] = [];
-const transactions: Promise<unknown>[] = [];
-let gate: Promise<void> = Promise.resolve();
-
-function watched(db: Database): Database {
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || !QUERIES.has(String(property))) return value;
-      return (...args: unknown[]) => {
-        started.push(String(property));
-        const run = () => (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (property !== 'transaction') return run();
-        const transaction = gate.then(run);
-        transactions.push(transaction);
-        return transaction;
-      };
-    },
-  });
-}
-
 let database: DatabaseHandle;
+let watched: ReturnType<typeof watchedDatabase>;
 let t: TestApp;
 beforeAll(async () => {
   database = await openTestDatabase();
-  t = await createTestApp({ deps: { db: watched(database.db) } });
+  watched = watchedDatabase(database.db);
+  // the test reads what happened before the answer, and what after
+  t = await createTestApp({ deps: { db: watched.db }, settleAfterAnswers: false });
 });
 afterAll(async () => {
   await t.close();
@@ -48,17 +28,9 @@ const forgot = (email: string) => requestResetLink(t, email);
 
 /** The answer, and the queries started by the time it arrived. */
 async function answerTo(email: string) {
-  started.length = 0;
+  watched.started.length = 0;
   const res = await forgot(email);
-  return { status: res.statusCode, body: res.json(), queries: [...started] };
-}
-
-function closeGate() {
-  let open = () => {};
-  gate = new Promise((resolve) => {
-    open = resolve;
-  });
-  return open;
+  return { status: res.statusCode, body: res.json(), queries: [...watched.started] };
 }
 
 const tokensOf = (customerId: string) =>
@@ -71,7 +43,7 @@ describe('POST /api/users/forgot-password', () => {
   it('answers before it looks the address up, the same way whether or not an account has it', async () => {
     const customer = await createCustomer(t);
     const mailsBefore = (await t.outbox()).length;
-    const open = closeGate();
+    const open = watched.closeGate();
 
     const known = await answerTo(customer.email);
     const unknown = await answerTo('nobody-at-all@example.test');
@@ -97,12 +69,12 @@ describe('POST /api/users/forgot-password', () => {
   it('issues one link when requests for one account arrive together', async () => {
     const customer = await createCustomer(t);
     const mailsBefore = (await t.outbox()).length;
-    const open = closeGate();
-    transactions.length = 0;
+    const open = watched.closeGate();
+    watched.transactions.length = 0;
     const answers = await Promise.all(Array.from({ length: 10 }, () => forgot(customer.email)));
     expect(answers.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
     open();
-    await Promise.all(transactions);
+    await Promise.all(watched.transactions);
     expect(await tokensOf(customer.id)).toHaveLength(1);
     await waitForMailCount(t, mailsBefore + 1);
   });
@@ -140,17 +112,17 @@ describe('POST /api/users/forgot-password', () => {
     for (let i = 0; i < 10; i += 1) {
       expect((await ask('nobody-at-all@example.test')).statusCode).toBe(200);
     }
-    const transactionsBefore = transactions.length;
+    const transactionsBefore = watched.transactions.length;
     expect((await ask(customer.email)).statusCode).toBe(429);
-    await Promise.all(transactions);
-    expect(transactions).toHaveLength(transactionsBefore);
+    await Promise.all(watched.transactions);
+    expect(watched.transactions).toHaveLength(transactionsBefore);
     expect(await tokensOf(customer.id)).toHaveLength(0);
   });
 
   it('lets the app close only after the link it began to issue is out', async () => {
-    const app = await createTestApp({ deps: { db: watched(database.db) } });
+    const app = await createTestApp({ deps: { db: watched.db }, settleAfterAnswers: false });
     const customer = await createCustomer(app);
-    const open = closeGate();
+    const open = watched.closeGate();
     const res = await requestResetLink(app, customer.email);
     expect(res.statusCode).toBe(200);
     let closed = false;
