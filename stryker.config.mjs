@@ -12,7 +12,7 @@ export default {
     'apps/server/src/modules/consents/customer-consents.ts',
     // the sandbox bank's enforcement of a consent's terms (what a partner may read, how often)
     'apps/server/src/sandbox/bank/service.ts',
-    'apps/server/src/lib/{password,signed-links,signing-certificate,history-cursor,uuid}.ts',
+    'apps/server/src/lib/{password,signed-links,signing-certificate,history-cursor,uuid,rate-limit,after-answer}.ts',
     'packages/contract/src/money.ts',
     'packages/contract/src/gst.ts',
     // where the documents' words are drawn (fonts, sizes, points): no assertion tells a line a

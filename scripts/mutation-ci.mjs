@@ -44,11 +44,27 @@ const git = (...gitArgs) => execFileSync('git', gitArgs, { encoding: 'utf8' }).t
 const lines = (text) => text.split('\n').filter(Boolean);
 const list = (text) => text.split(',').filter(Boolean);
 
-/** The tests beside a file, as the project keeps them; the PostgreSQL-only ones cannot run here. */
+/** Every test file, as CI checks it out; the PostgreSQL-only ones cannot run here. */
+const testFiles = () =>
+  lines(git('ls-files', '--', '*.test.ts')).filter((test) => !test.endsWith('.pg.test.ts'));
+
+/** The project's files a test imports by a relative path, without their extension. */
+function relativeImports(test) {
+  const specifiers = readFileSync(test, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g);
+  return [...specifiers].map(([, specifier]) =>
+    path.posix.join(path.posix.dirname(test), specifier),
+  );
+}
+
+/**
+ * A file's tests: those beside it, as the project keeps them, and any elsewhere that import it,
+ * which code moved to another folder (or shared by several) keeps.
+ */
 function testsBeside(file) {
   const dir = path.posix.dirname(file);
-  return lines(git('ls-files', '--', `${dir}/*.test.ts`)).filter(
-    (test) => path.posix.dirname(test) === dir && !test.endsWith('.pg.test.ts'),
+  const stem = file.replace(/\.ts$/, '');
+  return testFiles().filter(
+    (test) => path.posix.dirname(test) === dir || relativeImports(test).includes(stem),
   );
 }
 

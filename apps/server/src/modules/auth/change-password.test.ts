@@ -16,7 +16,7 @@ import {
   unreachableMailer,
   waitForMailCount,
 } from '../../test/auth';
-import { customers } from './schema';
+import { customers } from '../users/schema';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { authPaths, changePasswordPath } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
-import { accountThrottles } from '../auth/schema';
+import { accountThrottles } from './schema';
 import {
   activityFeed,
   bearer,
