@@ -15,7 +15,9 @@ import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
 import { recordActivity } from '../activity/record';
 import { mailStatus, type MailStatus } from '../mail/delivery';
 import { appSignInCheck, secondFactorOf, type GivenCode } from '../two-factor/service';
-import { recordSignInAttempt } from './sign-in-record';
+import { recordSignInAttempt, type SignInClient } from './sign-in-record';
+import type { Executor } from '../../db/client';
+import type { Clock } from '../../lib/clock';
 import { customers } from '../users/schema';
 import { findCustomerByEmail, normaliseEmail } from '../users/service';
 import { getUser } from './profile';
@@ -48,6 +50,27 @@ const squash = (value: string) => value.replace(/[\s-]/g, '');
 const sameMobile = (a: string, b: string) => squash(a) === squash(b);
 const sameGst = (a: string, b: string) => squash(a).toUpperCase() === squash(b).toUpperCase();
 const sameSerial = (a: string, b: string) => squash(a) === squash(b);
+
+/** What a refused step leaves in the account: its activity event and its sign-in history row. */
+async function recordSignInFailure(
+  tx: Executor,
+  clock: Clock,
+  customerId: string,
+  client: SignInClient,
+  outcome: 'wrong_password' | 'wrong_code',
+) {
+  await recordActivity(tx, clock, {
+    customerId,
+    type: 'signin_failed',
+    title: 'Sign-in failed',
+    description:
+      outcome === 'wrong_password'
+        ? 'Someone tried to sign in to your account with incorrect details.'
+        : 'An incorrect verification code was entered.',
+    status: 'failed',
+  });
+  await recordSignInAttempt(tx, clock, { customerId, outcome, client });
+}
 
 /**
  * Step one: every credential together; answers a handle to the challenge and mails the code.
@@ -84,20 +107,9 @@ export async function startLogin(
     // do the same work, so that neither the answer nor its timing tells them apart
     if (customer) {
       afterAnswer(() =>
-        db.transaction(async (tx) => {
-          await recordActivity(tx, clock, {
-            customerId: customer.id,
-            type: 'signin_failed',
-            title: 'Sign-in failed',
-            description: 'Someone tried to sign in to your account with incorrect details.',
-            status: 'failed',
-          });
-          await recordSignInAttempt(tx, clock, {
-            customerId: customer.id,
-            outcome: 'wrong_password',
-            client: { ip, userAgent },
-          });
-        }),
+        db.transaction((tx) =>
+          recordSignInFailure(tx, clock, customer.id, { ip, userAgent }, 'wrong_password'),
+        ),
       );
     }
     throw invalidLogin();
@@ -217,18 +229,7 @@ export async function verifyLogin(
   if (!matches) {
     await db.transaction(async (tx) => {
       await recordAccountFailure(tx, clock, email);
-      await recordActivity(tx, clock, {
-        customerId: challenge.customerId,
-        type: 'signin_failed',
-        title: 'Sign-in failed',
-        description: 'An incorrect verification code was entered.',
-        status: 'failed',
-      });
-      await recordSignInAttempt(tx, clock, {
-        customerId: challenge.customerId,
-        outcome: 'wrong_code',
-        client: { ip, userAgent },
-      });
+      await recordSignInFailure(tx, clock, challenge.customerId, { ip, userAgent }, 'wrong_code');
     });
     if (attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
     throw new AppError('BAD_REQUEST', authMessages.invalidCode);

@@ -26,6 +26,16 @@ import { findOwnOrder, orderView } from '../orders/service';
 export const afterPaymentPath = (orderId: string) =>
   `/orders?tab=history&order=${encodeURIComponent(orderId)}`;
 
+/** What a customer's call about one of their orders may answer besides its success. */
+const orderErrors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  422: ErrorResponseSchema,
+  502: ErrorResponseSchema,
+};
+
 export async function paymentRoutes(app: App) {
   app.post(
     paymentPaths.createPayment,
@@ -36,15 +46,7 @@ export async function paymentRoutes(app: App) {
         summary: 'Creates the payment link of a Pending order and answers its checkout URL',
         security: [{ bearer: [] }],
         body: CreatePaymentRequestSchema,
-        response: {
-          200: CreatePaymentResponseSchema,
-          400: ErrorResponseSchema,
-          401: ErrorResponseSchema,
-          404: ErrorResponseSchema,
-          409: ErrorResponseSchema,
-          422: ErrorResponseSchema,
-          502: ErrorResponseSchema,
-        },
+        response: { 200: CreatePaymentResponseSchema, ...orderErrors },
       },
     },
     async (request) => ({
@@ -145,15 +147,7 @@ export async function paymentRoutes(app: App) {
         summary: 'Asks the payment gateway about an order and settles it',
         security: [{ bearer: [] }],
         params: z.object({ id: z.string().max(100) }),
-        response: {
-          200: CheckStatusResponseSchema,
-          400: ErrorResponseSchema,
-          401: ErrorResponseSchema,
-          404: ErrorResponseSchema,
-          409: ErrorResponseSchema,
-          422: ErrorResponseSchema,
-          502: ErrorResponseSchema,
-        },
+        response: { 200: CheckStatusResponseSchema, ...orderErrors },
       },
     },
     async (request) => {

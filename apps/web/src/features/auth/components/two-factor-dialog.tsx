@@ -35,31 +35,29 @@ const SPACED_DIGITS = `${LARGE_CODE} tracking-[0.5em]`;
  * app, the app's, or, when the phone is not at hand, one of the recovery codes. Each with how it
  * is typed, the contract's check, and where it goes.
  */
+/** The box of a six-digit code, spaced for reading, focused as the dialog opens. */
+const sixDigitBox = (label: string, keep: (typed: string) => string) =>
+  codeBox({
+    label,
+    keep,
+    isComplete: sixDigits,
+    maxLength: VERIFICATION_CODE_LENGTH,
+    inputMode: 'numeric',
+    autoFocus: true,
+    className: SPACED_DIGITS,
+  });
+
 const codeSteps = {
   email: {
     schema: z.object({ code: VerificationCodeSchema }),
-    box: codeBox({
-      label: 'Verification code',
-      keep: (typed) => typed.slice(0, VERIFICATION_CODE_LENGTH),
-      isComplete: sixDigits,
-      maxLength: VERIFICATION_CODE_LENGTH,
-      inputMode: 'numeric',
-      autoFocus: true,
-      className: SPACED_DIGITS,
-    }),
+    box: sixDigitBox('Verification code', (typed) => typed.slice(0, VERIFICATION_CODE_LENGTH)),
     verify: verify2fa,
   },
   app: {
     schema: z.object({ code: AuthenticatorCodeSchema }),
-    box: codeBox({
-      label: 'Code from your authenticator app',
-      keep: (typed) => typed.replace(/\D/g, '').slice(0, VERIFICATION_CODE_LENGTH),
-      isComplete: sixDigits,
-      maxLength: VERIFICATION_CODE_LENGTH,
-      inputMode: 'numeric',
-      autoFocus: true,
-      className: SPACED_DIGITS,
-    }),
+    box: sixDigitBox('Code from your authenticator app', (typed) =>
+      typed.replace(/\D/g, '').slice(0, VERIFICATION_CODE_LENGTH),
+    ),
     // the app's code goes where the e-mailed one does
     verify: verify2fa,
   },
