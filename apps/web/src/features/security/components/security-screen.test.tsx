@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import type { SecuritySession, SignInEvent } from '@portal/contract';
+import { twoFactorMessages, type SecuritySession, type SignInEvent } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { jsonResponse, testUser } from '@/test/data';
 import { renderWithProviders } from '@/test/render';
@@ -31,6 +31,8 @@ const event = (id: string, over: Partial<SignInEvent> = {}): SignInEvent => ({
 
 interface Server {
   sessions: SecuritySession[] | 'fail' | 'hang';
+  /** What sign-in asks for after the password; turning the app off makes it the e-mail. */
+  secondFactor?: 'app' | 'email';
   history?: { data: SignInEvent[]; nextCursor: string | null }[];
   lastSignIn?: { at: string; browser: string } | null;
 }
@@ -69,6 +71,22 @@ function serve(server: Server) {
         data: { ended: 2 },
       });
     }
+    if (url.pathname === '/api/security/two-factor' && method === 'GET') {
+      const app = server.secondFactor === 'app';
+      return jsonResponse(200, {
+        success: true,
+        message: 'ok',
+        data: {
+          secondFactor: server.secondFactor ?? 'email',
+          enabledAt: app ? '2026-11-20T04:44:00.000Z' : null,
+          recoveryCodesLeft: app ? 10 : 0,
+        },
+      });
+    }
+    if (url.pathname === '/api/security/two-factor/disable' && method === 'POST') {
+      server.secondFactor = 'email';
+      return jsonResponse(200, { success: true, message: twoFactorMessages.disabled });
+    }
     if (url.pathname === '/api/security/sign-ins') {
       const pages = server.history ?? [{ data: [], nextCursor: null }];
       const index = url.searchParams.has('cursor') ? Number(url.searchParams.get('cursor')) : 0;
@@ -91,6 +109,15 @@ afterEach(() => {
 
 /** The first answer waits for the response schemas' chunk, which takes a while in a test. */
 const shown = () => screen.findByText('This device', undefined, { timeout: 5000 });
+
+/** Turns the authenticator app off from its section, with a code and the password. */
+async function turnOffApp(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(await screen.findByRole('button', { name: 'Turn off' }));
+  const dialog = screen.getByRole('dialog', { name: 'Turn off the authenticator app' });
+  await user.type(within(dialog).getByLabelText('Code from the app, or a recovery code'), '123456');
+  await user.type(within(dialog).getByLabelText('Password'), 'Secret@123');
+  await user.click(within(dialog).getByRole('button', { name: 'Turn off' }));
+}
 
 const sessionsTable = () => screen.getByRole('table', { name: 'Signed-in sessions' });
 
@@ -160,6 +187,46 @@ describe('SecurityScreen', () => {
     await waitFor(() =>
       expect(screen.queryByRole('button', { name: 'Sign out all other sessions' })).toBeNull(),
     );
+  });
+
+  it('offers to sign out the other sessions once the authenticator app is turned off, until done or declined', async () => {
+    serve({
+      sessions: [session('a'), session('here', { current: true })],
+      secondFactor: 'app',
+    });
+    renderWithProviders(<SecurityScreen />);
+    const user = userEvent.setup();
+    await shown();
+    const offer = /Your two-step sign-in changed/;
+    expect(screen.queryByText(offer)).toBeNull();
+
+    await turnOffApp(user);
+    const said = await screen.findByText(offer);
+    // announced: it sits in a status region that was there before it
+    expect(said.closest('[role="status"]')).not.toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Not now' }));
+    expect(screen.queryByText(offer)).toBeNull();
+    expect(calls().filter((c) => c.path.endsWith('/end-others'))).toEqual([]);
+  });
+
+  it('signs out the other sessions from the offer, after the usual confirmation', async () => {
+    serve({
+      sessions: [session('a'), session('here', { current: true })],
+      secondFactor: 'app',
+    });
+    renderWithProviders(<SecurityScreen />);
+    const user = userEvent.setup();
+    await shown();
+    await turnOffApp(user);
+
+    await user.click(await screen.findByRole('button', { name: 'Sign out every other session' }));
+    const confirm = screen.getByRole('dialog', { name: 'Sign out all other sessions?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Sign out all others' }));
+    await screen.findByText('All other sessions are signed out.');
+    expect(calls().filter((c) => c.path.endsWith('/end-others'))).toEqual([
+      { path: '/api/security/sessions/end-others', method: 'POST' },
+    ]);
+    await waitFor(() => expect(screen.queryByText(/Your two-step sign-in changed/)).toBeNull());
   });
 
   it('says what failed and retries, keeps the layout while loading, and says when there are none', async () => {

@@ -15,8 +15,18 @@ import { useSessions } from '../api/get-sessions';
 import { DeviceLabel, addressOf } from './device-label';
 import { SignOutDialog, type SignOutTarget } from './sign-out-dialog';
 
-/** The customer's live sessions: where each is, and signing out one or all the others. */
-export function SessionsSection() {
+/**
+ * The customer's live sessions: where each is, and signing out one or all the others. With
+ * `offerSignOut`, after a change to how the account signs in, signing out the others is offered
+ * first, until it is done or declined (`onOfferDone`).
+ */
+export function SessionsSection({
+  offerSignOut = false,
+  onOfferDone,
+}: {
+  offerSignOut?: boolean;
+  onOfferDone?(): void;
+}) {
   const sessions = useSessions();
   const endOne = useEndSession();
   const endOthers = useEndOtherSessions();
@@ -30,7 +40,10 @@ export function SessionsSection() {
     if (target.kind === 'others') {
       endOthers.mutate(undefined, {
         ...done,
-        onSuccess: (answer) => toast.success(answer.message),
+        onSuccess: (answer) => {
+          toast.success(answer.message);
+          onOfferDone?.();
+        },
         onError: (error) => toast.error(errorMessage(error, 'Could not sign out the sessions')),
       });
     } else {
@@ -88,6 +101,25 @@ export function SessionsSection() {
         }
       />
       <CardBody className="px-0 py-0">
+        {/* mounted before the offer, so that screen readers announce it when it comes */}
+        <div role="status">
+          {offerSignOut && hasOthers && (
+            <div className="flex flex-col gap-3 border-b border-slate-200 bg-amber-50 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
+              <p className="text-sm text-slate-800">
+                Your two-step sign-in changed. The other sessions are still signed in: sign them
+                out, and each must sign in again with the change.
+              </p>
+              <div className="flex shrink-0 flex-col-reverse gap-2 sm:flex-row">
+                <Button variant="secondary" className="max-md:h-11" onClick={onOfferDone}>
+                  Not now
+                </Button>
+                <Button className="max-md:h-11" onClick={() => setTarget({ kind: 'others' })}>
+                  Sign out every other session
+                </Button>
+              </div>
+            </div>
+          )}
+        </div>
         {sessions.isError ? (
           <div role="alert" className="flex flex-col items-center gap-3 px-5 py-8 text-center">
             <p className="text-sm text-red-700">

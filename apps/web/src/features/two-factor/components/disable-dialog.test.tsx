@@ -41,8 +41,9 @@ describe('DisableDialog', () => {
   it('takes a code and the password, says why it is refused, and closes once the app is off', async () => {
     serve();
     const onOpenChange = vi.fn();
+    const onDisabled = vi.fn();
     const user = userEvent.setup();
-    renderWithProviders(<DisableDialog open onOpenChange={onOpenChange} />);
+    renderWithProviders(<DisableDialog open onOpenChange={onOpenChange} onDisabled={onDisabled} />);
     const dialog = screen.getByRole('dialog', { name: 'Turn off the authenticator app' });
     expect(dialog).toHaveAccessibleDescription(
       'Sign-in will ask for a code sent by e-mail again. Your recovery codes stop working.',
@@ -60,9 +61,11 @@ describe('DisableDialog', () => {
     await user.click(turnOff);
     expect(await within(dialog).findByText(twoFactorMessages.wrongCode)).toBeInTheDocument();
     expect(onOpenChange).not.toHaveBeenCalled();
+    expect(onDisabled).not.toHaveBeenCalled();
     await user.click(turnOff);
     expect(await screen.findByText(twoFactorMessages.disabled)).toBeInTheDocument();
     expect(onOpenChange).toHaveBeenCalledWith(false);
+    expect(onDisabled).toHaveBeenCalledTimes(1);
     // the code as the contract takes it, without the blanks around it
     expect(disableBodies()).toEqual([
       { code: 'abcde-fghjk', password: 'Secret@123' },

@@ -20,9 +20,12 @@ const boxes = [
 export function DisableDialog({
   open,
   onOpenChange,
+  onDisabled,
 }: {
   open: boolean;
   onOpenChange(open: boolean): void;
+  /** Told once the app is off. */
+  onDisabled?(): void;
 }) {
   const disable = useDisableApp();
   const [error, setError] = useState<string | null>(null);
@@ -38,6 +41,7 @@ export function DisableDialog({
       onSuccess: (answer) => {
         toast.success(answer.message);
         close(false);
+        onDisabled?.();
       },
       onError: (failure) => setError(errorMessage(failure, 'Could not turn the app off')),
     });

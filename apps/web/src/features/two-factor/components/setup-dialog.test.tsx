@@ -55,7 +55,8 @@ describe('SetupDialog', () => {
   it('shows the QR code and its key to copy, takes the first code and the password, then the recovery codes', async () => {
     serve(twoFactorMessages.wrongPassword);
     const user = userEvent.setup();
-    renderWithProviders(<SetupDialog open onOpenChange={vi.fn()} />);
+    const onEnabled = vi.fn();
+    renderWithProviders(<SetupDialog open onOpenChange={vi.fn()} onEnabled={onEnabled} />);
     const dialog = await screen.findByRole('dialog', { name: 'Set up an authenticator app' });
     expect(
       await within(dialog).findByRole('img', { name: 'QR code for your authenticator app' }),
@@ -81,9 +82,11 @@ describe('SetupDialog', () => {
     expect(await within(dialog).findByText(twoFactorMessages.wrongPassword)).toBeInTheDocument();
     // the code as the contract takes it: the space the app shows is dropped
     expect(enableBodies()).toEqual([{ code: '123456', password: 'not the password' }]);
+    expect(onEnabled).not.toHaveBeenCalled();
 
     await user.click(turnOn);
     const saved = await screen.findByRole('dialog', { name: 'Save your recovery codes' });
+    expect(onEnabled).toHaveBeenCalledTimes(1);
     expect(within(saved).getAllByRole('listitem')).toHaveLength(10);
     const copyCodes = within(saved).getByRole('button', { name: 'Copy codes' });
     await user.click(copyCodes);

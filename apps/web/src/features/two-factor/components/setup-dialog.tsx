@@ -30,9 +30,12 @@ const boxes = [
 export function SetupDialog({
   open,
   onOpenChange,
+  onEnabled,
 }: {
   open: boolean;
   onOpenChange(open: boolean): void;
+  /** Told once the app is on. */
+  onEnabled?(): void;
 }) {
   const setup = useStartSetup();
   const enable = useEnableApp();
@@ -56,7 +59,10 @@ export function SetupDialog({
   const turnOn = (body: EnableTwoFactorRequest) => {
     setError(null);
     enable.mutate(body, {
-      onSuccess: (answer) => toast.success(answer.message),
+      onSuccess: (answer) => {
+        toast.success(answer.message);
+        onEnabled?.();
+      },
       onError: (failure) => setError(errorMessage(failure, 'Could not turn the app on')),
     });
   };

@@ -9,8 +9,11 @@ import { useTwoFactorStatus } from '../api/two-factor';
 import { DisableDialog } from './disable-dialog';
 import { SetupDialog } from './setup-dialog';
 
-/** The Security page's "Authenticator app" section: set it up, or see it and turn it off. */
-export function TwoFactorSection() {
+/**
+ * The Security page's "Authenticator app" section: set it up, or see it and turn it off.
+ * `onChanged` is told when it is turned on or off.
+ */
+export function TwoFactorSection({ onChanged }: { onChanged?(): void }) {
   const status = useTwoFactorStatus();
   const [dialog, setDialog] = useState<'setup' | 'disable' | null>(null);
   const state = status.data?.data;
@@ -70,10 +73,12 @@ export function TwoFactorSection() {
       <SetupDialog
         open={dialog === 'setup'}
         onOpenChange={(open) => setDialog(open ? 'setup' : null)}
+        onEnabled={onChanged}
       />
       <DisableDialog
         open={dialog === 'disable'}
         onOpenChange={(open) => setDialog(open ? 'disable' : null)}
+        onDisabled={onChanged}
       />
     </Card>
   );
