@@ -388,5 +388,8 @@ export async function logout(
       () => undefined,
     );
   }
-  if (sessionId) await revokeSession(deps.db, deps.clock, sessionId, 'logout');
+  if (!sessionId) return;
+  const ended = sessionId;
+  // the session's end and its audit row land together, or neither does
+  await deps.db.transaction((tx) => revokeSession(tx, deps.clock, ended, 'logout'));
 }

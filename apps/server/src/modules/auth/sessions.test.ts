@@ -5,7 +5,10 @@ import { authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { bearer, refresh, refreshCookieOf, signIn } from '../../test/auth';
+import type { Transaction } from '../../db/client';
+import { createAccessTokens } from './access-token';
 import { REFRESH_COOKIE } from './routes';
+import { logout as logoutSession } from './service';
 import { sessions } from './schema';
 import {
   createSessionCheck,
@@ -190,6 +193,37 @@ describe('POST /api/auth/logout', () => {
     expect((await logout(session.refreshToken)).statusCode).toBe(200);
     expect((await logout(session.refreshToken)).statusCode).toBe(200);
     expect((await logout()).statusCode).toBe(200);
+  });
+
+  it('ends the session and writes its audit row together, or neither', async () => {
+    const session = await signIn(t, await createCustomer(t));
+    // the audit log refuses every row written in a transaction
+    const db = new Proxy(t.deps.db, {
+      get: (target, name, receiver) =>
+        name === 'transaction'
+          ? (work: (tx: Transaction) => Promise<unknown>) =>
+              target.transaction((tx) =>
+                work(
+                  new Proxy(tx, {
+                    get: (inner, key, innerReceiver) =>
+                      key === 'insert'
+                        ? () => {
+                            throw new Error('audit log unavailable');
+                          }
+                        : Reflect.get(inner, key, innerReceiver),
+                  }),
+                ),
+              )
+          : Reflect.get(target, name, receiver),
+    });
+    const tokens = createAccessTokens(t.deps.secrets.jwt, t.clock);
+    await expect(
+      logoutSession({ ...t.deps, db }, tokens, session.refreshToken, undefined),
+    ).rejects.toThrow('audit log unavailable');
+    expect((await profile(session.token)).statusCode).toBe(200);
+
+    await logoutSession(t.deps, tokens, session.refreshToken, undefined);
+    expect((await profile(session.token)).statusCode).toBe(401);
   });
 
   it('refuses cross-site requests', async () => {
