@@ -219,6 +219,9 @@ test.describe('sign-in', () => {
       localStorage.setItem('auth-storage', JSON.stringify(stored));
     }, expired);
     await page.reload();
+    // the app has the reloaded page, its token renewed: a click before it would be the browser's
+    // own, a full load that cuts the renewal off
+    await expect(page.getByRole('heading', { level: 1, name: /^Welcome back, / })).toBeVisible();
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Profile' })
