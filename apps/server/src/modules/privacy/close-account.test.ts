@@ -15,7 +15,7 @@ import { consentAccesses, consents } from '../consents/schema';
 import { invoices } from '../invoices/schema';
 import { orders } from '../orders/schema';
 import { paymentEvents } from '../payments/schema';
-import { buyer } from '../../test/payments';
+import { buyer, withBusyGateway } from '../../test/payments';
 import { customers } from '../users/schema';
 import { accountClosures } from './schema';
 import { TOMBSTONE_NAME, tombstoneEmail } from './close-account';
@@ -265,6 +265,53 @@ describe('POST /api/privacy/close-account', () => {
       if (table in KEPT_ON_CLOSING) continue;
       expect(await countCustomerRows(t.deps.db, tables, table, customer), table).toBe(0);
     }
+  });
+
+  it('cancels the payment link of a Pending order at the gateway, so that it takes no money once closed', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const { linkId, checkoutPath } = await b.pay(orderId);
+    expect((await closeAccountOf(t, b.customer)).statusCode).toBe(200);
+    expect((await t.deps.payments.gateway.fetchPaymentLink(linkId)).status).toBe('cancelled');
+    // pressing Pay on the gateway's page afterwards takes nothing
+    await t.app.inject({
+      method: 'POST',
+      url: `${checkoutPath}/pay`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect((await t.deps.payments.gateway.fetchPaymentLink(linkId)).status).toBe('cancelled');
+    const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order?.status).not.toBe('Completed');
+  });
+
+  it('changes nothing, and may be asked again, while the gateway cannot be reached', async () => {
+    const b = await buyer(t);
+    const orderId = await b.order();
+    const { linkId } = await b.pay(orderId);
+    const headers = await authHeaders(t, b.customer.id);
+    expect((await post(t, privacyPaths.closeAccountCode, headers)).statusCode).toBe(200);
+    const code = await codeMailedTo(t, b.customer.email);
+    await withBusyGateway(t, async () => {
+      const refused = await post(t, privacyPaths.closeAccount, headers, {
+        password: b.customer.password,
+        code,
+      });
+      expect(refused.statusCode).toBe(502);
+      expect(refused.json().message).toBe(
+        'Your pending payment could not be cancelled at the payment gateway. Please try again in a few minutes.',
+      );
+    });
+    const [still] = await t.deps.db.select().from(customers).where(eq(customers.id, b.customer.id));
+    expect(still?.email).toBe(b.customer.email);
+    expect((await t.deps.payments.gateway.fetchPaymentLink(linkId)).status).toBe('created');
+
+    const again = await post(t, privacyPaths.closeAccount, headers, {
+      password: b.customer.password,
+      code,
+    });
+    expect(again.statusCode).toBe(200);
+    expect((await t.deps.payments.gateway.fetchPaymentLink(linkId)).status).toBe('cancelled');
   });
 
   it('takes a code a second before its 10 minutes are up, and refuses it once they are', async () => {

@@ -24,6 +24,7 @@ import {
 } from '../consents/erasure';
 import { consents } from '../consents/schema';
 import { orders } from '../orders/schema';
+import { cancelOpenPaymentLinks } from '../payments/open-links';
 import { paymentEvents } from '../payments/schema';
 import { customerPlans } from '../plans/schema';
 import { notificationPreferences } from '../preferences/schema';
@@ -162,13 +163,14 @@ export async function deleteClosedAccountFiles(
 
 /**
  * Closes the account (decisions 043 and 062): the password and the e-mailed code, then every live
- * consent revoked at the bank through the consents module's own path (a bank that cannot be
- * reached stops here, and the request may be repeated), then in one transaction every session
+ * consent revoked at the bank through the consents module's own path, and every Pending order's
+ * payment link cancelled at the gateway (a bank or gateway that cannot be reached stops here,
+ * and the request may be repeated), then in one transaction every session
  * ended, the personal data erased or replaced by a tombstone, and last the files. Invoices and
  * orders stay for the time tax law asks; the closed-account purge deletes them after it.
  */
 export async function closeAccount(
-  deps: Deps,
+  deps: AppDeps,
   customerId: string,
   input: CloseAccountRequest,
   log: Log,
@@ -185,6 +187,8 @@ export async function closeAccount(
       and(eq(consents.customerId, customerId), inArray(consents.status, ['Pending', 'Approved'])),
     );
   for (const consent of live) await deleteConsent(deps, customerId, consent.id);
+  // no open payment link may take money for a closed account
+  await cancelOpenPaymentLinks(deps, customerId);
 
   const now = clock.now();
   const keepUntil = taxRecordsKeptUntil(now);
