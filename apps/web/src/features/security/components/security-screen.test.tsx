@@ -110,6 +110,15 @@ afterEach(() => {
 /** The first answer waits for the response schemas' chunk, which takes a while in a test. */
 const shown = () => screen.findByText('This device', undefined, { timeout: 5000 });
 
+/** The Security page of a customer with the app on and one other session; the user at it. */
+async function shownWithAppOn() {
+  serve({ sessions: [session('a'), session('here', { current: true })], secondFactor: 'app' });
+  renderWithProviders(<SecurityScreen />);
+  const user = userEvent.setup();
+  await shown();
+  return user;
+}
+
 /** Turns the authenticator app off from its section, with a code and the password. */
 async function turnOffApp(user: ReturnType<typeof userEvent.setup>) {
   await user.click(await screen.findByRole('button', { name: 'Turn off' }));
@@ -190,13 +199,7 @@ describe('SecurityScreen', () => {
   });
 
   it('offers to sign out the other sessions once the authenticator app is turned off, until done or declined', async () => {
-    serve({
-      sessions: [session('a'), session('here', { current: true })],
-      secondFactor: 'app',
-    });
-    renderWithProviders(<SecurityScreen />);
-    const user = userEvent.setup();
-    await shown();
+    const user = await shownWithAppOn();
     const offer = /Your two-step sign-in changed/;
     expect(screen.queryByText(offer)).toBeNull();
 
@@ -210,13 +213,7 @@ describe('SecurityScreen', () => {
   });
 
   it('signs out the other sessions from the offer, after the usual confirmation', async () => {
-    serve({
-      sessions: [session('a'), session('here', { current: true })],
-      secondFactor: 'app',
-    });
-    renderWithProviders(<SecurityScreen />);
-    const user = userEvent.setup();
-    await shown();
+    const user = await shownWithAppOn();
     await turnOffApp(user);
 
     await user.click(await screen.findByRole('button', { name: 'Sign out every other session' }));
