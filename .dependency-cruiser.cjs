@@ -15,6 +15,8 @@ const LAYERS = {
     `${SERVER}db/schema\\.ts$`,
     // the audit row's details: the type of one of its columns
     `${SERVER}modules/audit/details\\.ts$`,
+    // what an invoice or credit note says: the type of the column its PDF is drawn from
+    `${SERVER}modules/invoices/document-content\\.ts$`,
   ],
   infrastructure: [
     `${SERVER}(db|adapters|lib)/`,

@@ -14,6 +14,8 @@ export const BUDGET = {
   /** … and at most this many times its time at ten thousand. */
   maxGrowth: 2,
   maxLoginFirstLoadGzipKiB: 120,
+  /** Settlements that number their invoice, 100 at once on PostgreSQL, signed or not (070). */
+  minInvoicesIssuedPerSecond: 100,
   lighthouse: {
     minPerformance: 95,
     maxLcpSeconds: 2,

@@ -15,7 +15,7 @@ export const SECRETS = {
  * Nothing the measured routes do calls the gateway or the bank; these addresses only make the
  * configuration a production one (no sandbox), and nothing listens on them.
  */
-const UNUSED_SERVICES = {
+export const UNUSED_SERVICES = {
   PAYMENT_GATEWAY_URL: 'http://127.0.0.1:9',
   PAYMENT_GATEWAY_KEY_ID: 'rzp_live_bench',
   PAYMENT_GATEWAY_KEY_SECRET: 'bench-gateway-secret',

@@ -174,10 +174,11 @@ export async function seed(db: Database, plan: SeedPlan) {
     consentsSql(`c.email LIKE 'bench-other-%'`, plan.others.consents),
     ordersSql(`c.email LIKE 'bench-other-%'`, plan.others.orders),
     `INSERT INTO invoices (invoice_number, customer_id, order_id, issued_at, customer_gstin,
-         place_of_supply, taxable_paise, cgst_paise, sgst_paise, igst_paise, total_paise, file_key)
+         place_of_supply, taxable_paise, cgst_paise, sgst_paise, igst_paise, total_paise, file_key,
+         drawn_at)
        SELECT 'BENCH/' || o.id, o.customer_id, o.id, o.paid_at, c.gst_no, substr(c.gst_no, 1, 2),
               o.base_paise + o.handling_paise, 0, 0, o.gst_paise, o.total_paise,
-              'receipts/' || o.id || '.pdf'
+              'receipts/' || o.id || '.pdf', o.paid_at
          FROM orders o JOIN customers c ON c.id = o.customer_id
         WHERE o.status IN ('Completed', 'Refunded')`,
     `INSERT INTO customer_plans (customer_id, plan_id, order_id, starts_at, ends_at)

@@ -9,6 +9,7 @@ import { measureThroughput } from './api';
 import { apiRows, consentsPage, throughputRows } from './api-rows';
 import { BUDGET } from './budgets';
 import { freshPostgresDatabase, prepareDatabase } from './database';
+import { issuingRows } from './issuing';
 import { SECRETS, signIn, startPortal, type Portal } from './portal';
 import { startProgram, type ServerProcess } from './processes';
 import { count, size } from './report';
@@ -78,6 +79,8 @@ export async function onPostgres(run: BenchRun, webDist: string, work: string) {
   } finally {
     await database.drop();
   }
+  report.startSection('issuing on PostgreSQL');
+  await report.attempt('issuing', () => issuingRows(run, work));
 }
 
 export async function onPglite(run: BenchRun, webDist: string, work: string) {

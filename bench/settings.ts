@@ -10,6 +10,8 @@ export interface Settings {
   /** The metrics' cost: pairs of turns, one on each portal; the profiled portal's load. */
   metricsCost: { pairs: number; turnSeconds: number; profileSeconds: number };
   scale: ScaleSettings;
+  /** Invoices issued at once in each issuing run, and how long their drawing may take. */
+  issuing: { invoices: number; drawTimeoutSeconds: number };
   lighthousePaths: string[];
   /** Lighthouse runs a page; each figure is their median. */
   lighthouseRuns: number;
@@ -26,6 +28,7 @@ export const FULL: Settings = {
   load: { connections: 100, seconds: 10, warmUpSeconds: 5 },
   metricsCost: { pairs: 16, turnSeconds: 2, profileSeconds: 20 },
   scale: { requests: 30, maxSeconds: 20, timeoutSeconds: 60 },
+  issuing: { invoices: 2_000, drawTimeoutSeconds: 600 },
   lighthousePaths: ['/login', '/dashboard'],
   lighthouseRuns: 5,
 };
@@ -42,6 +45,7 @@ export const SMOKE: Settings = {
   load: { connections: 10, seconds: 1, warmUpSeconds: 1 },
   metricsCost: { pairs: 2, turnSeconds: 1, profileSeconds: 1 },
   scale: { requests: 5, maxSeconds: 2, timeoutSeconds: 30 },
+  issuing: { invoices: 20, drawTimeoutSeconds: 60 },
   lighthousePaths: ['/login'],
   lighthouseRuns: 1,
 };

@@ -39,6 +39,8 @@ export const CreditNoteSchema = DocumentAmountsSchema.extend({
   issuedAt: z.string(),
   /** A short-lived signed link that opens the PDF in a new tab. */
   pdfUrl: z.string(),
+  /** False for the moment after issue while the PDF is drawn: the link answers 409 till then. */
+  pdfReady: z.boolean(),
 });
 export type CreditNote = z.infer<typeof CreditNoteSchema>;
 
@@ -50,6 +52,8 @@ export const InvoiceSchema = DocumentAmountsSchema.extend({
   orderId: z.string(),
   status: InvoiceStatusSchema,
   pdfUrl: z.string(),
+  /** False for the moment after issue while the PDF is drawn: the link answers 409 till then. */
+  pdfReady: z.boolean(),
   creditNotes: z.array(CreditNoteSchema),
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;

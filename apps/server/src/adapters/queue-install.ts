@@ -23,6 +23,9 @@ const QUEUE_SETTINGS: Record<JobName, QueueSettings> = {
   reminders: { policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds: 600 },
   // about four hours of tries (30 s, 1 min, 2 min … 64 min, each up to twice as long)
   mail: { policy: 'standard', retryLimit: 8, retryDelay: 30, expireInSeconds: 120 },
+  // an issued document's PDF: tried until it is stored, about six hours (5 s, 10 s … 2.8 h, each
+  // up to twice as long), then an operator is told by the dead-letter digest
+  'document-draw': { policy: 'standard', retryLimit: 12, retryDelay: 5, expireInSeconds: 120 },
   // a customer's archive: a few tries over some minutes, then the request is marked failed
   'data-export': { policy: 'standard', retryLimit: 3, retryDelay: 30, expireInSeconds: 1800 },
   'data-export-purge': {

@@ -5,13 +5,17 @@ import type PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client';
 
-/** Every queue of the portal. `mail` and `data-export` run on every instance, unscheduled. */
+/**
+ * Every queue of the portal. `mail`, `document-draw` and `data-export` run on every instance,
+ * unscheduled.
+ */
 export const JOB_NAMES = [
   'payment-reconcile',
   'auth-purge',
   'consent-expiry',
   'reminders',
   'mail',
+  'document-draw',
   'data-export',
   'data-export-purge',
   'mail-purge',

@@ -151,6 +151,7 @@ describe('GET /api/orders/:id/receipt from an S3 bucket', () => {
     const orderId = await b.order();
     const { checkoutPath } = await b.pay(orderId);
     await b.checkout(checkoutPath, 'pay');
+    await t.drawDocuments();
     const [receipt] = await t.deps.db.select().from(invoices).where(eq(invoices.orderId, orderId));
     const stored = await createS3FileStore(s3.options).read(receipt!.fileKey);
     expect(stored?.subarray(0, 5).toString()).toBe('%PDF-');

@@ -40,6 +40,7 @@ describe('jobs CLI', () => {
       'consent-expiry',
       'reminders',
       'mail',
+      'document-draw',
       'data-export',
       'data-export-purge',
       'mail-purge',
@@ -71,7 +72,7 @@ describe('jobs CLI', () => {
   it('refuses an unknown queue, a missing one and an unknown option, changing nothing', async () => {
     await expect(run('jobs:retry', ['--queue', 'sms'])).rejects.toThrow(
       new CliError(
-        'Unknown queue "sms": one of payment-reconcile, auth-purge, consent-expiry, reminders, mail, data-export, data-export-purge, mail-purge, dead-letter-digest, audit-purge, closed-account-purge',
+        'Unknown queue "sms": one of payment-reconcile, auth-purge, consent-expiry, reminders, mail, document-draw, data-export, data-export-purge, mail-purge, dead-letter-digest, audit-purge, closed-account-purge',
       ),
     );
     await expect(run('jobs:retry', [])).rejects.toThrow('--queue is required');

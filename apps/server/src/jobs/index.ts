@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps';
 import { runAuditPurge } from '../modules/audit/retention';
 import { runConsentExpirySweep } from '../modules/consents/expiry';
 import { mailTemplates } from '../mail-templates';
+import { startDocumentDrawing } from '../modules/invoices/draw';
 import { startMailDelivery } from '../modules/mail/delivery';
 import { runMailPurge } from '../modules/mail/purge';
 import { runClosedAccountPurge } from '../modules/privacy/closed-account-purge';
@@ -72,8 +73,10 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
  * for every instance, so the setting must be the same on all of them.
  */
 async function scheduleJobs(deps: AppDeps, log: FastifyBaseLogger) {
-  // every instance delivers queued mail and prepares asked-for data, whatever the schedules
+  // every instance delivers queued mail, draws issued documents and prepares asked-for data,
+  // whatever the schedules
   await startMailDelivery(deps, mailTemplates);
+  await startDocumentDrawing(deps);
   await deps.queue.work<DataExportJob>('data-export', (job) => runDataExportJob(deps, job));
   for (const job of SCHEDULED_JOBS) {
     const minutes = deps.config[job.every];

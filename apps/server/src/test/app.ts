@@ -15,7 +15,7 @@ import { createQueue } from '../adapters/pg-boss-queue';
 import type { App } from '../lib/types';
 import { openTestDatabase } from './database';
 import { createTestClock, type TestClock } from './clock';
-import { deliverQueuedMail, latestMail, readOutbox } from './mail';
+import { backgroundWork, latestMail, readOutbox } from './mail';
 
 export interface TestApp {
   app: App;
@@ -25,6 +25,8 @@ export interface TestApp {
   outboxDir: string;
   latestMail: () => ReturnType<typeof latestMail>;
   outbox: () => ReturnType<typeof readOutbox>;
+  /** Waits until the PDF of every document issued so far is drawn and stored. */
+  drawDocuments: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -90,7 +92,7 @@ export async function createTestApp(
       return response;
     }) as typeof app.inject;
   }
-  const deliver = deliverQueuedMail(deps);
+  const work = backgroundWork(deps);
   return {
     app,
     deps,
@@ -98,8 +100,9 @@ export async function createTestApp(
     config,
     outboxDir,
     // mail leaves through the queue: what is queued is delivered before the outbox is read
-    latestMail: async () => (await deliver(), latestMail(outboxDir)),
-    outbox: async () => (await deliver(), readOutbox(outboxDir)),
+    latestMail: async () => (await work.deliverMail(), latestMail(outboxDir)),
+    outbox: async () => (await work.deliverMail(), readOutbox(outboxDir)),
+    drawDocuments: work.drawDocuments,
     async close() {
       await app.close();
       // a mail the worker has taken is written before its folder goes

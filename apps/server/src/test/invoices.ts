@@ -76,11 +76,15 @@ export const pdfLines = async (pdf: Buffer) =>
 
 type Buyer = Awaited<ReturnType<typeof buyer>>;
 
-/** The buyer orders the plan again and pays through the sandbox: the order and its invoice. */
+/**
+ * The buyer orders the plan again and pays through the sandbox: the order and its invoice,
+ * with its PDF drawn.
+ */
 export async function payFor(t: TestApp, b: Buyer) {
   const orderId = await b.order();
   const { checkoutPath } = await b.pay(orderId);
   await b.checkout(checkoutPath, 'pay');
+  await t.drawDocuments();
   const [order] = await t.deps.db.select().from(orders).where(eq(orders.id, orderId));
   const [invoice] = await t.deps.db.select().from(invoices).where(eq(invoices.orderId, orderId));
   if (!invoice) throw new Error(`order ${orderId} has no invoice`);
@@ -91,13 +95,25 @@ export async function payFor(t: TestApp, b: Buyer) {
 export const paidOrder = async (t: TestApp, customer = {}) =>
   payFor(t, await buyer(t, {}, customer));
 
-/** The gateway's refund.processed: one refund, and all refunded of the payment so far. */
-export const reportRefund = (
+/**
+ * The gateway's refund.processed: one refund, and all refunded of the payment so far; answered
+ * once the PDF of any credit note it issued is drawn.
+ */
+export async function reportRefund(
   t: TestApp,
   paymentId: string,
   refund: { id: string; amountPaise: number; refundedSoFarPaise: number },
   eventId?: string,
-) => sendWebhook(t, 'refund.processed', refundEvent(paymentId, refund), eventId ? { eventId } : {});
+) {
+  const res = await sendWebhook(
+    t,
+    'refund.processed',
+    refundEvent(paymentId, refund),
+    eventId ? { eventId } : {},
+  );
+  await t.drawDocuments();
+  return res;
+}
 
 /** The credit notes issued against an invoice. */
 export const creditNotesOf = (t: TestApp, invoiceId: string) =>

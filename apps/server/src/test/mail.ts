@@ -3,6 +3,7 @@ import path from 'node:path';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { AppDeps } from '../deps';
 import { mailTemplates } from '../mail-templates';
+import { startDocumentDrawing } from '../modules/invoices/draw';
 import { startMailDelivery } from '../modules/mail/delivery';
 import { drainQueue } from './queue';
 
@@ -75,14 +76,22 @@ export function linksOf(html: string): string[] {
 }
 
 /**
- * The test app's mail worker, started at the first read of the outbox; each call waits until
- * every mail queued so far has been handed to the mailer.
+ * The test app's mail worker and drawing of issued documents, started at the first use of
+ * either: `drawDocuments` waits until every document issued so far is drawn, `deliverMail`
+ * until every mail queued so far (a receipt's waits for its PDF) is handed to the mailer.
  */
-export function deliverQueuedMail(deps: AppDeps): () => Promise<void> {
-  let started: Promise<void> | null = null;
-  return async () => {
-    started ??= startMailDelivery(deps, mailTemplates);
+export function backgroundWork(deps: AppDeps) {
+  let started: Promise<unknown> | null = null;
+  const drawDocuments = async () => {
+    started ??= Promise.all([startMailDelivery(deps, mailTemplates), startDocumentDrawing(deps)]);
     await started;
-    await drainQueue({ deps }, 'mail');
+    await drainQueue({ deps }, 'document-draw');
+  };
+  return {
+    drawDocuments,
+    async deliverMail() {
+      await drawDocuments();
+      await drainQueue({ deps }, 'mail');
+    },
   };
 }

@@ -12,7 +12,7 @@ import { consents } from '../consents/schema';
 import { orders } from '../orders/schema';
 import { createPlan } from '../plans/service';
 import { createTestPartner } from '../consents/testing';
-import { creditNotes } from '../invoices/schema';
+import { creditNotes, invoices } from '../invoices/schema';
 import { creditNotesOf, paidOrder, payFor, reportRefund } from '../../test/invoices';
 import { customers } from '../users/schema';
 import { EXPORT_LINK_TTL_SECONDS } from './service';
@@ -415,6 +415,7 @@ describe('invoice exports', () => {
       amountPaise: 100_00,
       refundedSoFarPaise: 300_00,
     });
+    await t.drawDocuments();
     const [note] = await creditNotesOf(t, second.invoice.id);
     const othersNotes = await creditNotesOf(t, other.invoice.id).orderBy(
       asc(creditNotes.creditNoteNumber),
@@ -492,6 +493,34 @@ describe('invoice exports', () => {
     const stored = await t.deps.files.read(first.invoice.fileKey);
     expect(entries.get(names[0]!)).toEqual(stored);
     for (const pdf of entries.values()) expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('answers a ZIP with a document whose PDF is not drawn yet as being prepared, and zips it once drawn', async () => {
+    t.clock.set(new Date('2026-11-01T06:00:00Z'));
+    const { b, invoice } = await paidOrder(t);
+    // as it stands between the settlement's commit and its drawing
+    await t.deps.db.update(invoices).set({ drawnAt: null }).where(eq(invoices.id, invoice.id));
+    const ask = async () => {
+      const link = await askLink(b.headers, { kind: 'invoice-pdfs', financialYear: '2026-27' });
+      return t.app.inject({ method: 'GET', url: link.json().url });
+    };
+    const early = await ask();
+    expect(early.statusCode).toBe(409);
+    expect(early.headers['retry-after']).toBe('5');
+    expect(early.json()).toEqual({
+      success: false,
+      message: 'Some of these documents are being prepared. Please try again in a moment.',
+      error: 'being prepared',
+    });
+    await t.deps.db
+      .update(invoices)
+      .set({ drawnAt: t.clock.now() })
+      .where(eq(invoices.id, invoice.id));
+    const zip = await ask();
+    expect(zip.statusCode).toBe(200);
+    expect([...(await unzip(zip.rawPayload)).keys()]).toEqual([
+      `invoices/${invoice.invoiceNumber.replaceAll('/', '-')}.pdf`,
+    ]);
   });
 
   it('stops the download of a ZIP whose PDF is missing from the store, and the portal goes on', async () => {

@@ -50,6 +50,7 @@ export async function exportRoutes(app: App) {
           200: z.any(),
           400: ErrorResponseSchema,
           403: ErrorResponseSchema,
+          409: ErrorResponseSchema,
           410: ErrorResponseSchema,
         },
       },

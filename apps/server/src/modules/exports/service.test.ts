@@ -28,6 +28,7 @@ const document = (overrides: Partial<TaxDocument>): TaxDocument => ({
   customerGstin: '27AAPFU0939F1ZV',
   placeOfSupply: '27',
   fileKey: 'invoices/inv-26-27-000001.pdf',
+  drawn: true,
   taxablePaise: 25_424,
   cgstPaise: 2_288,
   sgstPaise: 2_288,

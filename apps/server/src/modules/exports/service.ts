@@ -201,15 +201,22 @@ async function tallyXml(deps: AppDeps, window: ExportWindow): Promise<string> {
 export const pdfEntryName = (document: Pick<TaxDocument, 'kind' | 'number'>) =>
   `${document.kind === 'invoice' ? 'invoices' : 'credit-notes'}/${document.number.replaceAll('/', '-')}.pdf`;
 
+export const DOCUMENTS_BEING_PREPARED =
+  'Some of these documents are being prepared. Please try again in a moment.';
+
 /**
  * Adds each document's PDF to an archive, read from the store only when the archive reaches it,
- * so that memory holds one document at a time.
+ * so that memory holds one document at a time. A document just issued, whose PDF is not drawn
+ * yet, stops the archive before it begins: it is asked for again in a moment.
  */
 export function addDocumentPdfs(
   zip: yazl.ZipFile,
   files: AppDeps['files'],
   documents: readonly TaxDocument[],
 ) {
+  if (documents.some((document) => !document.drawn)) {
+    throw new AppError('CONFLICT', DOCUMENTS_BEING_PREPARED, 'being prepared', 5);
+  }
   for (const document of documents) {
     // PDFs are compressed already: stored as they are
     zip.addReadStreamLazy(

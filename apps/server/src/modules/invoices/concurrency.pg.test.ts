@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderAmount } from '@portal/contract';
-import type { FileStore } from '../../adapters/file-store';
+import type { Queue } from '../../adapters/queue';
 import { createTestApp, type TestApp } from '../../test/app';
 import { orders } from '../orders/schema';
 import { settleOrder } from '../payments/settlement';
@@ -30,17 +30,23 @@ describe('settling 100 orders at once', () => {
       orderIds.push(...(await Promise.all(buyers.map((b) => b.order()))));
     }
     const { totalPaise } = orderAmount(TEST_PLAN.amountPaise);
-    // every tenth settlement fails after taking its number, as a file store outage would make it
+    // every tenth settlement fails after taking its number, as a queue outage would make it
     const failing = new Set(orderIds.filter((_, i) => i % 10 === 0));
-    const files: FileStore = {
-      ...t.deps.files,
-      put: async (key, data) => {
-        if ([...failing].some((id) => key.includes(id))) throw new Error('store unavailable');
-        return t.deps.files.put(key, data);
+    const queue: Queue = {
+      ...t.deps.queue,
+      send: async (executor, name, data, options) => {
+        if (name === 'document-draw') {
+          const [drawn] = await executor
+            .select({ orderId: invoices.orderId })
+            .from(invoices)
+            .where(eq(invoices.id, (data as { id: string }).id));
+          if (failing.has(drawn!.orderId)) throw new Error('queue unavailable');
+        }
+        return t.deps.queue.send(executor, name, data, options);
       },
     };
     const settle = (id: string) =>
-      settleOrder({ ...t.deps, files }, id, {
+      settleOrder({ ...t.deps, queue }, id, {
         kind: 'paid',
         paymentId: `pay_${id}`,
         amountPaise: totalPaise,
@@ -55,7 +61,7 @@ describe('settling 100 orders at once', () => {
       o.status === 'rejected' ? [(o.reason as Error).message] : [],
     );
     expect(
-      reasons.filter((r) => r !== 'store unavailable' && !r.startsWith('timeout exceeded')),
+      reasons.filter((r) => r !== 'queue unavailable' && !r.startsWith('timeout exceeded')),
     ).toEqual([]);
     for (const id of refused.filter((id) => !failing.has(id))) await settle(id);
     const numbers = (

@@ -191,6 +191,7 @@ describe('invoicesInRange', () => {
       amountPaise: 100_00,
       refundedSoFarPaise: 100_00,
     });
+    await t.drawDocuments();
     const [note] = await notesOf(invoice.id);
     const customerId = b.customer.id;
 
@@ -212,6 +213,7 @@ describe('invoicesInRange', () => {
         customerGstin: invoice.customerGstin,
         placeOfSupply: invoice.placeOfSupply,
         fileKey: invoice.fileKey,
+        drawn: true,
         taxablePaise: invoice.taxablePaise,
         cgstPaise: invoice.cgstPaise,
         sgstPaise: invoice.sgstPaise,
@@ -230,6 +232,7 @@ describe('invoicesInRange', () => {
         customerGstin: invoice.customerGstin,
         placeOfSupply: invoice.placeOfSupply,
         fileKey: note!.fileKey,
+        drawn: true,
         taxablePaise: note!.taxablePaise,
         cgstPaise: note!.cgstPaise,
         sgstPaise: note!.sgstPaise,
@@ -371,20 +374,20 @@ describe('numbering credit notes: a refund that issues no note takes no number',
       refundedSoFarPaise: a.invoice.totalPaise,
     });
     const eventId = `evt_${randomUUID()}`;
-    // the file store is away when the credit note's PDF is stored, after its number was taken
-    const files = t.deps.files;
-    t.deps.files = {
-      ...files,
-      put: async (key, data) => {
-        if (key.startsWith('credit-notes/')) throw new Error('store unavailable');
-        return files.put(key, data);
+    // the queue refuses the credit note's drawing, asked for after its number was taken
+    const queue = t.deps.queue;
+    t.deps.queue = {
+      ...queue,
+      send: async (executor, name, data, options) => {
+        if (name === 'document-draw') throw new Error('queue unavailable');
+        return queue.send(executor, name, data, options);
       },
     };
     try {
       const failed = await sendWebhook(t, 'refund.processed', refundOfA, { eventId });
       expect(failed.statusCode).toBe(500);
     } finally {
-      t.deps.files = files;
+      t.deps.queue = queue;
     }
     expect(await series('30-31')).toEqual([]);
     expect(await invoiceRow(a.invoice.id)).toMatchObject({ creditedPaise: 0, status: 'Issued' });

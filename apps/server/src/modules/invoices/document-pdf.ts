@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { buffer } from 'node:stream/consumers';
 import PDFDocument from 'pdfkit';
 import { customerDate } from '@portal/contract';
-import type { DocumentContent, Row } from './content';
+import type { DocumentContent, Row } from './document-content';
 
 // the standard PDF fonts cannot be embedded and have no rupee sign: these ship with the code
 const REGULAR = fileURLToPath(new URL('./fonts/DejaVuSans.ttf', import.meta.url));

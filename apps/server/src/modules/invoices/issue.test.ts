@@ -111,6 +111,7 @@ describe('the invoice issued when a payment settles', () => {
       amountPaise: invoice.totalPaise,
       refundedSoFarPaise: invoice.totalPaise,
     });
+    await t.drawDocuments();
     const [note] = await creditNotesOf(t, invoice.id);
     expect(note).toMatchObject({ cgstPaise: 468_98, sgstPaise: 468_97, igstPaise: 0 });
     const noteLines = await pdfLines((await documentPdf(t.deps.files, note!))!);

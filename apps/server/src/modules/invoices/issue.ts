@@ -2,13 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Transaction } from '../../db/client';
 import type { AppDeps } from '../../deps';
-import { enqueueMail } from '../mail/delivery';
+import { sealMail } from '../mail/delivery';
+import type { MailRequest } from '../mail/templates';
 import type { OrderRow } from '../orders/schema';
 import { creditAmounts, invoiceAmounts } from './amounts';
+// the mails this issues: their templates' data, declared there
+import type {} from './credit-note-mail';
+import type {} from './invoice-mail';
 import { creditNoteContent, invoiceContent, isIntraState, type InvoiceData } from './content';
+import { sendDocumentDraw } from './draw';
 import { nextDocumentNumber } from './numbering';
 import { recipientOf, supplierOf } from './recipient';
-import { issuedDocumentPdf } from './signing';
 import {
   creditNoteFileKey,
   creditNotes,
@@ -17,7 +21,7 @@ import {
   type CreditNoteRow,
 } from './schema';
 
-type IssueDeps = Pick<AppDeps, 'files' | 'config'>;
+type IssueDeps = Pick<AppDeps, 'config' | 'queue' | 'consents'>;
 
 export interface InvoiceInput {
   order: OrderRow;
@@ -25,51 +29,56 @@ export interface InvoiceInput {
   issuedAt: Date;
   plan: InvoiceData['plan'];
   period: InvoiceData['period'];
+  /** The receipt mail, made with the invoice's number; it goes once the PDF is stored. */
+  mail: (invoiceNumber: string) => MailRequest<'receipt'>;
 }
 
 /**
- * Numbers, renders and stores the tax invoice of an order as it completes, in its settling
- * transaction (an order completes once; its invoice is unique to it).
+ * Numbers and words the tax invoice of an order as it completes, in its settling transaction
+ * (an order completes once; its invoice is unique to it). Its PDF is drawn after the commit
+ * (decision 070), so the financial year's counter is held only for the numbering.
  */
 export async function issueInvoice(
   tx: Transaction,
   deps: IssueDeps,
-  { order, paymentId, issuedAt, plan, period }: InvoiceInput,
+  { order, paymentId, issuedAt, plan, period, mail }: InvoiceInput,
 ): Promise<{ invoiceNumber: string }> {
   const supplier = supplierOf(deps.config);
   const recipient = await recipientOf(tx, order);
   const amounts = invoiceAmounts(order, isIntraState(supplier, recipient));
   const invoiceNumber = await nextDocumentNumber(tx, 'INV', issuedAt);
-  const pdf = await issuedDocumentPdf(
-    deps.config,
-    invoiceContent({
-      invoiceNumber,
-      invoiceDate: issuedAt,
-      orderId: order.id,
-      paymentId,
-      supplier,
-      recipient,
-      sacCode: deps.config.INVOICE_SAC_CODE,
-      plan,
-      period,
-      basePaise: order.basePaise,
-      handlingPaise: order.handlingPaise,
-      amounts,
-    }),
-    issuedAt,
-  );
-  const fileKey = receiptFileKey(order.id);
-  // written before the commit: a rollback leaves at most a file that the retry overwrites
-  await deps.files.put(fileKey, pdf);
-  await tx.insert(invoices).values({
+  const content = invoiceContent({
     invoiceNumber,
-    customerId: order.customerId,
+    invoiceDate: issuedAt,
     orderId: order.id,
-    issuedAt,
-    customerGstin: recipient.gstin,
-    placeOfSupply: recipient.placeOfSupply,
-    ...amounts,
-    fileKey,
+    paymentId,
+    supplier,
+    recipient,
+    sacCode: deps.config.INVOICE_SAC_CODE,
+    plan,
+    period,
+    basePaise: order.basePaise,
+    handlingPaise: order.handlingPaise,
+    amounts,
+  });
+  const [invoice] = await tx
+    .insert(invoices)
+    .values({
+      invoiceNumber,
+      customerId: order.customerId,
+      orderId: order.id,
+      issuedAt,
+      customerGstin: recipient.gstin,
+      placeOfSupply: recipient.placeOfSupply,
+      ...amounts,
+      fileKey: receiptFileKey(order.id),
+      content,
+    })
+    .returning({ id: invoices.id });
+  await sendDocumentDraw(tx, deps, {
+    document: 'invoice',
+    id: invoice!.id,
+    mail: sealMail(deps, mail(invoiceNumber)),
   });
   return { invoiceNumber };
 }
@@ -85,13 +94,13 @@ export interface RefundInput {
 
 /**
  * Issues the credit note for what was refunded on an order's invoice beyond what earlier notes
- * credited, and mails it, in the refund's transaction. That transaction holds the order's row
+ * credited, in the refund's transaction; its PDF is drawn and mailed after the commit. That transaction holds the order's row
  * (settleInTransaction), so repeated or concurrent refund events credit the same money once;
  * null when there is nothing new to credit.
  */
 export async function issueCreditNote(
   tx: Transaction,
-  deps: IssueDeps & Pick<AppDeps, 'queue' | 'consents'>,
+  deps: IssueDeps,
   { order, planName, refundId, refundedPaise, issuedAt }: RefundInput,
 ): Promise<CreditNoteRow | null> {
   const [invoice] = await tx.select().from(invoices).where(eq(invoices.orderId, order.id));
@@ -103,24 +112,18 @@ export async function issueCreditNote(
   const amounts = creditAmounts(invoice, invoice.creditedPaise, through);
   const creditNoteNumber = await nextDocumentNumber(tx, 'CN', issuedAt);
   const id = randomUUID();
-  const pdf = await issuedDocumentPdf(
-    deps.config,
-    creditNoteContent({
-      creditNoteNumber,
-      creditNoteDate: issuedAt,
-      invoice: { number: invoice.invoiceNumber, date: invoice.issuedAt },
-      orderId: order.id,
-      refundId,
-      planName,
-      supplier,
-      recipient,
-      sacCode: deps.config.INVOICE_SAC_CODE,
-      amounts,
-    }),
-    issuedAt,
-  );
-  const fileKey = creditNoteFileKey(id);
-  await deps.files.put(fileKey, pdf);
+  const content = creditNoteContent({
+    creditNoteNumber,
+    creditNoteDate: issuedAt,
+    invoice: { number: invoice.invoiceNumber, date: invoice.issuedAt },
+    orderId: order.id,
+    refundId,
+    planName,
+    supplier,
+    recipient,
+    sacCode: deps.config.INVOICE_SAC_CODE,
+    amounts,
+  });
   const [note] = await tx
     .insert(creditNotes)
     .values({
@@ -132,7 +135,8 @@ export async function issueCreditNote(
       refundId,
       creditedThroughPaise: through,
       ...amounts,
-      fileKey,
+      fileKey: creditNoteFileKey(id),
+      content,
     })
     .returning();
   await tx
@@ -142,7 +146,7 @@ export async function issueCreditNote(
       status: through === invoice.totalPaise ? 'Refunded' : 'Partly refunded',
     })
     .where(eq(invoices.id, invoice.id));
-  await enqueueMail(tx, deps, {
+  const creditNoteMail = sealMail(deps, {
     template: 'credit-note',
     to: recipient.email,
     data: {
@@ -156,5 +160,6 @@ export async function issueCreditNote(
       companyName: recipient.companyName,
     },
   });
+  await sendDocumentDraw(tx, deps, { document: 'credit-note', id, mail: creditNoteMail });
   return note!;
 }

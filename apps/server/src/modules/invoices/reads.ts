@@ -19,6 +19,8 @@ export interface TaxDocument extends DocumentAmounts {
   placeOfSupply: string;
   /** Where its PDF is kept: read it with `documentPdf`. */
   fileKey: string;
+  /** Whether its PDF is drawn and stored yet (decision 070). */
+  drawn: boolean;
 }
 
 const amountsOf = (row: DocumentAmounts): DocumentAmounts => ({
@@ -75,6 +77,7 @@ export async function invoicesInRange(
       customerGstin: row.customerGstin,
       placeOfSupply: row.placeOfSupply,
       fileKey: row.fileKey,
+      drawn: row.drawnAt !== null,
       ...amountsOf(row),
     })),
     ...credited.map(({ note, invoice }) => ({
@@ -88,6 +91,7 @@ export async function invoicesInRange(
       customerGstin: invoice.customerGstin,
       placeOfSupply: invoice.placeOfSupply,
       fileKey: note.fileKey,
+      drawn: note.drawnAt !== null,
       ...amountsOf(note),
     })),
   ];

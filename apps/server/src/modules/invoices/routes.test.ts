@@ -68,6 +68,7 @@ describe('GET /api/invoices', () => {
         taxPaise: note!.cgstPaise + note!.sgstPaise + note!.igstPaise,
         totalPaise: 300_00,
         pdfUrl: expect.stringContaining(creditNotePdfPath(note!.id)),
+        pdfReady: true,
       },
     ]);
     expect(body1.invoices[0]!).toMatchObject({ status: 'Issued', creditNotes: [] });
@@ -91,6 +92,16 @@ describe('GET /api/invoices', () => {
     );
     expect(await pdfLines(notePdf.rawPayload)).toContain(
       `Against Invoice No: ${inv.invoiceNumber} dated 01/09/2026`,
+    );
+
+    // between a document's commit and its drawing, the list says so, and its link says wait
+    await t.deps.db.update(creditNotes).set({ drawnAt: null }).where(eq(creditNotes.id, note!.id));
+    const one = (await get(`/api/invoices/${inv.id}`, b.headers)).json().invoice as Invoice;
+    expect(one).toMatchObject({ pdfReady: true, creditNotes: [{ pdfReady: false }] });
+    const waiting = await get(one.creditNotes[0]!.pdfUrl);
+    expect(waiting.statusCode).toBe(409);
+    expect(waiting.json().message).toBe(
+      'This document is being prepared. Please try again in a moment.',
     );
   });
 
@@ -193,6 +204,7 @@ describe('GET /api/invoices/:id/pdf and /api/credit-notes/:id/pdf', () => {
       amountPaise: 100_00,
       refundedSoFarPaise: 100_00,
     });
+    await t.drawDocuments();
     const [listed] = (await get('/api/invoices', b.headers)).json().invoices as Invoice[];
     const urls = [listed!.pdfUrl, listed!.creditNotes[0]!.pdfUrl];
     // a second before the 600 s are up, both still open; a second after, both have expired
@@ -228,6 +240,7 @@ describe('the invoice calls, on an app built by the test itself', () => {
           amountPaise: 100_00,
           refundedSoFarPaise: 100_00,
         });
+        await own.drawDocuments();
         const [note] = await creditNotesOf(own, invoice.id);
         const call = (url: string, headers: Record<string, string> = {}) =>
           own.app.inject({ method: 'GET', url, headers });

@@ -2,6 +2,7 @@ import {
   bigint,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -10,6 +11,17 @@ import {
 } from 'drizzle-orm/pg-core';
 import { orders } from '../orders/schema';
 import { customers } from '../users/schema';
+import type { DocumentContent } from './document-content';
+
+/**
+ * A document's PDF is drawn after its number commits (decision 070): what it says is fixed in
+ * `content` at issue, and `drawnAt` is set once the PDF is stored. Documents issued before this
+ * were drawn at issue and keep no content.
+ */
+const drawing = {
+  content: jsonb().$type<DocumentContent>(),
+  drawnAt: timestamp({ withTimezone: true }),
+};
 
 /**
  * The last number used in each series: `INV/26-27` for the tax invoices of a financial year,
@@ -53,6 +65,7 @@ export const invoices = pgTable(
     /** Issued, Partly refunded or Refunded (contract InvoiceStatus). */
     status: text().notNull().default('Issued'),
     fileKey: text().notNull(),
+    ...drawing,
   },
   (t) => [index('invoices_customer_issued_idx').on(t.customerId, t.issuedAt, t.id)],
 );
@@ -86,6 +99,7 @@ export const creditNotes = pgTable(
     untaxedPaise: bigint({ mode: 'number' }).notNull().default(0),
     totalPaise: bigint({ mode: 'number' }).notNull(),
     fileKey: text().notNull(),
+    ...drawing,
   },
   (t) => [
     unique('credit_notes_invoice_through_unique').on(t.invoiceId, t.creditedThroughPaise),

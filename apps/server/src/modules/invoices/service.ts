@@ -11,6 +11,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor } from '../../lib/history-cursor';
 import { isUuid } from '../../lib/uuid';
+import { ensureDrawn } from './draw';
 import { creditNotes, invoices, type CreditNoteRow, type InvoiceRow } from './schema';
 
 /** How long a document's link opens its PDF. */
@@ -40,6 +41,7 @@ const toCreditNote = (deps: LinkDeps, row: CreditNoteRow): CreditNote => ({
     row.customerId,
     DOCUMENT_LINK_TTL_SECONDS,
   ),
+  pdfReady: row.drawnAt !== null,
 });
 
 const toInvoice = (deps: LinkDeps, row: InvoiceRow, notes: CreditNoteRow[]): Invoice => ({
@@ -50,6 +52,7 @@ const toInvoice = (deps: LinkDeps, row: InvoiceRow, notes: CreditNoteRow[]): Inv
   status: row.status as InvoiceStatus,
   ...taxOf(row),
   pdfUrl: deps.signedLinks.sign(invoicePdfPath(row.id), row.customerId, DOCUMENT_LINK_TTL_SECONDS),
+  pdfReady: row.drawnAt !== null,
   creditNotes: notes.map((note) => toCreditNote(deps, note)),
 });
 
@@ -134,6 +137,7 @@ export async function getInvoice(
 /** The stored PDF of one of the customer's invoices, and the number it is named by. */
 export async function invoiceFile(db: Executor, customerId: string, invoiceId: string) {
   const row = await ownInvoice(db, customerId, invoiceId);
+  ensureDrawn(row.drawnAt);
   return { fileKey: row.fileKey, number: row.invoiceNumber, missing: NOT_FOUND };
 }
 
@@ -145,5 +149,6 @@ export async function creditNoteFile(db: Executor, customerId: string, creditNot
     .from(creditNotes)
     .where(and(eq(creditNotes.id, creditNoteId), eq(creditNotes.customerId, customerId)));
   if (!row) throw new AppError('NOT_FOUND', CREDIT_NOTE_NOT_FOUND);
+  ensureDrawn(row.drawnAt);
   return { fileKey: row.fileKey, number: row.creditNoteNumber, missing: CREDIT_NOTE_NOT_FOUND };
 }

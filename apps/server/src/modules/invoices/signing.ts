@@ -2,7 +2,7 @@ import { SignPdf } from '@signpdf/signpdf';
 import { P12Signer } from '@signpdf/signer-p12';
 import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import type { Config } from '../../config';
-import type { DocumentContent } from './content';
+import type { DocumentContent } from './document-content';
 import { renderDocumentPdf } from './document-pdf';
 import { openSigningCertificate, type SigningCertificate } from '../../lib/signing-certificate';
 

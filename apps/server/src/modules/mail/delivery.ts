@@ -35,26 +35,43 @@ function newMessageId(mailFrom: string) {
 }
 
 /**
- * Queues a mail through `executor`: pass the open transaction of the change that causes it,
- * so that the mail exists exactly when the change commits, and is never lost nor orphaned.
+ * A mail request sealed for the queue, to be sent now (enqueueMail) or handed to work that
+ * sends it once it has done its part (an issued document's PDF, stored).
  */
+export function sealMail(
+  deps: Pick<AppDeps, 'consents' | 'config'>,
+  request: MailRequest,
+  { toOperator }: Pick<EnqueueOptions, 'toOperator'> = {},
+): MailJob {
+  const messageId = newMessageId(deps.config.MAIL_FROM);
+  const sealed = deps.consents.encryption.encrypt(
+    JSON.stringify(request),
+    associatedData(messageId),
+  );
+  return { messageId, sealed, ...(toOperator ? { toOperator: true as const } : {}) };
+}
+
+/**
+ * Queues a sealed mail through `executor`: pass the open transaction of the change that causes
+ * it, so that the mail exists exactly when the change commits, and is never lost nor orphaned.
+ */
+export async function sendSealedMail(
+  executor: Executor,
+  deps: Pick<AppDeps, 'queue'>,
+  mail: MailJob,
+  jobId?: string,
+): Promise<void> {
+  await deps.queue.send<MailJob>(executor, 'mail', mail, jobId ? { id: jobId } : {});
+}
+
+/** Seals and queues a mail through `executor`, as sendSealedMail does. */
 export async function enqueueMail(
   executor: Executor,
   deps: EnqueueDeps,
   request: MailRequest,
   { jobId, toOperator }: EnqueueOptions = {},
 ): Promise<void> {
-  const messageId = newMessageId(deps.config.MAIL_FROM);
-  const sealed = deps.consents.encryption.encrypt(
-    JSON.stringify(request),
-    associatedData(messageId),
-  );
-  await deps.queue.send<MailJob>(
-    executor,
-    'mail',
-    { messageId, sealed, ...(toOperator ? { toOperator: true as const } : {}) },
-    jobId ? { id: jobId } : {},
-  );
+  await sendSealedMail(executor, deps, sealMail(deps, request, { toOperator }), jobId);
 }
 
 /**

@@ -249,6 +249,7 @@ describe('GET /api/orders/history', () => {
       invoiceNumber: expect.stringMatching(/^INV\/\d{2}-\d{2}\/\d{6}$/),
       servicePeriod: { startDate: expect.any(String), endDate: expect.any(String) },
     });
+    await t.drawDocuments();
     const receipt = await t.app.inject({ method: 'GET', url: paid.orders[0]!.receiptUrl! });
     expect(receipt.statusCode).toBe(200);
     expect((await page(b, '?limit=2')).orders.map((o) => o.paymentStatus)).toEqual([

@@ -227,6 +227,7 @@ describe('GET /api/orders/:id/receipt', () => {
     const orderId = await a.order();
     const { checkoutPath } = await a.pay(orderId);
     await a.checkout(checkoutPath, 'pay');
+    await t.drawDocuments();
     const url = (await a.history())[0]!.receiptUrl!;
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
 
@@ -270,6 +271,7 @@ describe('GET /api/orders/:id/receipt', () => {
     const orderId = await a.order();
     const { checkoutPath } = await a.pay(orderId);
     await a.checkout(checkoutPath, 'pay');
+    await t.drawDocuments();
     const [paid] = await a.history();
     expect(paid).toMatchObject({ _id: orderId, paymentStatus: 'Completed' });
     const madeBefore = paid!.receiptUrl!;

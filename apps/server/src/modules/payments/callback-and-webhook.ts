@@ -10,7 +10,7 @@ import { orders, type OrderRow } from '../orders/schema';
 import { paymentEvents } from './schema';
 import {
   checkOrderPayment,
-  countSettlement,
+  afterSettlement,
   settleInTransaction,
   warnOfWrongAmount,
   type Observation,
@@ -204,6 +204,6 @@ export async function handleWebhook(
       settlement: settled,
     };
   });
-  if (settlement) countSettlement(deps, settlement, 'webhook');
+  if (settlement) afterSettlement(deps, settlement, 'webhook');
   return outcome;
 }

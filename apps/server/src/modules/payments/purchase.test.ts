@@ -45,6 +45,16 @@ describe('a purchase on the sandbox gateway', () => {
       formattedAmount: '₹6,148.77',
     });
     expect(order!.receiptUrl).toMatch(new RegExp(`^/api/orders/${orderId}/receipt\\?`));
+    // the invoice is numbered as the payment settles, and its PDF drawn just after
+    const early = await t.app.inject({ method: 'GET', url: order!.receiptUrl! });
+    expect(early.statusCode).toBe(409);
+    expect(early.headers['retry-after']).toBe('5');
+    expect(early.json()).toEqual({
+      success: false,
+      message: 'This document is being prepared. Please try again in a moment.',
+      error: 'being prepared',
+    });
+    await t.drawDocuments();
     const pdf = await t.app.inject({ method: 'GET', url: order!.receiptUrl! });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');

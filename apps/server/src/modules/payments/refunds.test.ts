@@ -24,6 +24,7 @@ async function completedOrder(paymentId: string) {
   const paid = await paidSilently(t);
   const res = await sendWebhook(t, 'payment_link.paid', linkEvent(paid, 'paid', paymentId));
   expect(res.json().message).toBe('applied');
+  await t.drawDocuments();
   const paidAt = t.clock.now();
   const stillPaid = {
     status: 'Completed',

@@ -11,7 +11,6 @@ import { recordActivity } from '../activity/record';
 import { activatePlan, endPlanOfOrder } from '../plans/activation';
 import { plans } from '../plans/schema';
 import { orders, type OrderRow } from '../orders/schema';
-import { enqueueMail } from '../mail/delivery';
 import { issueCreditNote, issueInvoice } from '../invoices/issue';
 import { customers } from '../users/schema';
 
@@ -47,7 +46,7 @@ const MONOTONIC_RANK: Record<string, number> = { Pending: 0, Failed: 1, Complete
  */
 export async function settleInTransaction(
   tx: Transaction,
-  deps: Pick<AppDeps, 'clock' | 'files' | 'config' | 'queue' | 'consents'>,
+  deps: Pick<AppDeps, 'clock' | 'config' | 'queue' | 'consents'>,
   orderId: string,
   seen: Observation,
 ): Promise<Settlement> {
@@ -89,7 +88,7 @@ export async function settleInTransaction(
       now,
     });
     const [customer] = await tx.select().from(customers).where(eq(customers.id, order.customerId));
-    const { invoiceNumber } = await issueInvoice(tx, deps, {
+    await issueInvoice(tx, deps, {
       order,
       paymentId: seen.paymentId,
       issuedAt: now,
@@ -100,6 +99,19 @@ export async function settleInTransaction(
         companies: plan!.noOfCompany,
       },
       period: { start: period.startsAt, end: period.endsAt },
+      // the receipt carries the invoice's PDF: it goes once that is drawn and stored
+      mail: (invoiceNumber) => ({
+        template: 'receipt',
+        to: customer!.email,
+        data: {
+          orderId: order.id,
+          invoiceNumber,
+          planName,
+          totalPaise: order.totalPaise,
+          paidAt: now.toISOString(),
+          companyName: customer!.companyName,
+        },
+      }),
     });
     await recordActivity(tx, clock, {
       customerId: order.customerId,
@@ -116,19 +128,6 @@ export async function settleInTransaction(
       description: `${planName} plan active until ${customerDate(period.endsAt)}`,
       status: 'success',
       details,
-    });
-    // the worker attaches the stored invoice: the mail goes exactly when the payment commits
-    await enqueueMail(tx, deps, {
-      template: 'receipt',
-      to: customer!.email,
-      data: {
-        orderId: order.id,
-        invoiceNumber,
-        planName,
-        totalPaise: order.totalPaise,
-        paidAt: now.toISOString(),
-        companyName: customer!.companyName,
-      },
     });
   } else if (seen.kind === 'failed') {
     await tx
@@ -171,12 +170,16 @@ export async function settleInTransaction(
   return { changed: true, status: target };
 }
 
-/** A settlement that changed its order, counted once it has committed. */
-export function countSettlement(
-  deps: Pick<AppDeps, 'metrics'>,
+/**
+ * Once a settlement has committed: counts it if it changed its order, and wakes this instance's
+ * drawing of the document it may have issued, rather than leaving it to the next look.
+ */
+export function afterSettlement(
+  deps: Pick<AppDeps, 'metrics' | 'queue'>,
   settlement: Settlement,
   via: 'webhook' | 'check',
 ) {
+  deps.queue.wake('document-draw');
   // a change always lands on Completed, Failed or Refunded
   if (settlement.changed) {
     deps.metrics.payment(
@@ -190,7 +193,7 @@ export async function settleOrder(deps: AppDeps, orderId: string, seen: Observat
   const settlement = await deps.db.transaction((tx) =>
     settleInTransaction(tx, deps, orderId, seen),
   );
-  countSettlement(deps, settlement, 'check');
+  afterSettlement(deps, settlement, 'check');
   return settlement;
 }
 

@@ -52,6 +52,7 @@ async function closedWithTaxRecords() {
     refundedSoFarPaise: 500_00,
   });
   expect(refunded.statusCode).toBe(200);
+  await t.drawDocuments();
   const [note] = await t.deps.db
     .select()
     .from(creditNotes)

@@ -23,6 +23,7 @@ export async function receiptRoutes(app: App) {
           200: z.any(),
           403: ErrorResponseSchema,
           404: ErrorResponseSchema,
+          409: ErrorResponseSchema,
           410: ErrorResponseSchema,
           503: ErrorResponseSchema,
         },

@@ -3,6 +3,7 @@ import { receiptPath } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
+import { ensureDrawn } from '../invoices/draw';
 import { invoices } from '../invoices/schema';
 import { orders } from '../orders/schema';
 
@@ -34,6 +35,7 @@ export async function receiptFileFor(db: Executor, orderId: string, customerId: 
     .select({
       fileKey: invoices.fileKey,
       invoiceNumber: invoices.invoiceNumber,
+      drawnAt: invoices.drawnAt,
       status: orders.status,
     })
     .from(invoices)
@@ -42,5 +44,6 @@ export async function receiptFileFor(db: Executor, orderId: string, customerId: 
   if (!row || !receiptOffered(row.status)) {
     throw new AppError('NOT_FOUND', 'Receipt not available for this order.');
   }
+  ensureDrawn(row.drawnAt);
   return { fileKey: row.fileKey, invoiceNumber: row.invoiceNumber };
 }

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { invoicePaths } from '@portal/contract';
+import { invoicePaths, type Invoice } from '@portal/contract';
 import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';
 
@@ -11,6 +11,11 @@ export const getInvoicesPage = (cursor?: string) =>
 
 // the PDF links are short-lived: keep the list fresh while it is on screen
 const REFRESH_MS = 5 * 60 * 1000;
+// a document just issued has its PDF in a moment: ask again soon until it has
+const PREPARING_REFRESH_MS = 3 * 1000;
+
+const anyPreparing = (invoices: readonly Invoice[]) =>
+  invoices.some((invoice) => !invoice.pdfReady || invoice.creditNotes.some((n) => !n.pdfReady));
 
 export const getInvoicesQueryOptions = () =>
   infiniteQueryOptions({
@@ -19,7 +24,10 @@ export const getInvoicesQueryOptions = () =>
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     staleTime: REFRESH_MS,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => anyPreparing(page.invoices))
+        ? PREPARING_REFRESH_MS
+        : REFRESH_MS,
   });
 
 export const useInvoices = () => useInfiniteQuery(getInvoicesQueryOptions());

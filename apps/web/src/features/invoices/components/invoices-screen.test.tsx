@@ -18,6 +18,7 @@ const note = (overrides: Partial<CreditNote> = {}): CreditNote => ({
   taxPaise: 152_54,
   totalPaise: 1_000_00,
   pdfUrl: '/api/credit-notes/cn-1/pdf?sig=n',
+  pdfReady: true,
   ...overrides,
 });
 
@@ -34,6 +35,7 @@ const invoice = (n: number, overrides: Partial<Invoice> = {}): Invoice => ({
   taxPaise: 937_95,
   totalPaise: 6_148_77,
   pdfUrl: `/api/invoices/inv-${n}/pdf?sig=i`,
+  pdfReady: true,
   creditNotes: [],
   ...overrides,
 });
@@ -108,6 +110,31 @@ describe('InvoicesScreen', () => {
         name: 'Download the PDF of Credit note CN/26-27/000001',
       }),
     ).toHaveAttribute('href', '/api/credit-notes/cn-1/pdf?sig=n');
+  });
+
+  it('says a PDF is being prepared rather than link it, and links it once the list says it is ready', async () => {
+    let ready = false;
+    serve({
+      'GET /api/invoices': () =>
+        page([invoice(1, { pdfReady: ready, creditNotes: [note({ pdfReady: ready })] })], null)(),
+    });
+    renderWithProviders(<InvoicesScreen />);
+    expect(await screen.findByText('INV/26-27/000001')).toBeInTheDocument();
+    const [issued, credit] = rows();
+    for (const row of [issued!, credit!]) {
+      expect(row).toHaveTextContent('Preparing PDF...');
+      expect(within(row).queryByRole('link')).not.toBeInTheDocument();
+    }
+    ready = true;
+    // the list asks again within seconds while a PDF is being prepared
+    expect(
+      await screen.findByRole(
+        'link',
+        { name: 'Download the PDF of Invoice INV/26-27/000001' },
+        { timeout: 5_000 },
+      ),
+    ).toHaveAttribute('href', '/api/invoices/inv-1/pdf?sig=i');
+    expect(screen.queryByText('Preparing PDF...')).not.toBeInTheDocument();
   });
 
   it('loads the next page on demand, and offers no more after the last', async () => {

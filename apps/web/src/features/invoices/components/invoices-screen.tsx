@@ -1,4 +1,4 @@
-import { FileDown, ReceiptText } from 'lucide-react';
+import { FileDown, Loader2, ReceiptText } from 'lucide-react';
 import { Link } from 'react-router';
 import type { CreditNote, Invoice, InvoiceStatus } from '@portal/contract';
 import { paths } from '@/config/paths';
@@ -68,21 +68,35 @@ const columns: Column<Row>[] = [
     actions: true,
     cell: (row) => (
       <RowActions>
-        {/* a signed link: the new tab needs no bearer token */}
-        <a
-          href={row.document.pdfUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          aria-label={`Download the PDF of ${nameOf(row)}`}
-          className="inline-flex h-11 items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 md:h-8"
-        >
-          <FileDown className="h-4 w-4" aria-hidden="true" />
-          Download PDF
-        </a>
+        {row.document.pdfReady ? (
+          <PdfLink row={row} />
+        ) : (
+          // drawn just after issue: the list asks again until the link opens it
+          <span className="inline-flex h-11 items-center gap-2 text-sm text-slate-600 md:h-8">
+            <Loader2 className="h-4 w-4 motion-safe:animate-spin" aria-hidden="true" />
+            Preparing PDF...
+          </span>
+        )}
       </RowActions>
     ),
   },
 ];
+
+/** A signed link: the new tab it opens needs no bearer token. */
+function PdfLink({ row }: { row: Row }) {
+  return (
+    <a
+      href={row.document.pdfUrl}
+      target="_blank"
+      rel="noopener noreferrer"
+      aria-label={`Download the PDF of ${nameOf(row)}`}
+      className="inline-flex h-11 items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 md:h-8"
+    >
+      <FileDown className="h-4 w-4" aria-hidden="true" />
+      Download PDF
+    </a>
+  );
+}
 
 /** The customer's GST tax invoices, newest first, each followed by its credit notes. */
 export function InvoicesScreen() {
