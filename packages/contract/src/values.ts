@@ -32,6 +32,8 @@ export const authMessages = {
   profileFetched: 'Profile fetched successfully',
   notYourAccount: 'You can only change your own password.',
   currentPasswordIncorrect: 'Current password is incorrect',
+  commonPassword:
+    'This password is one of the most common and easily guessed. Please choose another.',
   passwordChanged: 'Password changed successfully!',
   resetLinkSent: 'If an account exists for that e-mail, a reset link has been sent.',
   resetLinkInvalid: 'This reset link is invalid or has expired.',

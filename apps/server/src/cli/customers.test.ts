@@ -85,6 +85,10 @@ describe('customers:create', () => {
     [{ 'tally-serial': '12ab' }, '--tally-serial must be 6 to 12 digits'],
     [{ company: '  ' }, '--company is required'],
     [{ password: '123' }, '--password: the password must be at least 6 characters long'],
+    [
+      { password: 'Welcome123' },
+      '--password: the password is one of the most common and easily guessed: choose another',
+    ],
   ])('refuses %o with one clear line', async (change, message) => {
     const { io } = fakeIo();
     const error = await createCustomerCommand(t.deps, profileArgs(change), io).catch(

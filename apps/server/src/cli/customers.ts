@@ -3,6 +3,7 @@ import readline from 'node:readline';
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '@portal/contract';
 import type { AppDeps } from '../deps';
+import { isCommonPassword } from '../lib/common-passwords';
 import { hashPassword } from '../lib/password';
 import { operatorSendResetLink, operatorSetPassword } from '../modules/auth/passwords';
 import { findCustomerByEmail, insertCustomer, listCustomers } from '../modules/users/service';
@@ -43,7 +44,9 @@ const passwordProblem = (password: string) =>
     ? `the password must be at least ${MIN_PASSWORD_LENGTH} characters long`
     : password.length > 256
       ? 'the password must be at most 256 characters long'
-      : undefined;
+      : isCommonPassword(password)
+        ? 'the password is one of the most common and easily guessed: choose another'
+        : undefined;
 
 export const generatePassword = () => randomBytes(12).toString('base64url');
 

@@ -187,6 +187,50 @@ describe('PUT /api/users/:id', () => {
     expect(missing.json().message).toContain('currentPassword');
   });
 
+  it('refuses a password on the breached-password list, whatever its case, and changes nothing', async () => {
+    const customer = await createCustomer(t);
+    const session = await signIn(t, customer);
+    const hashBefore = await passwordHashOf(customer.id);
+    for (const common of ['password123', 'QWERTY123', 'Iloveyou']) {
+      const res = await change(session.token, customer.id, {
+        currentPassword: customer.password,
+        password: common,
+      });
+      expect(res.statusCode, common).toBe(400);
+      expect(res.json()).toEqual({
+        success: false,
+        message:
+          'This password is one of the most common and easily guessed. Please choose another.',
+      });
+    }
+    // refused before the current password is checked: no guess counted, nothing changed
+    const wrongCurrent = await change(session.token, customer.id, {
+      currentPassword: 'Not-the-password-1',
+      password: 'password123',
+    });
+    expect(wrongCurrent.json().message).toBe(
+      'This password is one of the most common and easily guessed. Please choose another.',
+    );
+    expect(await passwordHashOf(customer.id)).toBe(hashBefore);
+    expect((await refresh(t, session.refreshToken)).statusCode).toBe(200);
+    expect(await activityFeed(t, customer.id)).not.toContainEqual(
+      expect.objectContaining({ type: 'password_changed' }),
+    );
+  });
+
+  it('takes a passphrase of 64 characters and more', async () => {
+    const customer = await createCustomer(t);
+    const session = await signIn(t, customer);
+    const passphrase = 'correct horse battery staple, and a kettle on the stove at dawn!!';
+    expect(passphrase.length).toBeGreaterThanOrEqual(64);
+    const res = await change(session.token, customer.id, {
+      currentPassword: customer.password,
+      password: passphrase,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await verifyPassword(await passwordHashOf(customer.id), passphrase)).toBe(true);
+  });
+
   it('needs a signed-in customer', async () => {
     const customer = await createCustomer(t);
     const res = await t.app.inject({

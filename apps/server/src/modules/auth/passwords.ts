@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { isCommonPassword } from '../../lib/common-passwords';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { recordActivity } from '../activity/record';
 import { recordAudit } from '../audit/record';
@@ -62,6 +63,7 @@ export async function changePassword(
   if (input.targetId !== input.customerId) {
     throw new AppError('FORBIDDEN', authMessages.notYourAccount);
   }
+  refuseCommonPassword(input.password);
   const customer = await findCustomerById(db, input.customerId);
   if (!customer) throw new AppError('UNAUTHORIZED', authMessages.sessionExpired);
   // a stolen access token must not become a way to guess the password: counted like a sign-in
@@ -149,6 +151,11 @@ export async function mailResetLink(deps: ServiceDeps, log: Log, email: string) 
   }
 }
 
+/** A new password on the breached-password list is refused before anything changes. */
+function refuseCommonPassword(password: string) {
+  if (isCommonPassword(password)) throw new AppError('BAD_REQUEST', authMessages.commonPassword);
+}
+
 export async function resetPassword(
   deps: ServiceDeps,
   input: { token: string; newPassword: string },
@@ -169,6 +176,8 @@ export async function resetPassword(
     .where(eq(passwordResetTokens.tokenHash, sha256(input.token)))
     .limit(1);
   if (!row || row.usedAt || clock.now() >= row.expiresAt) throw invalid();
+  // refused before the link is used: it still works for a better password
+  refuseCommonPassword(input.newPassword);
   const { customer } = row;
   const passwordHash = await hashPassword(input.newPassword);
   const done = await db.transaction(async (tx) => {

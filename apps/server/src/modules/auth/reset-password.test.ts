@@ -221,6 +221,22 @@ describe('POST /api/users/reset-password', () => {
     expect(res.headers['referrer-policy']).toBe('no-referrer');
   });
 
+  it('refuses a password on the breached-password list and keeps the link for a better one', async () => {
+    const customer = await createCustomer(t);
+    const session = await signIn(t, customer);
+    const token = await resetTokenFor(customer.email);
+    const common = await reset(token, 'Password1');
+    expect(common.statusCode).toBe(400);
+    expect(common.json()).toEqual({
+      success: false,
+      message: 'This password is one of the most common and easily guessed. Please choose another.',
+    });
+    // nothing changed: the sessions live on, and the old password still signs in
+    expect((await refresh(t, session.refreshToken)).statusCode).toBe(200);
+    expect((await login(t, loginBody(customer), freshIp())).statusCode).toBe(200);
+    expect((await reset(token, 'Reset@2026')).statusCode).toBe(200);
+  });
+
   it('refuses a short password with a 400', async () => {
     const customer = await createCustomer(t);
     const token = await resetTokenFor(customer.email);
