@@ -7,6 +7,8 @@ export const twoFactorPaths = {
   setup: '/api/security/two-factor/setup',
   enable: '/api/security/two-factor/enable',
   disable: '/api/security/two-factor/disable',
+  /** Turns down the dashboard's invitation to add the app, for good. */
+  dismissInvitation: '/api/security/two-factor/invitation/dismiss',
   /** Sign-in step two with a recovery code instead of the app's code. */
   verifyRecoveryCode: '/api/auth/verify-recovery-code',
 } as const;
@@ -32,6 +34,7 @@ export const twoFactorMessages = {
   /** The login answer's message when the second factor is the app. */
   appCodeAsked: 'Enter the code from your authenticator app',
   noEmailCode: 'This account signs in with its authenticator app: no code is sent by e-mail.',
+  invitationDismissed: 'The invitation to add an authenticator app will not be shown again.',
 } as const;
 
 /** Six digits; a space in the middle, as apps show them, is allowed. */
@@ -57,6 +60,8 @@ export const TwoFactorStatusSchema = z.object({
   /** When the app was turned on; null while the code comes by e-mail. */
   enabledAt: z.string().nullable(),
   recoveryCodesLeft: z.number().int().nonnegative(),
+  /** Whether the customer turned down the dashboard's invitation to add the app. */
+  invitationDismissed: z.boolean(),
 });
 export type TwoFactorStatus = z.infer<typeof TwoFactorStatusSchema>;
 
@@ -106,6 +111,9 @@ export const DisableTwoFactorResponseSchema = z.object({
   message: z.string(),
 });
 export type DisableTwoFactorResponse = z.infer<typeof DisableTwoFactorResponseSchema>;
+
+/** The answer to turning down the dashboard's invitation to add the app. */
+export const DismissInvitationResponseSchema = DisableTwoFactorResponseSchema;
 
 export const VerifyRecoveryCodeRequestSchema = z.object({
   tempToken: text().min(1).max(200),

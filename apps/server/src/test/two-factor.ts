@@ -54,6 +54,7 @@ export const status = async (t: TestApp, headers: Headers) =>
     secondFactor: string;
     enabledAt: string | null;
     recoveryCodesLeft: number;
+    invitationDismissed: boolean;
   };
 
 export async function startSetup(t: TestApp, headers: Headers) {

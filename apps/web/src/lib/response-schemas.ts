@@ -62,6 +62,7 @@ export const schemaHomes = {
   SessionsResponseSchema: 'security',
   SignInHistoryResponseSchema: 'security',
   DisableTwoFactorResponseSchema: 'two-factor',
+  DismissInvitationResponseSchema: 'two-factor',
   EnableTwoFactorResponseSchema: 'two-factor',
   TwoFactorSetupResponseSchema: 'two-factor',
   TwoFactorStatusResponseSchema: 'two-factor',

@@ -31,7 +31,11 @@ import { notificationPreferences } from '../preferences/schema';
 import { financialYearOf } from '../invoices/gst';
 import { remindersSent } from '../reminders/schema';
 import { sessionDevices, signInEvents } from '../security/schema';
-import { twoFactorApps, twoFactorRecoveryCodes } from '../two-factor/schema';
+import {
+  secondFactorInvitations,
+  twoFactorApps,
+  twoFactorRecoveryCodes,
+} from '../two-factor/schema';
 import { customers } from '../users/schema';
 import { CLOSED_PASSWORD_HASH, findCustomerById } from '../users/service';
 import { checkCode, checkPassword, consumeCode, issueCode } from './codes';
@@ -106,6 +110,7 @@ const PERSONAL_TABLES = [
   privacyCodes,
   twoFactorApps,
   twoFactorRecoveryCodes,
+  secondFactorInvitations,
   loginChallenges,
   passwordResetTokens,
   seenBrowsers,

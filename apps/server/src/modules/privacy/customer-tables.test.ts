@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { getTableName, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingPaths, preferencesPaths, privacyPaths } from '@portal/contract';
+import { billingPaths, preferencesPaths, privacyPaths, twoFactorPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { drainQueue } from '../../test/queue';
@@ -106,6 +106,8 @@ async function customerInEveryTable() {
   expect((await requestResetLink(t, customer.email)).statusCode).toBe(200);
   const newEmail = { newEmail: `new-${customer.email}`, password: customer.password };
   expect((await post(t, privacyPaths.emailChangeCode, headers, newEmail)).statusCode).toBe(200);
+  // the invitation to add the app, turned down before the app was set up
+  expect((await post(t, twoFactorPaths.dismissInvitation, headers)).statusCode).toBe(200);
   await withAppOn(t, customer);
   expect((await post(t, privacyPaths.dataExport, headers)).statusCode).toBe(202);
   await drainQueue(t, 'data-export');

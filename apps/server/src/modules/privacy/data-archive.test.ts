@@ -9,6 +9,7 @@ import { billingDetails } from '../billing/schema';
 import { customerPlans, plans } from '../plans/schema';
 import { notificationPreferences } from '../preferences/schema';
 import { signInEvents } from '../security/schema';
+import { dismissInvitation } from '../two-factor/service';
 import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE } from '../../test/security';
 import { customerDataArchive, SIGN_IN_BATCH } from './data-archive';
 import { ARCHIVE_TEXT_FILES } from '../../test/privacy';
@@ -99,7 +100,7 @@ describe('the archive of a customer with nothing but a profile', () => {
       billingAddress: null,
       notificationPreferences: { reminders: true, consentChanges: true },
       // every account has the emailed code; the authenticator app is the customer's choice
-      secondFactor: { emailedCode: true, authenticatorApp: null },
+      secondFactor: { emailedCode: true, authenticatorApp: null, appInvitationDismissedAt: null },
       planPeriods: [],
     });
     expect(files.get('README.txt')).toMatch(/^Your data, as the customer portal holds it\.\n/);
@@ -134,6 +135,7 @@ describe('account.json', () => {
     await t.deps.db
       .insert(notificationPreferences)
       .values({ customerId: customer.id, reminders: false, consentChanges: true, updatedAt: now });
+    await dismissInvitation(t.deps, customer.id);
     const [plan] = await t.deps.db
       .insert(plans)
       .values({
@@ -176,7 +178,11 @@ describe('account.json', () => {
         },
         billingAddress: { ...address, updatedAt: now },
         notificationPreferences: { reminders: false, consentChanges: true },
-        secondFactor: { emailedCode: true, authenticatorApp: null },
+        secondFactor: {
+          emailedCode: true,
+          authenticatorApp: null,
+          appInvitationDismissedAt: now,
+        },
         planPeriods: [earlier, later].map((p) => ({ plan: plan!.planName, ...p })),
       }),
     );

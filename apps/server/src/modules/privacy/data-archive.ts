@@ -15,7 +15,11 @@ import { partners } from '../partners/schema';
 import { customerPlans, plans } from '../plans/schema';
 import { notificationPreferences } from '../preferences/schema';
 import { sessionDevices, signInEvents } from '../security/schema';
-import { twoFactorApps, twoFactorRecoveryCodes } from '../two-factor/schema';
+import {
+  secondFactorInvitations,
+  twoFactorApps,
+  twoFactorRecoveryCodes,
+} from '../two-factor/schema';
 import { customers } from '../users/schema';
 
 type Deps = Pick<AppDeps, 'db' | 'files' | 'clock'>;
@@ -112,6 +116,10 @@ async function account(db: Database, customerId: string) {
     .select({ enabledAt: twoFactorApps.enabledAt, createdAt: twoFactorApps.createdAt })
     .from(twoFactorApps)
     .where(eq(twoFactorApps.customerId, customerId));
+  const [invitation] = await db
+    .select({ dismissedAt: secondFactorInvitations.dismissedAt })
+    .from(secondFactorInvitations)
+    .where(eq(secondFactorInvitations.customerId, customerId));
   const [recovery] = await db
     .select({ left: count() })
     .from(twoFactorRecoveryCodes)
@@ -139,6 +147,8 @@ async function account(db: Database, customerId: string) {
       authenticatorApp: app?.enabledAt
         ? { enabledAt: app.enabledAt, unusedRecoveryCodes: recovery?.left ?? 0 }
         : null,
+      // when the dashboard's invitation to add the app was turned down; null while it is shown
+      appInvitationDismissedAt: invitation?.dismissedAt ?? null,
     },
     planPeriods: periods,
   };

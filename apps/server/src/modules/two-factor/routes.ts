@@ -4,13 +4,14 @@ import {
   EnableTwoFactorRequestSchema,
   EnableTwoFactorResponseSchema,
   ErrorResponseSchema,
+  DismissInvitationResponseSchema,
   TwoFactorSetupResponseSchema,
   TwoFactorStatusResponseSchema,
   twoFactorMessages,
   twoFactorPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { disableApp, enableApp, startSetup, twoFactorStatus } from './service';
+import { disableApp, dismissInvitation, enableApp, startSetup, twoFactorStatus } from './service';
 
 const security = [{ bearer: [] }];
 const errors = {
@@ -39,6 +40,24 @@ export async function twoFactorRoutes(app: App) {
       message: twoFactorMessages.status,
       data: await twoFactorStatus(deps, request.auth.customerId),
     }),
+  );
+
+  app.post(
+    twoFactorPaths.dismissInvitation,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['security'],
+        summary:
+          "Turns down the dashboard's invitation to add an authenticator app, in every browser",
+        security,
+        response: { 200: DismissInvitationResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => {
+      await dismissInvitation(deps, request.auth.customerId);
+      return { success: true as const, message: twoFactorMessages.invitationDismissed };
+    },
   );
 
   app.post(

@@ -32,3 +32,14 @@ export const twoFactorRecoveryCodes = pgTable(
   },
   (t) => [uniqueIndex('two_factor_recovery_codes_customer_hash_idx').on(t.customerId, t.codeHash)],
 );
+
+/**
+ * A customer who turned down the dashboard's invitation to add an authenticator app: it is not
+ * shown again, in any browser.
+ */
+export const secondFactorInvitations = pgTable('second_factor_invitations', {
+  customerId: uuid()
+    .primaryKey()
+    .references(() => customers.id, { onDelete: 'cascade' }),
+  dismissedAt: at().notNull(),
+});

@@ -14,7 +14,7 @@ import { enqueueMail } from '../mail/delivery';
 import { customers } from '../users/schema';
 import { reserveRateLimitHit } from '../../lib/rate-limit';
 import { recoveryCodeHasher, newRecoveryCodes } from './recovery-codes';
-import { twoFactorApps, twoFactorRecoveryCodes } from './schema';
+import { secondFactorInvitations, twoFactorApps, twoFactorRecoveryCodes } from './schema';
 import { acceptedStep, newSecret, otpauthUri, qrCodeDataUrl } from './totp';
 
 export type TwoFactorDeps = Pick<
@@ -71,8 +71,17 @@ export async function twoFactorStatus(
   deps: TwoFactorDeps,
   customerId: string,
 ): Promise<TwoFactorStatus> {
-  const row = await appOf(deps.db, customerId);
-  if (!isOn(row)) return { secondFactor: 'email', enabledAt: null, recoveryCodesLeft: 0 };
+  const [row, [dismissed]] = await Promise.all([
+    appOf(deps.db, customerId),
+    deps.db
+      .select({ at: secondFactorInvitations.dismissedAt })
+      .from(secondFactorInvitations)
+      .where(eq(secondFactorInvitations.customerId, customerId)),
+  ]);
+  const invitationDismissed = dismissed !== undefined;
+  if (!isOn(row)) {
+    return { secondFactor: 'email', enabledAt: null, recoveryCodesLeft: 0, invitationDismissed };
+  }
   const unused = await deps.db
     .select(
       // Stryker disable next-line ObjectLiteral: only the number of rows is read; a select of no columns answers the same rows
@@ -86,7 +95,19 @@ export async function twoFactorStatus(
     secondFactor: 'app',
     enabledAt: row.enabledAt.toISOString(),
     recoveryCodesLeft: unused.length,
+    invitationDismissed,
   };
+}
+
+/** Remembers that the customer turned down the invitation to add the app; again changes nothing. */
+export async function dismissInvitation(
+  deps: Pick<TwoFactorDeps, 'db' | 'clock'>,
+  customerId: string,
+) {
+  await deps.db
+    .insert(secondFactorInvitations)
+    .values({ customerId, dismissedAt: deps.clock.now() })
+    .onConflictDoNothing();
 }
 
 /** A new secret waiting for its first code; a set-up started earlier is replaced. */

@@ -4,7 +4,7 @@ import { twoFactorMessages, twoFactorPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { auditOf, byCustomer } from '../../test/audit';
-import { twoFactorApps, twoFactorRecoveryCodes } from './schema';
+import { secondFactorInvitations, twoFactorApps, twoFactorRecoveryCodes } from './schema';
 import { twoFactorSubject } from './mail';
 import { recoveryCodeHasher } from './recovery-codes';
 import { disableApp, enableApp } from './service';
@@ -50,12 +50,58 @@ describe('GET /api/security/two-factor', () => {
       secondFactor: 'email',
       enabledAt: null,
       recoveryCodesLeft: 0,
+      invitationDismissed: false,
     });
   });
 
   it('refuses a request without a session', async () => {
     const res = await t.app.inject({ method: 'GET', url: twoFactorPaths.status });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/security/two-factor/invitation/dismiss', () => {
+  it('remembers the invitation turned down, for this customer alone, however often and at once', async () => {
+    const customer = await createCustomer(t);
+    const other = await createCustomer(t);
+    const headers = await authHeaders(t, customer.id);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => post(t, twoFactorPaths.dismissInvitation, headers)),
+    );
+    for (const res of answers) {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        success: true,
+        message: 'The invitation to add an authenticator app will not be shown again.',
+      });
+    }
+    expect(await status(t, headers)).toMatchObject({ invitationDismissed: true });
+    const rows = await t.deps.db
+      .select()
+      .from(secondFactorInvitations)
+      .where(eq(secondFactorInvitations.customerId, customer.id));
+    expect(rows).toEqual([{ customerId: customer.id, dismissedAt: t.clock.now() }]);
+    // turned down again later: the first time stands
+    t.clock.advance(60_000);
+    expect((await post(t, twoFactorPaths.dismissInvitation, headers)).statusCode).toBe(200);
+    expect(
+      (
+        await t.deps.db
+          .select()
+          .from(secondFactorInvitations)
+          .where(eq(secondFactorInvitations.customerId, customer.id))
+      ).map((row) => row.dismissedAt),
+    ).toEqual([rows[0]!.dismissedAt]);
+    expect(await status(t, await authHeaders(t, other.id))).toMatchObject({
+      invitationDismissed: false,
+    });
+  });
+
+  it('refuses a request without a session, and changes nothing', async () => {
+    const before = await t.deps.db.select().from(secondFactorInvitations);
+    const res = await t.app.inject({ method: 'POST', url: twoFactorPaths.dismissInvitation });
+    expect(res.statusCode).toBe(401);
+    expect(await t.deps.db.select().from(secondFactorInvitations)).toEqual(before);
   });
 });
 
@@ -128,6 +174,7 @@ describe('POST /api/security/two-factor/enable', () => {
       secondFactor: 'app',
       enabledAt: t.clock.now().toISOString(),
       recoveryCodesLeft: 10,
+      invitationDismissed: false,
     });
     expect(await noticesTo(customer.email)).toEqual([twoFactorSubject(true)]);
     const notice = (await t.outbox()).find((m) => m.to === customer.email)!;
@@ -278,6 +325,7 @@ describe('POST /api/security/two-factor/disable', () => {
       secondFactor: 'email',
       enabledAt: null,
       recoveryCodesLeft: 0,
+      invitationDismissed: false,
     });
     expect(await rowOf(customer.id)).toBeUndefined();
     expect(await codesOf(customer.id)).toEqual([]);

@@ -2,7 +2,14 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { comingUpPath, securityPaths, type Consent, type Order, type Plan } from '@portal/contract';
+import {
+  comingUpPath,
+  securityPaths,
+  twoFactorPaths,
+  type Consent,
+  type Order,
+  type Plan,
+} from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
@@ -380,11 +387,14 @@ describe("the dashboard route's requests", () => {
       </QueryClientProvider>,
     );
     expect(screen.getByRole('link', { name: /Total Orders/ })).toHaveTextContent('1');
-    // none of the five again; only the Coming up card and the last sign-in line ask their own
+    // none of the five again; only the Coming up card, the last sign-in line and the
+    // invitation to add an authenticator app ask their own
     for (const url of prefetched)
       expect(requested().filter((sent) => sent === url)).toHaveLength(1);
     const others = requested().filter((url) => !prefetched.includes(url));
-    for (const url of others) expect([comingUpPath, securityPaths.lastSignIn]).toContain(url);
+    for (const url of others) {
+      expect([comingUpPath, securityPaths.lastSignIn, twoFactorPaths.status]).toContain(url);
+    }
   });
 
   it('are each sent once when the route asks first and the screen mounts after, the cards included', async () => {

@@ -80,6 +80,7 @@ function serve(server: Server) {
           secondFactor: server.secondFactor ?? 'email',
           enabledAt: app ? '2026-11-20T04:44:00.000Z' : null,
           recoveryCodesLeft: app ? 10 : 0,
+          invitationDismissed: false,
         },
       });
     }

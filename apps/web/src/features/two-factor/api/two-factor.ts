@@ -46,3 +46,11 @@ export const useDisableApp = () =>
       schema: responseSchema('DisableTwoFactorResponseSchema'),
     }),
   );
+
+/** Turns down the dashboard's invitation to add the app: the status says so from then on. */
+export const useDismissInvitation = () =>
+  useSettingChange(() =>
+    api.post(twoFactorPaths.dismissInvitation, undefined, {
+      schema: responseSchema('DismissInvitationResponseSchema'),
+    }),
+  );
