@@ -208,6 +208,10 @@ test('deletes a consent after the confirmation, and it stays gone after a reload
   await expect(dialog).toContainText(
     'Are you sure you want to delete this consent? This action cannot be undone.',
   );
+  // before it is confirmed: what stops, and what becomes of the data already shared
+  await expect(dialog.getByText('What stops')).toBeVisible();
+  await expect(dialog).toContainText(/can no longer read .+, from /);
+  await expect(dialog).toContainText(/has read so far stays with .+, under its own terms\./);
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);

@@ -418,6 +418,13 @@ describe('ConsentsScreen', () => {
     expect(dialog).toHaveTextContent(
       'LedgerSync Plugin will no longer be able to read your bank data.',
     );
+    // then what stops, and what becomes of the data already shared
+    expect(dialog).toHaveTextContent(
+      'What stopsLedgerSync Plugin can no longer read your account details, your account transactions and your statements, from the accounts you chose at your bank.',
+    );
+    expect(dialog).toHaveTextContent(
+      'Data already sharedWhat LedgerSync Plugin has read so far stays with LedgerSync Plugin, under its own terms. To have it deleted, ask LedgerSync Plugin.',
+    );
     await u.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Consent deleted successfully!')).toBeInTheDocument();
     const del = calls().find((c) => c.method === 'DELETE')!;

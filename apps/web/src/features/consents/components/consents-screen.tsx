@@ -104,7 +104,7 @@ export function ConsentsScreen() {
         pending={actions.reconnecting}
       />
       <DeleteConsentDialog
-        partnerName={actions.toDelete?.partnerName ?? null}
+        consent={actions.toDelete}
         onCancel={actions.cancelDelete}
         onConfirm={actions.confirmDelete}
         deleting={actions.deleting}
