@@ -28,7 +28,7 @@ const LAYERS = {
   features: [
     `${SERVER}modules/(auth|security|two-factor|consents|partners|billing|plans|plugins|invoices)/`,
   ],
-  flows: [`${SERVER}modules/(orders|payments|receipts|privacy|exports|reminders)/`],
+  flows: [`${SERVER}modules/(purchases|privacy|exports|reminders)/`],
   // wires the rest together: the app, its start, jobs, the CLI, the sandboxes and the demo data
   composition: [
     `${SERVER}(jobs|cli|sandbox|demo)/`,

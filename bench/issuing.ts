@@ -11,7 +11,7 @@ import { loadConfig } from '../apps/server/src/config';
 import { createDeps } from '../apps/server/src/create-deps';
 import { openDatabase } from '../apps/server/src/db/client';
 import { startDocumentDrawing } from '../apps/server/src/modules/invoices/draw';
-import { settleOrder } from '../apps/server/src/modules/payments/settlement';
+import { settleOrder } from '../apps/server/src/modules/purchases/settlement';
 import { BUDGET } from './budgets';
 import { freshPostgresDatabase } from './database';
 import { SECRETS, UNUSED_SERVICES } from './portal';

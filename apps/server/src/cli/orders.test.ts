@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
-import { orders } from '../modules/orders/schema';
+import { orders } from '../modules/purchases/schema';
 import { buyer, dropWebhooks } from '../test/payments';
 import { recordingServer } from '../sandbox/recording-server';
 import { runAdmin } from './test-support';

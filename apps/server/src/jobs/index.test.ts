@@ -5,7 +5,7 @@ import { QUEUE_SCHEMA } from '../adapters/queue';
 import { createTestApp, type TestApp } from '../test/app';
 import { authHeaders, createCustomer } from '../test/customers';
 import { drainQueue, jobsOf } from '../test/queue';
-import { orders } from '../modules/orders/schema';
+import { orders } from '../modules/purchases/schema';
 import { buyer, dropWebhooks } from '../test/payments';
 import { startBackgroundJobs } from '.';
 

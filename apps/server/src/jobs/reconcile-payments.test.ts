@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
 import { authHeaders, createCustomer } from '../test/customers';
-import { orders } from '../modules/orders/schema';
+import { orders } from '../modules/purchases/schema';
 import { buyer, dropWebhooks, withBusyGateway } from '../test/payments';
 import { reconcilePayments } from './reconcile-payments';
 import { HOUR_MS } from '../lib/clock';

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import type { AppDeps } from '../deps';
-import { checkOrderPayment } from '../modules/payments/settlement';
-import { orders } from '../modules/orders/schema';
+import { checkOrderPayment } from '../modules/purchases/settlement';
+import { orders } from '../modules/purchases/schema';
 import { HOUR_MS } from '../lib/clock';
 
 /** How far back reconciliation looks: a payment settles well within this. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import type { TestApp } from './app';
-import { orders } from '../modules/orders/schema';
+import { orders } from '../modules/purchases/schema';
 import { buyer, refundEvent, sendWebhook } from './payments';
 import { creditNotes, invoices } from '../modules/invoices/schema';
 

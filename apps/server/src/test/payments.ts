@@ -6,7 +6,7 @@ import { recordingServer } from '../sandbox/recording-server';
 import type { TestApp } from './app';
 import { authHeaders, createCustomer } from './customers';
 import { activityEvents } from '../modules/activity/schema';
-import { orders } from '../modules/orders/schema';
+import { orders } from '../modules/purchases/schema';
 import { customerPlans } from '../modules/plans/schema';
 import { createPlan, type NewPlan } from '../modules/plans/service';
 import { invoices } from '../modules/invoices/schema';

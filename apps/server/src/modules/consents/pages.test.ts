@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
 import { revokeSession, startSession } from '../auth/sessions';
-import { orders } from '../orders/schema';
+import { orders } from '../purchases/schema';
 import { plans } from '../plans/schema';
 import { encodeCursor } from './cursor';
 import { allConsentBatches } from './pages';

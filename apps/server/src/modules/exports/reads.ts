@@ -3,7 +3,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
 import { activityEvents } from '../activity/schema';
 import { consents } from '../consents/schema';
-import { orders } from '../orders/schema';
+import { orders } from '../purchases/schema';
 import { partners } from '../partners/schema';
 import { plans } from '../plans/schema';
 

@@ -9,7 +9,7 @@ import { authHeaders, createCustomer } from '../../test/customers';
 import { activityEvents } from '../activity/schema';
 import { auditOf } from '../../test/audit';
 import { consents } from '../consents/schema';
-import { orders } from '../orders/schema';
+import { orders } from '../purchases/schema';
 import { createPlan } from '../plans/service';
 import { createTestPartner } from '../consents/testing';
 import { creditNotes, invoices } from '../invoices/schema';

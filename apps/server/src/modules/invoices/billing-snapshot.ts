@@ -1,5 +1,5 @@
 import { gstKind, type GstTaxSplit, type OrderBillingSnapshot } from '@portal/contract';
-import type { OrderRow } from '../orders/schema';
+import type { OrderRow } from '../purchases/schema';
 
 // An order keeps the billing details it was created with, in its own columns: what its invoice
 // prints, whatever the customer changes later.

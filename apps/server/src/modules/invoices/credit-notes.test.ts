@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
-import { orders } from '../orders/schema';
+import { orders } from '../purchases/schema';
 import { buyer, refundEvent, sendWebhook } from '../../test/payments';
 import { documentPdf, invoicesInRange } from './reads';
 import { creditNotes, invoices } from './schema';

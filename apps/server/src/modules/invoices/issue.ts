@@ -4,7 +4,7 @@ import type { Transaction } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { sealMail } from '../mail/delivery';
 import type { MailRequest } from '../mail/templates';
-import type { OrderRow } from '../orders/schema';
+import type { OrderRow } from '../purchases/schema';
 import { creditAmounts, invoiceAmounts } from './amounts';
 // the mails this issues: their templates' data, declared there
 import type {} from './credit-note-mail';

@@ -3,7 +3,7 @@ import { GST_STATES, type BillingAddress } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import type { Config } from '../../config';
 import { stateCodeOf } from './gst';
-import type { OrderRow } from '../orders/schema';
+import type { OrderRow } from '../purchases/schema';
 import { billingSnapshotOf } from './billing-snapshot';
 import { customers } from '../users/schema';
 import type { Recipient, Supplier } from './content';

@@ -9,7 +9,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { orders } from '../orders/schema';
+import { orders } from '../purchases/schema';
 import { customers } from '../users/schema';
 import type { DocumentContent } from './document-content';
 

@@ -8,8 +8,8 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FileStore } from '../../adapters/file-store';
 import { JOB_NAMES, type JobOutcome, type Queue } from '../../adapters/queue';
 import type { Database } from '../../db/client';
-import { orders } from '../orders/schema';
-import { paymentEvents } from '../payments/schema';
+import { orders } from '../purchases/schema';
+import { paymentEvents } from '../purchases/schema';
 
 /** What the gauges read at each scrape. */
 export interface MetricSources {

@@ -13,8 +13,8 @@ import {
 } from '../consents/testing';
 import { consentAccesses, consents } from '../consents/schema';
 import { invoices } from '../invoices/schema';
-import { orders } from '../orders/schema';
-import { paymentEvents } from '../payments/schema';
+import { orders } from '../purchases/schema';
+import { paymentEvents } from '../purchases/schema';
 import { buyer, withBusyGateway } from '../../test/payments';
 import { customers } from '../users/schema';
 import { accountClosures } from './schema';

@@ -23,9 +23,9 @@ import {
   forgetConsentDocument,
 } from '../consents/erasure';
 import { consents } from '../consents/schema';
-import { orders } from '../orders/schema';
-import { cancelOpenPaymentLinks } from '../payments/open-links';
-import { paymentEvents } from '../payments/schema';
+import { orders } from '../purchases/schema';
+import { cancelOpenPaymentLinks } from '../purchases/open-links';
+import { paymentEvents } from '../purchases/schema';
 import { customerPlans } from '../plans/schema';
 import { notificationPreferences } from '../preferences/schema';
 import { financialYearOf } from '../invoices/gst';

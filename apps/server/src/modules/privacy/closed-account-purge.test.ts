@@ -11,8 +11,8 @@ import { drainQueue } from '../../test/queue';
 import { consents } from '../consents/schema';
 import { creditNotes, invoices } from '../invoices/schema';
 import { paidOrder, reportRefund } from '../../test/invoices';
-import { orders } from '../orders/schema';
-import { paymentEvents } from '../payments/schema';
+import { orders } from '../purchases/schema';
+import { paymentEvents } from '../purchases/schema';
 import { customers } from '../users/schema';
 import { taxRecordsDoneBefore, taxRecordsKeptUntil } from './close-account';
 import {

@@ -10,7 +10,7 @@ import { consentAccesses, consents } from '../consents/schema';
 import { activityBatches, keysetBatches, microseconds, type ExportWindow } from '../exports/reads';
 import { addDocumentPdfs, endedArchive, pdfEntryName } from '../exports/service';
 import { invoicesInRange, type TaxDocument } from '../invoices/reads';
-import { orders } from '../orders/schema';
+import { orders } from '../purchases/schema';
 import { partners } from '../partners/schema';
 import { customerPlans, plans } from '../plans/schema';
 import { notificationPreferences } from '../preferences/schema';

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { ensureDrawn } from '../invoices/draw';
 import { invoices } from '../invoices/schema';
-import { orders } from '../orders/schema';
+import { orders } from './schema';
 
 /** How long a receipt link opens the PDF. */
 export const RECEIPT_LINK_TTL_SECONDS = 10 * 60;

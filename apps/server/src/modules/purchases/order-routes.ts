@@ -7,7 +7,7 @@ import {
   orderPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { createOrder, listOrders } from './service';
+import { createOrder, listOrders } from './orders';
 
 export async function orderRoutes(app: App) {
   const errors = {

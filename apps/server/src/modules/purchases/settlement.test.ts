@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { activityEvents } from '../activity/schema';
-import { orders } from '../orders/schema';
+import { orders } from './schema';
 import { settleOrder } from './settlement';
 import { linkEvent, paidSilently, sendWebhook } from '../../test/payments';
 

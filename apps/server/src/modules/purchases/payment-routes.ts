@@ -17,7 +17,7 @@ import type { App } from '../../lib/types';
 import { handleCallback, handleWebhook } from './callback-and-webhook';
 import { createPayment } from './create-payment';
 import { checkOrderPayment } from './settlement';
-import { findOwnOrder, orderView } from '../orders/service';
+import { findOwnOrder, orderView } from './orders';
 
 /**
  * Where the customer lands after checkout: the order history, which says the outcome of the

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { KARNATAKA, MAHARASHTRA, saveBilling } from '../../test/billing';
 import { buyer } from '../../test/payments';
-import { orderBillingSnapshot } from './service';
+import { orderBillingSnapshot } from './orders';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -11,8 +11,8 @@ import type { AppDeps } from '../../deps';
 import type { PaymentLink } from '../../adapters/payment-gateway';
 import { AppError } from '../../lib/errors';
 import { plans } from '../plans/schema';
-import { findOwnOrder } from '../orders/service';
-import { orders, type OrderRow } from '../orders/schema';
+import { findOwnOrder } from './orders';
+import { orders, type OrderRow } from './schema';
 import { checkOrderPayment } from './settlement';
 
 /** How long a payment link stays payable. */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
-import { orders } from '../orders/schema';
+import { orders } from './schema';
 import { buyer, linkEvent, sendWebhook, startPayment } from '../../test/payments';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { buyer, dropWebhooks, withBusyGateway } from '../../test/payments';
-import { orders } from '../orders/schema';
+import { orders } from './schema';
 import { cancelOpenPaymentLinks } from './open-links';
 
 let t: TestApp;

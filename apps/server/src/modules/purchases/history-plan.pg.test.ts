@@ -8,7 +8,7 @@ import { CUSTOM_PLANS_FIRST, onOneConnection } from '../../test/database';
 import { buyer } from '../../test/payments';
 import type { RequestAuth } from '../auth/authenticate';
 import { decodeCursor, type HistoryPosition } from '../../lib/history-cursor';
-import { listOrders, historyPageStatement } from './service';
+import { listOrders, historyPageStatement } from './orders';
 
 interface PlanNode {
   'Node Type': string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
-import { orders } from '../orders/schema';
+import { orders } from './schema';
 import { paymentEvents } from './schema';
 import {
   buyer,

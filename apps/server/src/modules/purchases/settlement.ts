@@ -10,7 +10,7 @@ import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
 import { activatePlan, endPlanOfOrder } from '../plans/activation';
 import { plans } from '../plans/schema';
-import { orders, type OrderRow } from '../orders/schema';
+import { orders, type OrderRow } from './schema';
 import { issueCreditNote, issueInvoice } from '../invoices/issue';
 import { customers } from '../users/schema';
 

@@ -6,7 +6,7 @@ import type { PaymentCallbackQuery } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/uuid';
-import { orders, type OrderRow } from '../orders/schema';
+import { orders, type OrderRow } from './schema';
 import { paymentEvents } from './schema';
 import {
   checkOrderPayment,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
-import { orders } from '../orders/schema';
+import { orders } from './schema';
 import { createPayment } from './create-payment';
 import { buyer, startPayment, totalRupees } from '../../test/payments';
 

@@ -20,7 +20,7 @@ import { billingSnapshotFor } from '../billing/service';
 import { customerPlans, plans } from '../plans/schema';
 import { isUuid } from '../../lib/uuid';
 import { offeredPlan } from '../plans/service';
-import { receiptLink, receiptOffered } from '../receipts/service';
+import { receiptLink, receiptOffered } from './receipts';
 import { invoices } from '../invoices/schema';
 import { billingSnapshotOf, snapshotColumns } from '../invoices/billing-snapshot';
 import { encodeCursor, decodeCursor, type HistoryPosition } from '../../lib/history-cursor';

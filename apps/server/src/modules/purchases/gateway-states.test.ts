@@ -7,7 +7,7 @@ import type { Database } from '../../db/client';
 import { reconcilePayments } from '../../jobs/reconcile-payments';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
 import { createTestApp, type TestApp } from '../../test/app';
-import { orders } from '../orders/schema';
+import { orders } from './schema';
 import { buyer, dropWebhooks, paidSilently, settledEffects } from '../../test/payments';
 
 // What the gateway can say about a link beyond one clean payment: several tries, an expiry, a

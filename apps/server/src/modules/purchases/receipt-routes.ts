@@ -8,7 +8,7 @@ import {
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { isUuid } from '../../lib/uuid';
-import { receiptFileFor } from './service';
+import { receiptFileFor } from './receipts';
 
 export async function receiptRoutes(app: App) {
   app.get(

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
-import { orders } from '../orders/schema';
+import { orders } from './schema';
 import { checkOrderPayment } from './settlement';
 
 const gatewayAway = () =>

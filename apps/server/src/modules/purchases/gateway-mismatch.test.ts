@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { reconcilePayments } from '../../jobs/reconcile-payments';
 import { sandboxPaymentLinks } from '../../sandbox/gateway/schema';
-import { orders } from '../orders/schema';
+import { orders } from './schema';
 import { buyer, dropWebhooks, settledEffects } from '../../test/payments';
 
 const lines: string[] = [];
