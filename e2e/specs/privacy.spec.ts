@@ -72,6 +72,38 @@ for (const [width, use] of WIDTHS) {
       // the switch shows a change at once: saved when it takes presses again
       await expect(reminders).not.toHaveAttribute('aria-disabled');
     });
+
+    test('names a nominee, who is told by mail, and removes them after a confirmation', async ({
+      page,
+      customer,
+    }) => {
+      await signIn(page, customer);
+      await openPrivacy(page);
+      const nominee = `nominee-${width}-${customer.email}`;
+      const section = page.getByRole('region', { name: 'Nominee' });
+      await expect(section).toContainText('You have not named a nominee.');
+      await section.getByRole('button', { name: 'Name a nominee' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Name a nominee' });
+      await dialog.getByLabel('Name').fill('Asha Rao');
+      await dialog.getByLabel('E-mail address').fill(nominee);
+      await dialog.getByLabel('Who they are to you').selectOption('Spouse');
+      await expectAccessible(page, `the nominee dialog on a ${width}`);
+      if (width === 'phone') {
+        await expectFitsScreen(page, 'the nominee dialog', { touch: true });
+      }
+      const before = mailCount(nominee);
+      await dialog.getByRole('button', { name: 'Save nominee' }).click();
+      await expect(dialog).toHaveCount(0);
+      await expect(section).toContainText('Asha Rao, your spouse');
+      await waitForMailMatching(nominee, before, /named you, as their spouse/);
+
+      await section.getByRole('button', { name: 'Remove nominee' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Remove your nominee?' });
+      await expectAccessible(page, `the remove-nominee dialog on a ${width}`);
+      await confirm.getByRole('button', { name: 'Remove' }).click();
+      await expect(section).toContainText('You have not named a nominee.');
+      await waitForMailMatching(nominee, before + 1, /no longer names you/);
+    });
   });
 }
 

@@ -10,6 +10,8 @@ export const privacyPaths = {
   emailChange: '/api/privacy/email',
   dataExport: '/api/privacy/data-export',
   dataExportDownload: '/api/privacy/data-export/:exportId/download',
+  /** The person named to exercise the customer's rights on their death or incapacity. */
+  nominee: '/api/privacy/nominee',
 } as const;
 
 /** The signed link's path of one prepared export. */
@@ -37,6 +39,10 @@ export const privacyMessages = {
     'Your data was prepared less than an hour ago. Use the link in that e-mail, or ask again later.',
   exportGone: 'This download has expired. Ask for your data again on the Privacy page.',
   exportMissing: 'This download does not exist.',
+  nomineeSaved: 'Your nominee is saved. We have told them by e-mail.',
+  nomineeRemoved: 'Your nominee is removed. We have told them by e-mail.',
+  nomineeIsYou: 'Name someone other than yourself.',
+  noNominee: 'You have not named a nominee.',
 } as const;
 
 const PasswordSchema = text({ error: 'Password is required' })
@@ -116,3 +122,46 @@ export type DataExportRequestedResponse = z.infer<typeof DataExportRequestedResp
 export const DataExportDownloadParamsSchema = z.object({
   exportId: z.uuid({ error: 'This download does not exist.' }),
 });
+
+/** Who a nominee is to the customer (DPDP Act 2023, s. 14: death or incapacity). */
+export const NOMINEE_RELATIONS = [
+  'Spouse',
+  'Parent',
+  'Child',
+  'Sibling',
+  'Other relative',
+  'Business partner',
+  'Legal representative',
+] as const;
+
+/** `PUT /api/privacy/nominee`: the person, their address and who they are to the customer. */
+export const NomineeRequestSchema = z
+  .object({
+    name: text({ error: 'Name is required' })
+      .trim()
+      .min(1, 'Name is required')
+      .max(100, 'Name can be at most 100 characters'),
+    email: text({ error: 'Email is required' })
+      .trim()
+      .toLowerCase()
+      .min(1, 'Email is required')
+      .max(254, 'Email can be at most 254 characters')
+      .regex(EMAIL_PATTERN, 'Invalid email address'),
+    relation: z.enum(NOMINEE_RELATIONS, { error: 'Choose who they are to you' }),
+  })
+  .strict();
+export type NomineeRequest = z.infer<typeof NomineeRequestSchema>;
+
+export const NomineeSchema = NomineeRequestSchema.extend({
+  /** When they were first named; a change keeps it. */
+  nominatedAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Nominee = z.infer<typeof NomineeSchema>;
+
+export const NomineeResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ nominee: NomineeSchema.nullable() }),
+});
+export type NomineeResponse = z.infer<typeof NomineeResponseSchema>;

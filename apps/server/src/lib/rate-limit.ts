@@ -17,6 +17,8 @@ export const RATE_LIMITS = {
   reset: { max: 10, windowMs: WINDOW_MS },
   /** looks at a code mail's status per client address: the code step's polls (decision 064) */
   'code-mail': { max: 120, windowMs: WINDOW_MS },
+  /** nominee changes per customer: each mails the person named (decision 074) */
+  nominee: { max: 5, windowMs: 24 * 60 * 60_000 },
 } as const;
 export type RateLimitBucket = keyof typeof RATE_LIMITS;
 

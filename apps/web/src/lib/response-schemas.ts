@@ -68,6 +68,7 @@ export const schemaHomes = {
   TwoFactorStatusResponseSchema: 'two-factor',
   NotificationPreferencesResponseSchema: 'preferences',
   PrivacyMessageResponseSchema: 'privacy',
+  NomineeResponseSchema: 'privacy',
   DataExportResponseSchema: 'privacy',
   DataExportRequestedResponseSchema: 'privacy',
   UserSchema: 'profile',

@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = [
   'password_reset',
   'password_reset_link_sent',
   'email_changed',
+  'nominee_named',
+  'nominee_removed',
   'account_closed',
   'data_export_requested',
   'data_export_prepared',

@@ -40,7 +40,7 @@ import { customers } from '../users/schema';
 import { CLOSED_PASSWORD_HASH, findCustomerById } from '../users/service';
 import { checkCode, checkPassword, consumeCode, issueCode } from './codes';
 import { dataExportsOf, endCustomerDataExports, forgetDataExport } from './data-export';
-import { accountClosures, privacyCodes } from './schema';
+import { accountClosures, nominees, privacyCodes } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
 
@@ -108,6 +108,7 @@ const PERSONAL_TABLES = [
   billingDetails,
   notificationPreferences,
   privacyCodes,
+  nominees,
   twoFactorApps,
   twoFactorRecoveryCodes,
   secondFactorInvitations,

@@ -106,6 +106,13 @@ async function customerInEveryTable() {
   expect((await requestResetLink(t, customer.email)).statusCode).toBe(200);
   const newEmail = { newEmail: `new-${customer.email}`, password: customer.password };
   expect((await post(t, privacyPaths.emailChangeCode, headers, newEmail)).statusCode).toBe(200);
+  const nominated = await t.app.inject({
+    method: 'PUT',
+    url: privacyPaths.nominee,
+    headers,
+    payload: { name: 'Asha Rao', email: 'asha@example.test', relation: 'Spouse' },
+  });
+  expect(nominated.statusCode).toBe(200);
   // the invitation to add the app, turned down before the app was set up
   expect((await post(t, twoFactorPaths.dismissInvitation, headers)).statusCode).toBe(200);
   await withAppOn(t, customer);

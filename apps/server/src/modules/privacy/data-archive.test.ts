@@ -12,6 +12,7 @@ import { signInEvents } from '../security/schema';
 import { dismissInvitation } from '../two-factor/service';
 import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE } from '../../test/security';
 import { customerDataArchive, SIGN_IN_BATCH } from './data-archive';
+import { nominees } from './schema';
 import { ARCHIVE_TEXT_FILES } from '../../test/privacy';
 
 let t: TestApp;
@@ -102,6 +103,7 @@ describe('the archive of a customer with nothing but a profile', () => {
       // every account has the emailed code; the authenticator app is the customer's choice
       secondFactor: { emailedCode: true, authenticatorApp: null, appInvitationDismissedAt: null },
       planPeriods: [],
+      nominee: null,
     });
     expect(files.get('README.txt')).toMatch(/^Your data, as the customer portal holds it\.\n/);
   });
@@ -136,6 +138,10 @@ describe('account.json', () => {
       .insert(notificationPreferences)
       .values({ customerId: customer.id, reminders: false, consentChanges: true, updatedAt: now });
     await dismissInvitation(t.deps, customer.id);
+    const nominee = { name: 'Asha Rao', email: 'asha@example.test', relation: 'Spouse' };
+    await t.deps.db
+      .insert(nominees)
+      .values({ customerId: customer.id, ...nominee, nominatedAt: now, updatedAt: now });
     const [plan] = await t.deps.db
       .insert(plans)
       .values({
@@ -184,6 +190,7 @@ describe('account.json', () => {
           appInvitationDismissedAt: now,
         },
         planPeriods: [earlier, later].map((p) => ({ plan: plan!.planName, ...p })),
+        nominee: { ...nominee, nominatedAt: now, updatedAt: now },
       }),
     );
   });

@@ -21,6 +21,7 @@ import {
   twoFactorRecoveryCodes,
 } from '../two-factor/schema';
 import { customers } from '../users/schema';
+import { nominees } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'files' | 'clock'>;
 
@@ -116,6 +117,16 @@ async function account(db: Database, customerId: string) {
     .select({ enabledAt: twoFactorApps.enabledAt, createdAt: twoFactorApps.createdAt })
     .from(twoFactorApps)
     .where(eq(twoFactorApps.customerId, customerId));
+  const [nominee] = await db
+    .select({
+      name: nominees.name,
+      email: nominees.email,
+      relation: nominees.relation,
+      nominatedAt: nominees.nominatedAt,
+      updatedAt: nominees.updatedAt,
+    })
+    .from(nominees)
+    .where(eq(nominees.customerId, customerId));
   const [invitation] = await db
     .select({ dismissedAt: secondFactorInvitations.dismissedAt })
     .from(secondFactorInvitations)
@@ -151,6 +162,8 @@ async function account(db: Database, customerId: string) {
       appInvitationDismissedAt: invitation?.dismissedAt ?? null,
     },
     planPeriods: periods,
+    // the person named to exercise these rights on the customer's death or incapacity
+    nominee: nominee ?? null,
   };
 }
 

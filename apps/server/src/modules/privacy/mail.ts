@@ -7,7 +7,14 @@ export type PrivacyMailData =
   | { kind: 'close-account-code'; code: string }
   | { kind: 'email-change-code'; code: string }
   | { kind: 'email-changed'; at: string; newEmail: string }
-  | { kind: 'data-export-ready'; link: string; expiresAt: string };
+  | { kind: 'data-export-ready'; link: string; expiresAt: string }
+  | {
+      kind: 'nominee-named';
+      name: string;
+      companyName: string;
+      relation: string;
+    }
+  | { kind: 'nominee-removed'; name: string; companyName: string; relation: string };
 
 declare module '../mail/templates' {
   interface MailTemplateData {
@@ -18,6 +25,8 @@ declare module '../mail/templates' {
 export const PRIVACY_CODE_SUBJECT = 'Your verification code';
 export const EMAIL_CHANGED_SUBJECT = 'Your e-mail address was changed';
 export const DATA_EXPORT_SUBJECT = 'Your data is ready to download';
+export const NOMINEE_NAMED_SUBJECT = 'You were named as a nominee';
+export const NOMINEE_REMOVED_SUBJECT = 'You are no longer a nominee';
 
 const CODE_PURPOSE = {
   'close-account-code': 'Enter it in the portal within 10 minutes to close your account.',
@@ -41,6 +50,28 @@ export async function privacyMail(data: PrivacyMailData, ctx: MailContext): Prom
         facts: [['When', when]],
         notes: [notYou],
         action: { label: 'Reset your password', url: portalUrl(ctx.publicUrl, '/reset-password') },
+        publicUrl: ctx.publicUrl,
+      }),
+    };
+  }
+  if (data.kind === 'nominee-named' || data.kind === 'nominee-removed') {
+    const named = data.kind === 'nominee-named';
+    const subject = named ? NOMINEE_NAMED_SUBJECT : NOMINEE_REMOVED_SUBJECT;
+    const what = named
+      ? `${data.companyName} named you, as their ${data.relation.toLowerCase()}, the nominee of their customer portal account. If they die or become unable to act, you may ask for their personal data to be seen, corrected or erased on their behalf, under the Digital Personal Data Protection Act, 2023.`
+      : `${data.companyName} no longer names you as the nominee of their customer portal account.`;
+    const nothing = named
+      ? 'You need do nothing now. Keep this mail: it tells you who named you.'
+      : 'You need do nothing.';
+    return {
+      subject,
+      text: [`Dear ${data.name},`, '', what, '', nothing].join('\n'),
+      html: await renderLayout({
+        subject,
+        preview: what,
+        heading: subject,
+        paragraphs: [`Dear ${data.name},`, what],
+        notes: [nothing],
         publicUrl: ctx.publicUrl,
       }),
     };

@@ -8,6 +8,8 @@ import {
   EmailChangeCodeRequestSchema,
   EmailChangeRequestSchema,
   ErrorResponseSchema,
+  NomineeRequestSchema,
+  NomineeResponseSchema,
   PrivacyMessageResponseSchema,
   privacyMessages,
   privacyPaths,
@@ -21,6 +23,7 @@ import {
   requestDataExport,
 } from './data-export';
 import { confirmEmailChange, sendEmailChangeCode } from './email-change';
+import { nomineeOf, removeNominee, saveNominee } from './nominee';
 
 const refusals = {
   400: ErrorResponseSchema,
@@ -171,6 +174,58 @@ export async function privacyRoutes(app: App) {
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff')
         .send(file.body);
+    },
+  );
+
+  app.get(
+    privacyPaths.nominee,
+    {
+      ...signedIn,
+      schema: {
+        ...doc('The person named to exercise your data rights on your death or incapacity'),
+        response: { 200: NomineeResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: 'Nominee fetched',
+      data: { nominee: await nomineeOf(app.deps, request.auth.customerId) },
+    }),
+  );
+
+  app.put(
+    privacyPaths.nominee,
+    {
+      ...signedIn,
+      schema: {
+        ...doc('Names or changes your nominee, who is told by e-mail (at most five changes a day)'),
+        body: NomineeRequestSchema,
+        response: { 200: NomineeResponseSchema, ...refusals },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: privacyMessages.nomineeSaved,
+      data: { nominee: await saveNominee(app.deps, request.auth.customerId, request.body) },
+    }),
+  );
+
+  app.delete(
+    privacyPaths.nominee,
+    {
+      ...signedIn,
+      schema: {
+        ...doc('Removes your nominee, who is told by e-mail'),
+        response: {
+          200: PrivacyMessageResponseSchema,
+          401: ErrorResponseSchema,
+          404: ErrorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      await removeNominee(app.deps, request.auth.customerId);
+      return { success: true as const, message: privacyMessages.nomineeRemoved };
     },
   );
 }

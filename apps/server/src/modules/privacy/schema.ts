@@ -69,3 +69,19 @@ export const accountClosures = pgTable('account_closures', {
   /** The end of the 72 months the tax records are kept for. */
   keepTaxRecordsUntil: at().notNull(),
 });
+
+/**
+ * The person a customer named to exercise their data rights on their death or incapacity (DPDP
+ * Act 2023, s. 14): one a customer, changed or removed by them.
+ */
+export const nominees = pgTable('nominees', {
+  customerId: uuid()
+    .primaryKey()
+    .references(() => customers.id, { onDelete: 'cascade' }),
+  name: text().notNull(),
+  email: text().notNull(),
+  /** One of the contract's NOMINEE_RELATIONS. */
+  relation: text().notNull(),
+  nominatedAt: at().notNull(),
+  updatedAt: at().notNull(),
+});

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm, type Path } from 'react-hook-form';
 import {
   BillingDetailsRequestSchema,
@@ -7,10 +7,10 @@ import {
   type BillingDetails,
   type BillingDetailsRequest,
 } from '@portal/contract';
-import { cn } from '@/lib/cn';
 import { ApiError, errorMessage } from '@/lib/http';
 import { Button } from '@/ui/button';
 import { Field } from '@/ui/field';
+import { SelectField } from '@/ui/select-field';
 import { useSaveBillingDetails } from '../api/save-billing-details';
 
 type FormValues = BillingDetailsRequest;
@@ -41,42 +41,7 @@ function fieldError(error: unknown): { field: keyof FormValues; message: string 
   return field && match ? { field, message: match[2]! } : null;
 }
 
-function StateSelect({
-  error,
-  ...props
-}: React.SelectHTMLAttributes<HTMLSelectElement> & { error?: string | undefined }) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        State
-      </label>
-      <select
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        className={cn(
-          'block h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30',
-          error && 'border-red-600',
-        )}
-        {...props}
-      >
-        <option value="">Choose a State</option>
-        {GST_STATE_OPTIONS.map((state) => (
-          <option key={state.code} value={state.code}>
-            {state.label}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p id={errorId} role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
+const STATE_CHOICES = GST_STATE_OPTIONS.map((state) => ({ value: state.code, label: state.label }));
 
 /** The billing address and GSTIN, checked as the server checks them, each message by its field. */
 export function BillingDetailsForm({
@@ -155,7 +120,13 @@ export function BillingDetailsForm({
           {...register('pin')}
         />
       </div>
-      <StateSelect error={errorOf('stateCode')} {...register('stateCode')} />
+      <SelectField
+        label="State"
+        placeholder="Choose a State"
+        options={STATE_CHOICES}
+        error={errorOf('stateCode')}
+        {...register('stateCode')}
+      />
       <div aria-live="assertive">
         {serverError && (
           <p className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">{serverError}</p>

@@ -5,6 +5,7 @@ import {
   type CloseAccountRequest,
   type EmailChangeCodeRequest,
   type EmailChangeRequest,
+  type NomineeRequest,
   type NotificationPreferences,
 } from '@portal/contract';
 import { getProfile, getProfileQueryOptions } from '@/features/profile/api/get-profile';
@@ -102,5 +103,33 @@ export function useRequestDataExport() {
       }),
     onSuccess: (answer) =>
       queryClient.setQueryData(getDataExportQueryOptions().queryKey, answer.data),
+  });
+}
+
+const nomineeSchema = responseSchema('NomineeResponseSchema');
+
+export const getNomineeQueryOptions = () =>
+  queryOptions({
+    queryKey: ['privacy', 'nominee'],
+    queryFn: async () => (await api.get(privacyPaths.nominee, { schema: nomineeSchema })).data,
+  });
+
+export const useNominee = () => useQuery(getNomineeQueryOptions());
+
+/** Names or changes the nominee; the screen shows the saved answer. */
+export function useSaveNominee() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NomineeRequest) =>
+      api.put(privacyPaths.nominee, body, { schema: nomineeSchema }),
+    onSuccess: (answer) => queryClient.setQueryData(getNomineeQueryOptions().queryKey, answer.data),
+  });
+}
+
+export function useRemoveNominee() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete(privacyPaths.nominee, { schema: messageSchema }),
+    onSuccess: () => queryClient.setQueryData(getNomineeQueryOptions().queryKey, { nominee: null }),
   });
 }

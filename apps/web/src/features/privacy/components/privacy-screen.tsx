@@ -2,9 +2,13 @@ import { PageTitle } from '@/ui/page-title';
 import { CloseAccountSection } from './close-account-section';
 import { DataExportSection } from './data-export-section';
 import { EmailSection } from './email-section';
+import { NomineeSection } from './nominee-section';
 import { NotificationsSection } from './notifications-section';
 
-/** The customer's own data: how to reach them, what they hear about, a copy of it, and closing. */
+/**
+ * The customer's own data: how to reach them, what they hear about, a copy of it, who may act
+ * for them, and closing.
+ */
 export function PrivacyScreen() {
   return (
     <div className="space-y-6">
@@ -12,6 +16,7 @@ export function PrivacyScreen() {
       <EmailSection />
       <NotificationsSection />
       <DataExportSection />
+      <NomineeSection />
       <CloseAccountSection />
     </div>
   );
