@@ -107,6 +107,34 @@ for (const [width, use] of WIDTHS) {
   });
 }
 
+test.describe('grievances', () => {
+  test('names the officer, acknowledges a grievance with its reference and due date, and mails it', async ({
+    page,
+    customer,
+  }) => {
+    await signIn(page, customer);
+    await openPrivacy(page);
+    const section = page.getByRole('region', { name: 'Grievances' });
+    await expect(section).toContainText(
+      /Our grievance officer is .+\. Each grievance is answered within \d+ days\./,
+    );
+    await section.getByLabel('What is it about').selectOption('My personal data is wrong');
+    await section
+      .getByLabel('What happened')
+      .fill('My company name is spelt wrong on my invoices.');
+    const before = mailCount(customer.email);
+    await section.getByRole('button', { name: 'Send to the grievance officer' }).click();
+    const recorded = section.getByRole('status');
+    await expect(recorded).toContainText(
+      /Recorded as GRV-[0-9A-Z]{8}\. The answer is due by \d{2}\/\d{2}\/\d{4}/,
+    );
+    const reference = /GRV-[0-9A-Z]{8}/.exec((await recorded.textContent())!)![0];
+    await expect(section.getByRole('list', { name: 'Your grievances' })).toContainText(reference);
+    await expectAccessible(page, 'the grievances section with one recorded');
+    await waitForMailMatching(customer.email, before, new RegExp(`Reference: ${reference}`));
+  });
+});
+
 test.describe('the e-mail address', () => {
   test('changes by a code sent to the new address, shows it at once everywhere, and refuses the same address again', async ({
     page,

@@ -285,6 +285,26 @@ describe('settingSources', () => {
   });
 });
 
+describe('the grievance officer', () => {
+  it('is named by configuration, its absence in production warned of, and answers within 1 to 90 days', () => {
+    expect(loadConfig({}).GRIEVANCE_RESPONSE_DAYS).toBe(30);
+    expect(loadConfig({ GRIEVANCE_RESPONSE_DAYS: '15' }).GRIEVANCE_RESPONSE_DAYS).toBe(15);
+    for (const days of ['0', '91', 'soon']) {
+      expect(() => loadConfig({ GRIEVANCE_RESPONSE_DAYS: days })).toThrow(
+        /^Invalid configuration: GRIEVANCE_RESPONSE_DAYS /,
+      );
+    }
+    expect(() => loadConfig({ GRIEVANCE_OFFICER_EMAIL: 'the officer' })).toThrow(
+      /^Invalid configuration: GRIEVANCE_OFFICER_EMAIL /,
+    );
+    expect(
+      settingWarnings(loadConfig({ ...production, OPERATOR_EMAIL: 'ops@example.in' })),
+    ).toEqual([
+      'WARNING: GRIEVANCE_OFFICER_EMAIL is not set: the Privacy page names a placeholder grievance officer, and grievances are mailed to OPERATOR_EMAIL alone.',
+    ]);
+  });
+});
+
 describe('OPERATOR_EMAIL', () => {
   it('is optional, an address when set, and its absence in production is warned of at start', () => {
     expect(loadConfig({}).OPERATOR_EMAIL).toBeUndefined();
@@ -292,11 +312,12 @@ describe('OPERATOR_EMAIL', () => {
     expect(() => loadConfig({ OPERATOR_EMAIL: 'ops team' })).toThrow(
       /^Invalid configuration: OPERATOR_EMAIL /,
     );
-    expect(settingWarnings(loadConfig(production))).toEqual([
+    const officer = { GRIEVANCE_OFFICER_EMAIL: 'grievance@example.in' };
+    expect(settingWarnings(loadConfig({ ...production, ...officer }))).toEqual([
       'WARNING: OPERATOR_EMAIL is not set: jobs that fail every try (mail not delivered, say) are mailed to nobody, and only the PortalDeadLetters alert tells of them.',
     ]);
     expect(
-      settingWarnings(loadConfig({ ...production, OPERATOR_EMAIL: 'ops@example.in' })),
+      settingWarnings(loadConfig({ ...production, ...officer, OPERATOR_EMAIL: 'ops@example.in' })),
     ).toEqual([]);
     // outside production nobody is expected to watch the dead letters
     expect(settingWarnings(loadConfig({}))).toEqual([]);

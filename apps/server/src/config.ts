@@ -98,6 +98,14 @@ const ConfigSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Customer Portal <no-reply@portal.localhost>'),
   /** Where a digest of newly dead-lettered jobs is mailed; unset: none is (a warning in production). */
   OPERATOR_EMAIL: z.email().max(254).optional(),
+  /**
+   * The grievance officer the Privacy page names (DPDP Rules, rule 14), and how many days an
+   * answer may take; unset, a placeholder is shown (a warning in production).
+   */
+  GRIEVANCE_OFFICER_NAME: z.string().trim().min(1).max(100).optional(),
+  GRIEVANCE_OFFICER_EMAIL: z.email().max(254).optional(),
+  GRIEVANCE_OFFICER_PHONE: z.string().trim().min(3).max(30).optional(),
+  GRIEVANCE_RESPONSE_DAYS: z.coerce.number().int().min(1).max(90).default(30),
   /** Secrets; unset outside production, they are generated once and kept in DATA_DIR. */
   JWT_SECRET: secret,
   LINK_SIGNING_SECRET: secret,
@@ -342,9 +350,16 @@ export function settingSources(config: Config, env: NodeJS.ProcessEnv = process.
  * What a start allows but should not go unsaid, one line each: settings that production can run
  * without, at a cost the operator must choose knowingly.
  */
-export function settingWarnings(config: Pick<Config, 'NODE_ENV' | 'OPERATOR_EMAIL'>): string[] {
-  if (config.NODE_ENV !== 'production' || config.OPERATOR_EMAIL) return [];
+export function settingWarnings(
+  config: Pick<Config, 'NODE_ENV' | 'OPERATOR_EMAIL' | 'GRIEVANCE_OFFICER_EMAIL'>,
+): string[] {
+  if (config.NODE_ENV !== 'production') return [];
   return [
-    'WARNING: OPERATOR_EMAIL is not set: jobs that fail every try (mail not delivered, say) are mailed to nobody, and only the PortalDeadLetters alert tells of them.',
-  ];
+    config.OPERATOR_EMAIL
+      ? ''
+      : 'WARNING: OPERATOR_EMAIL is not set: jobs that fail every try (mail not delivered, say) are mailed to nobody, and only the PortalDeadLetters alert tells of them.',
+    config.GRIEVANCE_OFFICER_EMAIL
+      ? ''
+      : 'WARNING: GRIEVANCE_OFFICER_EMAIL is not set: the Privacy page names a placeholder grievance officer, and grievances are mailed to OPERATOR_EMAIL alone.',
+  ].filter(Boolean);
 }

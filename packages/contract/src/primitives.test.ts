@@ -40,6 +40,11 @@ const VALID: Record<string, unknown> = {
   UserIdParamsSchema: { userId: UUID },
   ActivityFeedQuerySchema: { cursor: 'abc', limit: '5', type: 'order' },
   MarkNotificationsSeenRequestSchema: { upTo: WHEN },
+  NomineeRequestSchema: { name: 'Asha Rao', email: 'asha@b.co', relation: 'Spouse' },
+  GrievanceRequestSchema: {
+    topic: 'My personal data is wrong',
+    message: 'My company name is spelt wrong on my invoices.',
+  },
   ConsentListQuerySchema: { page: '1', limit: '10', userId: UUID, consentStatus: 'Pending' },
   ConsentStatusRequestSchema: { consentId: 'sbk-intent-1' },
   PartnerConsentRequestSchema: {

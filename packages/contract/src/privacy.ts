@@ -12,6 +12,8 @@ export const privacyPaths = {
   dataExportDownload: '/api/privacy/data-export/:exportId/download',
   /** The person named to exercise the customer's rights on their death or incapacity. */
   nominee: '/api/privacy/nominee',
+  /** Grievances to the grievance officer, with the officer's contact (DPDP Rules, rule 14). */
+  grievances: '/api/privacy/grievances',
 } as const;
 
 /** The signed link's path of one prepared export. */
@@ -43,6 +45,7 @@ export const privacyMessages = {
   nomineeRemoved: 'Your nominee is removed. We have told them by e-mail.',
   nomineeIsYou: 'Name someone other than yourself.',
   noNominee: 'You have not named a nominee.',
+  grievanceRecorded: 'Your grievance is recorded. Keep its reference.',
 } as const;
 
 const PasswordSchema = text({ error: 'Password is required' })
@@ -165,3 +168,58 @@ export const NomineeResponseSchema = z.object({
   data: z.object({ nominee: NomineeSchema.nullable() }),
 });
 export type NomineeResponse = z.infer<typeof NomineeResponseSchema>;
+
+/** What a grievance is about, in the customer's words. */
+export const GRIEVANCE_TOPICS = [
+  'My personal data is wrong',
+  'My data was used or shared without my consent',
+  'A request of mine was not handled',
+  'Something else',
+] as const;
+
+/** `POST /api/privacy/grievances`. */
+export const GrievanceRequestSchema = z
+  .object({
+    topic: z.enum(GRIEVANCE_TOPICS, { error: 'Choose what it is about' }),
+    message: text({ error: 'Tell us what happened' })
+      .trim()
+      .min(10, 'Tell us what happened, in at least 10 characters')
+      .max(2000, 'Your message can be at most 2,000 characters'),
+  })
+  .strict();
+export type GrievanceRequest = z.infer<typeof GrievanceRequestSchema>;
+
+export const GrievanceSchema = GrievanceRequestSchema.extend({
+  /** What the customer and the officer name it by, e.g. GRV-7Q2K9M4T. */
+  reference: z.string(),
+  submittedAt: z.string(),
+  /** When the officer must have answered by. */
+  respondBy: z.string(),
+  status: z.enum(['Open', 'Answered']),
+  answeredAt: z.string().nullable(),
+  answer: z.string().nullable(),
+});
+export type Grievance = z.infer<typeof GrievanceSchema>;
+
+/** The grievance officer, as configured, and how long an answer may take. */
+export const GrievanceOfficerSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  responseDays: z.number().int().positive(),
+});
+export type GrievanceOfficer = z.infer<typeof GrievanceOfficerSchema>;
+
+export const GrievancesResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ officer: GrievanceOfficerSchema, grievances: z.array(GrievanceSchema) }),
+});
+export type GrievancesResponse = z.infer<typeof GrievancesResponseSchema>;
+
+export const GrievanceRecordedResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ grievance: GrievanceSchema }),
+});
+export type GrievanceRecordedResponse = z.infer<typeof GrievanceRecordedResponseSchema>;

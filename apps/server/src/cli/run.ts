@@ -11,6 +11,7 @@ import { consentCommands } from './consents';
 import { planCommands } from './plans';
 import { orderCommands } from './orders';
 import { jobCommands } from './jobs';
+import { grievanceCommands } from './grievances';
 import { auditCommands, runAudited } from './audit';
 import { loggableError } from '../lib/database-errors';
 
@@ -23,6 +24,7 @@ const commands: Record<string, CliCommand> = {
   ...planCommands,
   ...orderCommands,
   ...jobCommands,
+  ...grievanceCommands,
   ...auditCommands,
 };
 

@@ -19,6 +19,8 @@ export const RATE_LIMITS = {
   'code-mail': { max: 120, windowMs: WINDOW_MS },
   /** nominee changes per customer: each mails the person named (decision 074) */
   nominee: { max: 5, windowMs: 24 * 60 * 60_000 },
+  /** grievances per customer: each mails the officer (decision 075) */
+  grievance: { max: 5, windowMs: 24 * 60 * 60_000 },
 } as const;
 export type RateLimitBucket = keyof typeof RATE_LIMITS;
 

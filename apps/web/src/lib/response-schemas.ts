@@ -69,6 +69,8 @@ export const schemaHomes = {
   NotificationPreferencesResponseSchema: 'preferences',
   PrivacyMessageResponseSchema: 'privacy',
   NomineeResponseSchema: 'privacy',
+  GrievancesResponseSchema: 'privacy',
+  GrievanceRecordedResponseSchema: 'privacy',
   DataExportResponseSchema: 'privacy',
   DataExportRequestedResponseSchema: 'privacy',
   UserSchema: 'profile',

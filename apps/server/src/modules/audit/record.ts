@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'email_changed',
   'nominee_named',
   'nominee_removed',
+  'grievance_submitted',
+  'grievance_answered',
   'account_closed',
   'data_export_requested',
   'data_export_prepared',

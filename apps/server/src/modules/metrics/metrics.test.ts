@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { freePort } from '../../test/database';
 import { drainQueue } from '../../test/queue';
+import { grievances } from '../privacy/schema';
 import { countingFailures, createMetrics } from './registry';
 import { processMetrics, serveMetrics } from './server';
 
@@ -102,6 +103,31 @@ describe('the job queues', () => {
     expect(await t.deps.metrics.registry.metrics()).toContain(
       'portal_jobs_total{queue="mail",outcome="failed"} 0',
     );
+  });
+
+  it('counts the grievances past their due date unanswered, by the database clock', async () => {
+    const customer = await createCustomer(t);
+    const now = Date.now();
+    const grievance = (reference: string, dueInMs: number, answeredAt: Date | null = null) => ({
+      reference,
+      customerId: customer.id,
+      topic: 'Something else',
+      message: 'A grievance about the metrics.',
+      submittedAt: new Date(now - 86_400_000),
+      respondBy: new Date(now + dueInMs),
+      answeredAt,
+      answer: answeredAt && 'Answered.',
+    });
+    expect(await sample('portal_grievances_overdue')).toBe(0);
+    await t.deps.db
+      .insert(grievances)
+      .values([
+        grievance('GRV-LATE0001', -60_000),
+        grievance('GRV-LATE0002', -120_000),
+        grievance('GRV-DONE0001', -60_000, new Date(now)),
+        grievance('GRV-SOON0001', 3_600_000),
+      ]);
+    expect(await sample('portal_grievances_overdue')).toBe(2);
   });
 
   it('reads each readiness check', async () => {

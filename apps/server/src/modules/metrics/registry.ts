@@ -8,6 +8,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FileStore } from '../../adapters/file-store';
 import { JOB_NAMES, type JobOutcome, type Queue } from '../../adapters/queue';
 import type { Database } from '../../db/client';
+import { grievances } from '../privacy/schema';
 import { orders } from '../purchases/schema';
 import { paymentEvents } from '../purchases/schema';
 
@@ -128,6 +129,20 @@ export function createMetrics() {
         .where(
           sql`${orders.status} IN ('Pending', 'Failed') AND ${paymentEvents.event} = 'payment_link.paid'`,
         );
+      this.set(Number(row?.count ?? 0));
+    },
+  });
+  new Gauge({
+    name: 'portal_grievances_overdue',
+    help: 'Grievances to the grievance officer past their due date with no answer (DPDP Rules, rule 14)',
+    aggregator: 'max',
+    registers,
+    async collect() {
+      if (!sources) return;
+      const [row] = await sources.db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(grievances)
+        .where(sql`${grievances.answeredAt} IS NULL AND ${grievances.respondBy} < now()`);
       this.set(Number(row?.count ?? 0));
     },
   });

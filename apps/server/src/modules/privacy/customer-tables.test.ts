@@ -113,6 +113,13 @@ async function customerInEveryTable() {
     payload: { name: 'Asha Rao', email: 'asha@example.test', relation: 'Spouse' },
   });
   expect(nominated.statusCode).toBe(200);
+  const grieved = await t.app.inject({
+    method: 'POST',
+    url: privacyPaths.grievances,
+    headers,
+    payload: { topic: 'Something else', message: 'A grievance to be erased on closing.' },
+  });
+  expect(grieved.statusCode).toBe(201);
   // the invitation to add the app, turned down before the app was set up
   expect((await post(t, twoFactorPaths.dismissInvitation, headers)).statusCode).toBe(200);
   await withAppOn(t, customer);

@@ -104,6 +104,7 @@ describe('the archive of a customer with nothing but a profile', () => {
       secondFactor: { emailedCode: true, authenticatorApp: null, appInvitationDismissedAt: null },
       planPeriods: [],
       nominee: null,
+      grievances: [],
     });
     expect(files.get('README.txt')).toMatch(/^Your data, as the customer portal holds it\.\n/);
   });
@@ -191,6 +192,7 @@ describe('account.json', () => {
         },
         planPeriods: [earlier, later].map((p) => ({ plan: plan!.planName, ...p })),
         nominee: { ...nominee, nominatedAt: now, updatedAt: now },
+        grievances: [],
       }),
     );
   });

@@ -21,7 +21,7 @@ import {
   twoFactorRecoveryCodes,
 } from '../two-factor/schema';
 import { customers } from '../users/schema';
-import { nominees } from './schema';
+import { grievances, nominees } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'files' | 'clock'>;
 
@@ -127,6 +127,19 @@ async function account(db: Database, customerId: string) {
     })
     .from(nominees)
     .where(eq(nominees.customerId, customerId));
+  const recordedGrievances = await db
+    .select({
+      reference: grievances.reference,
+      topic: grievances.topic,
+      message: grievances.message,
+      submittedAt: grievances.submittedAt,
+      respondBy: grievances.respondBy,
+      answeredAt: grievances.answeredAt,
+      answer: grievances.answer,
+    })
+    .from(grievances)
+    .where(eq(grievances.customerId, customerId))
+    .orderBy(asc(grievances.submittedAt));
   const [invitation] = await db
     .select({ dismissedAt: secondFactorInvitations.dismissedAt })
     .from(secondFactorInvitations)
@@ -164,6 +177,7 @@ async function account(db: Database, customerId: string) {
     planPeriods: periods,
     // the person named to exercise these rights on the customer's death or incapacity
     nominee: nominee ?? null,
+    grievances: recordedGrievances,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { GrievanceOfficer } from '@portal/contract';
 import { indiaTime, portalUrl } from '../mail/format';
 import { renderLayout } from '../mail/layout';
 import type { MailContext, RenderedMail } from '../mail/rendered';
@@ -14,7 +15,24 @@ export type PrivacyMailData =
       companyName: string;
       relation: string;
     }
-  | { kind: 'nominee-removed'; name: string; companyName: string; relation: string };
+  | { kind: 'nominee-removed'; name: string; companyName: string; relation: string }
+  | {
+      kind: 'grievance-recorded';
+      reference: string;
+      topic: string;
+      respondBy: string;
+      officer: GrievanceOfficer;
+    }
+  | {
+      kind: 'grievance-received';
+      reference: string;
+      topic: string;
+      message: string;
+      respondBy: string;
+      companyName: string;
+      customerEmail: string;
+    }
+  | { kind: 'grievance-answered'; reference: string; topic: string; answer: string };
 
 declare module '../mail/templates' {
   interface MailTemplateData {
@@ -27,6 +45,15 @@ export const EMAIL_CHANGED_SUBJECT = 'Your e-mail address was changed';
 export const DATA_EXPORT_SUBJECT = 'Your data is ready to download';
 export const NOMINEE_NAMED_SUBJECT = 'You were named as a nominee';
 export const NOMINEE_REMOVED_SUBJECT = 'You are no longer a nominee';
+export const grievanceSubject = (
+  kind: 'grievance-recorded' | 'grievance-received' | 'grievance-answered',
+  reference: string,
+) =>
+  ({
+    'grievance-recorded': `Your grievance ${reference} is recorded`,
+    'grievance-received': `Grievance ${reference} to answer`,
+    'grievance-answered': `An answer to your grievance ${reference}`,
+  })[kind];
 
 const CODE_PURPOSE = {
   'close-account-code': 'Enter it in the portal within 10 minutes to close your account.',
@@ -53,6 +80,13 @@ export async function privacyMail(data: PrivacyMailData, ctx: MailContext): Prom
         publicUrl: ctx.publicUrl,
       }),
     };
+  }
+  if (
+    data.kind === 'grievance-recorded' ||
+    data.kind === 'grievance-received' ||
+    data.kind === 'grievance-answered'
+  ) {
+    return grievanceMail(data, ctx);
   }
   if (data.kind === 'nominee-named' || data.kind === 'nominee-removed') {
     const named = data.kind === 'nominee-named';
@@ -114,6 +148,59 @@ export async function privacyMail(data: PrivacyMailData, ctx: MailContext): Prom
       paragraphs: ['Your verification code is'],
       code: data.code,
       notes: [enter, notYou],
+      publicUrl: ctx.publicUrl,
+    }),
+  };
+}
+
+type GrievanceMail = Extract<
+  PrivacyMailData,
+  { kind: 'grievance-recorded' | 'grievance-received' | 'grievance-answered' }
+>;
+
+/** The acknowledgement to the customer, the grievance to the officer, and the answer. */
+async function grievanceMail(data: GrievanceMail, ctx: MailContext): Promise<RenderedMail> {
+  const subject = grievanceSubject(data.kind, data.reference);
+  const facts: [string, string][] = [
+    ['Reference', data.reference],
+    ['About', data.topic],
+  ];
+  let paragraphs: string[];
+  if (data.kind === 'grievance-recorded') {
+    const due = indiaTime(data.respondBy);
+    facts.push(['Answer due by', due]);
+    paragraphs = [
+      `We have recorded your grievance. ${data.officer.name}, our grievance officer, will answer it by ${due}.`,
+      `Quote ${data.reference} when you write to ${data.officer.email}.`,
+    ];
+  } else if (data.kind === 'grievance-received') {
+    facts.push(['From', `${data.companyName} (${data.customerEmail})`]);
+    facts.push(['Answer due by', indiaTime(data.respondBy)]);
+    paragraphs = [
+      data.message,
+      `Answer it with: npm run admin -- grievances:answer --reference ${data.reference} --answer "..."`,
+    ];
+  } else {
+    paragraphs = [data.answer];
+  }
+  const text = [...facts.map(([label, value]) => `${label}: ${value}`), '', ...paragraphs];
+  return {
+    subject,
+    text: text.join('\n'),
+    html: await renderLayout({
+      subject,
+      preview: paragraphs[0]!,
+      heading: subject,
+      paragraphs,
+      facts,
+      ...(data.kind === 'grievance-received'
+        ? {}
+        : {
+            action: {
+              label: 'See it on the Privacy page',
+              url: portalUrl(ctx.publicUrl, '/privacy'),
+            },
+          }),
       publicUrl: ctx.publicUrl,
     }),
   };

@@ -8,6 +8,9 @@ import {
   EmailChangeCodeRequestSchema,
   EmailChangeRequestSchema,
   ErrorResponseSchema,
+  GrievanceRecordedResponseSchema,
+  GrievanceRequestSchema,
+  GrievancesResponseSchema,
   NomineeRequestSchema,
   NomineeResponseSchema,
   PrivacyMessageResponseSchema,
@@ -23,6 +26,7 @@ import {
   requestDataExport,
 } from './data-export';
 import { confirmEmailChange, sendEmailChangeCode } from './email-change';
+import { grievanceOfficer, grievancesOf, submitGrievance } from './grievances';
 import { nomineeOf, removeNominee, saveNominee } from './nominee';
 
 const refusals = {
@@ -226,6 +230,47 @@ export async function privacyRoutes(app: App) {
     async (request) => {
       await removeNominee(app.deps, request.auth.customerId);
       return { success: true as const, message: privacyMessages.nomineeRemoved };
+    },
+  );
+
+  app.get(
+    privacyPaths.grievances,
+    {
+      ...signedIn,
+      schema: {
+        ...doc('The grievance officer, how long an answer may take, and your grievances'),
+        response: { 200: GrievancesResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: 'Grievances fetched',
+      data: {
+        officer: grievanceOfficer(app.deps.config),
+        grievances: await grievancesOf(app.deps, request.auth.customerId),
+      },
+    }),
+  );
+
+  app.post(
+    privacyPaths.grievances,
+    {
+      ...signedIn,
+      schema: {
+        ...doc(
+          'Records a grievance for the grievance officer; answers its reference and due date at once (at most five a day)',
+        ),
+        body: GrievanceRequestSchema,
+        response: { 201: GrievanceRecordedResponseSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const grievance = await submitGrievance(app.deps, request.auth.customerId, request.body);
+      return reply.code(201).send({
+        success: true as const,
+        message: privacyMessages.grievanceRecorded,
+        data: { grievance },
+      });
     },
   );
 }

@@ -85,3 +85,32 @@ export const nominees = pgTable('nominees', {
   nominatedAt: at().notNull(),
   updatedAt: at().notNull(),
 });
+
+/**
+ * A grievance to the grievance officer (DPDP Rules, rule 14): acknowledged with its reference
+ * at once, to be answered by `respondBy`; `answeredAt` is set when the officer answers.
+ */
+export const grievances = pgTable(
+  'grievances',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    reference: text().notNull().unique(),
+    customerId: uuid()
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    /** One of the contract's GRIEVANCE_TOPICS. */
+    topic: text().notNull(),
+    message: text().notNull(),
+    submittedAt: at().notNull(),
+    respondBy: at().notNull(),
+    answeredAt: at(),
+    answer: text(),
+  },
+  (t) => [
+    index('grievances_customer_idx').on(t.customerId, t.submittedAt),
+    // the open ones, by when they are due: what the overdue count and the officer's list read
+    index('grievances_open_idx')
+      .on(t.respondBy)
+      .where(sql`${t.answeredAt} IS NULL`),
+  ],
+);

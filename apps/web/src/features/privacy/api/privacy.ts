@@ -5,6 +5,7 @@ import {
   type CloseAccountRequest,
   type EmailChangeCodeRequest,
   type EmailChangeRequest,
+  type GrievanceRequest,
   type NomineeRequest,
   type NotificationPreferences,
 } from '@portal/contract';
@@ -131,5 +132,30 @@ export function useRemoveNominee() {
   return useMutation({
     mutationFn: () => api.delete(privacyPaths.nominee, { schema: messageSchema }),
     onSuccess: () => queryClient.setQueryData(getNomineeQueryOptions().queryKey, { nominee: null }),
+  });
+}
+
+export const getGrievancesQueryOptions = () =>
+  queryOptions({
+    queryKey: ['privacy', 'grievances'],
+    queryFn: async () =>
+      (
+        await api.get(privacyPaths.grievances, {
+          schema: responseSchema('GrievancesResponseSchema'),
+        })
+      ).data,
+  });
+
+export const useGrievances = () => useQuery(getGrievancesQueryOptions());
+
+/** Records a grievance; the list shows it at once, newest first. */
+export function useSubmitGrievance() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: GrievanceRequest) =>
+      api.post(privacyPaths.grievances, body, {
+        schema: responseSchema('GrievanceRecordedResponseSchema'),
+      }),
+    onSuccess: () => queryClient.invalidateQueries(getGrievancesQueryOptions()),
   });
 }

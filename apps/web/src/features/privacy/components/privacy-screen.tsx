@@ -2,12 +2,13 @@ import { PageTitle } from '@/ui/page-title';
 import { CloseAccountSection } from './close-account-section';
 import { DataExportSection } from './data-export-section';
 import { EmailSection } from './email-section';
+import { GrievanceSection } from './grievance-section';
 import { NomineeSection } from './nominee-section';
 import { NotificationsSection } from './notifications-section';
 
 /**
  * The customer's own data: how to reach them, what they hear about, a copy of it, who may act
- * for them, and closing.
+ * for them, where to complain, and closing.
  */
 export function PrivacyScreen() {
   return (
@@ -17,6 +18,7 @@ export function PrivacyScreen() {
       <NotificationsSection />
       <DataExportSection />
       <NomineeSection />
+      <GrievanceSection />
       <CloseAccountSection />
     </div>
   );
