@@ -15,6 +15,7 @@ import { Badge } from '@/ui/badge';
 import { Button } from '@/ui/button';
 import { Card, CardBody, CardHeader } from '@/ui/card';
 import { FormError } from '@/ui/dialog-actions';
+import { QueryStates } from '@/ui/query-states';
 import { SelectField } from '@/ui/select-field';
 import { useGrievances, useSubmitGrievance } from '../api/privacy';
 
@@ -147,24 +148,15 @@ export function GrievanceSection() {
     <Card aria-labelledby="grievance-heading">
       <CardHeader title={<span id="grievance-heading">Grievances</span>} />
       <CardBody className="space-y-4">
-        {query.isError ? (
-          <div role="alert" className="flex flex-col items-start gap-3">
-            <p className="text-sm text-red-700">
-              {errorMessage(query.error, 'Failed to load your grievances')}
-            </p>
-            <Button variant="secondary" onClick={() => void query.refetch()}>
-              Retry
-            </Button>
-          </div>
-        ) : query.isPending ? (
-          <div className="h-24 animate-pulse rounded-md bg-slate-100" aria-label="Loading" />
-        ) : (
-          <>
-            <Officer officer={query.data.officer} />
-            <GrievanceForm />
-            <GrievanceList grievances={query.data.grievances} />
-          </>
-        )}
+        <QueryStates query={query} errorText="Failed to load your grievances">
+          {(data) => (
+            <>
+              <Officer officer={data.officer} />
+              <GrievanceForm />
+              <GrievanceList grievances={data.grievances} />
+            </>
+          )}
+        </QueryStates>
       </CardBody>
     </Card>
   );

@@ -16,6 +16,7 @@ import { Card, CardBody, CardHeader } from '@/ui/card';
 import { Dialog } from '@/ui/dialog';
 import { DialogActions, FormError } from '@/ui/dialog-actions';
 import { Field } from '@/ui/field';
+import { QueryStates } from '@/ui/query-states';
 import { SelectField } from '@/ui/select-field';
 import { useNominee, useRemoveNominee, useSaveNominee } from '../api/privacy';
 
@@ -97,56 +98,47 @@ export function NomineeSection() {
           unable to, as the Digital Personal Data Protection Act, 2023 allows. We tell them by
           e-mail.
         </p>
-        {query.isError ? (
-          <div role="alert" className="flex flex-col items-start gap-3">
-            <p className="text-sm text-red-700">
-              {errorMessage(query.error, 'Failed to load your nominee')}
-            </p>
-            <Button variant="secondary" onClick={() => void query.refetch()}>
-              Retry
-            </Button>
-          </div>
-        ) : query.isPending ? (
-          <div className="h-16 animate-pulse rounded-md bg-slate-100" aria-label="Loading" />
-        ) : (
-          <div className="flex flex-col gap-4 md:flex-row md:items-center md:justify-between">
-            <div className="flex min-w-0 items-start gap-3 text-sm text-slate-700">
-              <UserRoundCheck
-                className="mt-0.5 h-5 w-5 shrink-0 text-slate-500"
-                aria-hidden="true"
-              />
-              {nominee ? (
-                <div className="min-w-0">
-                  <p className="font-medium text-slate-900">
-                    {nominee.name}, your {nominee.relation.toLowerCase()}
-                  </p>
-                  <p className="break-all">{nominee.email}</p>
-                  <p>Named on {formatDate(nominee.nominatedAt)}</p>
-                </div>
-              ) : (
-                <p>You have not named a nominee.</p>
-              )}
-            </div>
-            <div className="flex flex-col gap-2 sm:flex-row">
-              <Button
-                variant={nominee ? 'secondary' : 'primary'}
-                className="max-md:h-11 max-md:w-full"
-                onClick={() => setEditing(true)}
-              >
-                {nominee ? 'Change nominee' : 'Name a nominee'}
-              </Button>
-              {nominee && (
+        <QueryStates query={query} errorText="Failed to load your nominee">
+          {() => (
+            <div className="flex flex-col gap-4 md:flex-row md:items-center md:justify-between">
+              <div className="flex min-w-0 items-start gap-3 text-sm text-slate-700">
+                <UserRoundCheck
+                  className="mt-0.5 h-5 w-5 shrink-0 text-slate-500"
+                  aria-hidden="true"
+                />
+                {nominee ? (
+                  <div className="min-w-0">
+                    <p className="font-medium text-slate-900">
+                      {nominee.name}, your {nominee.relation.toLowerCase()}
+                    </p>
+                    <p className="break-all">{nominee.email}</p>
+                    <p>Named on {formatDate(nominee.nominatedAt)}</p>
+                  </div>
+                ) : (
+                  <p>You have not named a nominee.</p>
+                )}
+              </div>
+              <div className="flex flex-col gap-2 sm:flex-row">
                 <Button
-                  variant="secondary"
+                  variant={nominee ? 'secondary' : 'primary'}
                   className="max-md:h-11 max-md:w-full"
-                  onClick={() => setRemoving(true)}
+                  onClick={() => setEditing(true)}
                 >
-                  Remove nominee
+                  {nominee ? 'Change nominee' : 'Name a nominee'}
                 </Button>
-              )}
+                {nominee && (
+                  <Button
+                    variant="secondary"
+                    className="max-md:h-11 max-md:w-full"
+                    onClick={() => setRemoving(true)}
+                  >
+                    Remove nominee
+                  </Button>
+                )}
+              </div>
             </div>
-          </div>
-        )}
+          )}
+        </QueryStates>
       </CardBody>
       <Dialog
         open={editing}
