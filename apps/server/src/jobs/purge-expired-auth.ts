@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, like, lt, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps';
 import {
@@ -77,9 +77,21 @@ export async function purgeExpiredAuth({
       .where(or(lt(passwordResetTokens.expiresAt, cutoff), lt(passwordResetTokens.usedAt, cutoff)))
       .returning({ id: passwordResetTokens.id });
 
+    // each window once its own bucket's time is over (a key is `bucket:who`); any other key once
+    // the longest window is
     const windows = await tx
       .delete(rateLimitWindows)
-      .where(lt(rateLimitWindows.windowStart, before(LONGEST_WINDOW_MS)))
+      .where(
+        or(
+          ...Object.entries(RATE_LIMITS).map(([bucket, { windowMs }]) =>
+            and(
+              like(rateLimitWindows.key, `${bucket}:%`),
+              lt(rateLimitWindows.windowStart, before(windowMs)),
+            ),
+          ),
+          lt(rateLimitWindows.windowStart, before(LONGEST_WINDOW_MS)),
+        ),
+      )
       .returning({ key: rateLimitWindows.key });
 
     // Only rows a completed sign-in set back to zero: any failure still counts towards the

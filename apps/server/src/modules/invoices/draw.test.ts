@@ -78,7 +78,7 @@ describe('an invoice drawn after its settlement commits', () => {
 
   it('is tried again while the file store is away, and mailed once it is stored', async () => {
     await t.drawDocuments();
-    const { b, invoice, orderId } = await settledOrder();
+    // the store is away before the payment settles: the worker, woken by the commit, fails
     const files = t.deps.files;
     t.deps.files = {
       ...files,
@@ -86,7 +86,10 @@ describe('an invoice drawn after its settlement commits', () => {
         throw new Error('store unavailable');
       },
     } satisfies FileStore;
+    let settled: Awaited<ReturnType<typeof settledOrder>> | undefined;
     try {
+      settled = await settledOrder();
+      const { b, invoice, orderId } = settled;
       t.deps.queue.wake('document-draw');
       const job = await vi.waitFor(
         async () => {
@@ -106,6 +109,7 @@ describe('an invoice drawn after its settlement commits', () => {
     } finally {
       t.deps.files = files;
     }
+    const { b, invoice } = settled!;
     await drainQueue(t, 'document-draw', { retriesNow: true });
     expect(await receiptMailsTo(b.customer.email)).toHaveLength(1);
     const [order] = await b.history();
