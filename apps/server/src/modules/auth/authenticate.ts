@@ -6,7 +6,8 @@ import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/uuid';
 import { RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../../lib/http-errors';
 import type { AccessClaims, AccessTokens } from './access-token';
-import { createSessionCheck, createSessionStanding, type UnrevokedSession } from './sessions';
+import type { UnrevokedSession } from '../../db/session-read';
+import { createSessionCheck, createSessionStanding } from './sessions';
 
 export interface RequestAuth {
   customerId: string;

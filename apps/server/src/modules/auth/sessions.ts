@@ -1,6 +1,7 @@
 import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
+import type { UnrevokedSession } from '../../db/session-read';
 import {
   recordSessionDevice,
   recordSessionsEnded,
@@ -188,12 +189,6 @@ export async function sessionOfRefreshToken(db: Executor, presented: string) {
 /** Whether an access token's session still stands; see `createSessionCheck`. */
 export type SessionCheck = (sessionId: string, customerId: string) => Promise<boolean>;
 
-/** A session found unrevoked for its customer, as a read that checks it returns it. */
-export interface UnrevokedSession {
-  createdAt: Date;
-  lastUsedAt: Date;
-}
-
 /**
  * Whether an unrevoked session still stands at this moment (within its absolute limit), and
  * when it does, lastUsedAt written again if it is older than a minute, to keep the idle clock
@@ -226,9 +221,6 @@ export const unrevokedSession = () =>
     isNull(sessions.revokedAt),
   );
 
-/** The same conditions in SQL text, for the fixed statements (db/statements.ts) that carry them. */
-export const unrevokedSessionSql = (alias: string, sessionId: string, customerId: string) =>
-  `${alias}.id = ${sessionId} AND ${alias}.customer_id = ${customerId} AND ${alias}.revoked_at IS NULL`;
 
 /**
  * Whether an access token's session still stands: one prepared primary-key read per request.

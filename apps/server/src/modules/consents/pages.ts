@@ -9,7 +9,7 @@ import type {
 } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import { sessionExpired, type RequestAuth } from '../auth/authenticate';
-import type { UnrevokedSession } from '../auth/sessions';
+import { sessionOf, type UnrevokedSession } from '../../db/session-read';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 import { storeDueExpiries } from './expiry';
 import {
@@ -79,11 +79,6 @@ interface ReadPage {
   cursors: PageCursors;
   /** The request's session, read with the page; undefined when it is revoked. */
   session: UnrevokedSession | undefined;
-}
-
-/** The session a page statement read beside its page. */
-function sessionOf(row: PageRow | undefined): UnrevokedSession | undefined {
-  return row && { createdAt: row.sessionCreatedAt, lastUsedAt: row.sessionLastUsedAt };
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { ConsentStatus } from '@portal/contract';
 import { CONSENTS_PAGE_SIZE, DASHBOARD_ACTIVITY_CONSENTS } from '@portal/contract';
 import type { AppDeps } from '../../deps';
-import { unrevokedSessionSql } from '../auth/sessions';
+import { sessionReadText, type SessionColumns } from '../../db/session-read';
 import type { ShownConsent } from './rows';
 import { costedForAnyValue, runStatement, type Statement } from '../../db/statements';
 
@@ -169,16 +169,16 @@ function pageStatement(filter: Filter, mode: Mode, searching: boolean, size?: nu
               : `(c.created_at, c.id) ${dir === 'DESC' ? '<=' : '>='} ${keyAt()}`;
       // the session comes with the page: no row at all when it is revoked (decision 046); the
       // page is one JSON array, newest first, whichever way it was read (decision 053)
-      return `SELECT s.created_at AS "sessionCreatedAt", s.last_used_at AS "sessionLastUsedAt",
-        (${totalSql(filter, p, searching)})::int AS total,
+      return sessionReadText(
+        `(${totalSql(filter, p, searching)})::int AS total,
         (SELECT coalesce(json_agg(r ORDER BY r."createdAt" DESC, r.id DESC), '[]') FROM (
           SELECT ${pageColumnsSql(p)}
             FROM consents c JOIN partners pa ON pa.id = c.partner_ref
             LEFT JOIN consent_accesses ca ON ca.consent_ref = c.id
            WHERE ${where('c')} AND ${bound}
-           ORDER BY c.created_at ${dir}, c.id ${dir} LIMIT ${p('limit')}) r) AS page
-      FROM sessions s
-      WHERE ${unrevokedSessionSql('s', p('session'), p('customer'))}`;
+           ORDER BY c.created_at ${dir}, c.id ${dir} LIMIT ${p('limit')}) r) AS page`,
+        { session: p('session'), customer: p('customer') },
+      );
     },
     size,
   );
@@ -244,9 +244,7 @@ export type PageConsent = ShownConsent & {
 };
 
 /** A page statement's one row; none when the session is revoked. */
-export interface PageRow {
-  sessionCreatedAt: Date;
-  sessionLastUsedAt: Date;
+export interface PageRow extends SessionColumns {
   total: number;
   /** Newest first. */
   page: PageConsent[];

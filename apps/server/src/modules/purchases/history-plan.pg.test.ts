@@ -32,7 +32,8 @@ afterAll(() => t.close());
  * Not a timing: the number of order rows read, which must not grow with the history.
  */
 async function planOf(auth: RequestAuth, rows: number, position?: HistoryPosition) {
-  const { statement, values } = historyPageStatement(auth, rows, position);
+  const { statement, more } = historyPageStatement(rows, position);
+  const values = [auth.sessionId, auth.customerId, ...more];
   const client = (t.deps.db as unknown as { $client: pg.Pool }).$client;
   const result = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, values);
   return (result.rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode }])[0].Plan;
@@ -112,7 +113,8 @@ async function expectOnePlanKept(auth: RequestAuth) {
     const first = await listOrders(deps, auth, { limit: ORDER_HISTORY_PAGE_SIZE });
     const rows = ORDER_HISTORY_PAGE_SIZE + 1;
     for (const position of [undefined, decodeCursor(first.nextCursor!)]) {
-      const { statement, values } = historyPageStatement(auth, rows, position);
+      const { statement, more } = historyPageStatement(rows, position);
+      const values = [auth.sessionId, auth.customerId, ...more];
       const kept = await connection.keptPlan(statement.name, values.map(String));
       expectPageReadOffTheIndex(kept as PlanNode, rows);
     }

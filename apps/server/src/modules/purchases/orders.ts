@@ -10,12 +10,18 @@ import {
   type PaymentStatus,
 } from '@portal/contract';
 import type { Executor } from '../../db/client';
-import { costedForAnyValue, runStatement, type Statement } from '../../db/statements';
+import { costedForAnyValue, type Statement } from '../../db/statements';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
 import type { RequestAuth } from '../auth/authenticate';
-import { unrevokedSessionSql, type UnrevokedSession } from '../auth/sessions';
+import {
+  jsonInstant,
+  runSessionRead,
+  sessionReadText,
+  type SessionColumns,
+  type UnrevokedSession,
+} from '../../db/session-read';
 import { billingSnapshotFor } from '../billing/service';
 import { customerPlans, plans } from '../plans/schema';
 import { isUuid } from '../../lib/uuid';
@@ -94,9 +100,9 @@ const viewOf = (row: OrderViewRow): OrderView => ({
       : null,
 });
 
-/** An instant as `Date.prototype.toISOString` writes it (milliseconds), or to the microsecond. */
-const isoUtc = (column: string, fraction: 'MS' | 'US') =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.${fraction}"Z"')`;
+/** An instant to the microsecond, in the form of `jsonInstant`: where the next page starts. */
+const microsecondInstant = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
  * The text of one page of a customer's history, newest first by (created_at, id), with the
@@ -111,23 +117,20 @@ const isoUtc = (column: string, fraction: 'MS' | 'US') =>
 function historyPageText(after: boolean, size: number | undefined): string {
   const bound = after ? 'AND (created_at, id) < ($3::timestamptz, $4::uuid)' : '';
   const rows = size ?? `$${after ? 5 : 3}::int`;
-  return `SELECT s.created_at AS "sessionCreatedAt", s.last_used_at AS "sessionLastUsedAt",
-  (SELECT coalesce(json_agg(json_build_object(
+  return sessionReadText(`(SELECT coalesce(json_agg(json_build_object(
       'order', json_build_object('id', o.id, 'customerId', o.customer_id, 'planId', o.plan_id,
         'totalPaise', o.total_paise, 'status', o.status),
-      'orderDate', ${isoUtc('o.created_at', 'MS')}, 'position', ${isoUtc('o.created_at', 'US')},
+      'orderDate', ${jsonInstant('o.created_at')}, 'position', ${microsecondInstant('o.created_at')},
       'planName', p.plan_name, 'invoiceNumber', i.invoice_number,
       'period', CASE WHEN cp.order_id IS NOT NULL THEN json_build_object(
-        'startDate', ${isoUtc('cp.starts_at', 'MS')}, 'endDate', ${isoUtc('cp.ends_at', 'MS')}) END
+        'startDate', ${jsonInstant('cp.starts_at')}, 'endDate', ${jsonInstant('cp.ends_at')}) END
     ) ORDER BY o.created_at DESC, o.id DESC), '[]')
     FROM (SELECT id, customer_id, plan_id, total_paise, status, created_at FROM orders
       WHERE customer_id = ${costedForAnyValue('$2::uuid')} ${bound}
       ORDER BY created_at DESC, id DESC LIMIT ${rows}) o
     JOIN plans p ON p.id = o.plan_id
     LEFT JOIN invoices i ON i.order_id = o.id
-    LEFT JOIN customer_plans cp ON cp.order_id = o.id) AS orders
-FROM sessions s
-WHERE ${unrevokedSessionSql('s', '$1::uuid', '$2::uuid')}`;
+    LEFT JOIN customer_plans cp ON cp.order_id = o.id) AS orders`);
 }
 
 /** The rows the web app's page reads: its size, and one more to see whether a next page exists. */
@@ -158,23 +161,19 @@ const PAGE_TEXTS = {
 } satisfies Record<string, Record<'first' | 'after', Statement>>;
 // Stryker restore StringLiteral
 
-/** The history's statement that reads `rows` rows from `position`, with its values. */
+/** The history's statement that reads `rows` rows from `position`, with its values after $2. */
 export function historyPageStatement(
-  { customerId, sessionId }: RequestAuth,
   rows: number,
   /** Where the page starts: after the order at this position, or at the newest. */
   position: HistoryPosition | undefined,
-): { statement: Statement; values: unknown[] } {
+): { statement: Statement; more: unknown[] } {
   // Stryker disable next-line ConditionalExpression: the parameter's texts answer the same; only PostgreSQL's plans tell them apart (history-plan.pg.test.ts)
   const sizeWrittenIn = rows === WEB_PAGE_ROWS;
   const texts = sizeWrittenIn ? PAGE_TEXTS.webSize : PAGE_TEXTS.anySize;
   const sizeValue = sizeWrittenIn ? [] : [rows];
   return position
-    ? {
-        statement: texts.after,
-        values: [sessionId, customerId, position.createdAt, position.id, ...sizeValue],
-      }
-    : { statement: texts.first, values: [sessionId, customerId, ...sizeValue] };
+    ? { statement: texts.after, more: [position.createdAt, position.id, ...sizeValue] }
+    : { statement: texts.first, more: sizeValue };
 }
 
 /** An order of the history as its statement writes it: the view `toOrder` takes, and more. */
@@ -183,9 +182,7 @@ interface HistoryEntry extends OrderView {
   position: string;
 }
 
-interface HistoryPageRow {
-  sessionCreatedAt: Date;
-  sessionLastUsedAt: Date;
+interface HistoryPageRow extends SessionColumns {
   orders: HistoryEntry[];
 }
 
@@ -207,8 +204,8 @@ export async function listOrders(
 ): Promise<OrderHistoryPage> {
   const position = cursor === undefined ? undefined : decodeCursor(cursor);
   // one row more than asked for says whether a next page exists, in the same round trip
-  const { statement, values } = historyPageStatement(auth, limit + 1, position);
-  const [row] = await runStatement<HistoryPageRow>(deps.db, statement, values);
+  const { statement, more } = historyPageStatement(limit + 1, position);
+  const { row, session } = await runSessionRead<HistoryPageRow>(deps.db, auth, statement, more);
   const entries = row?.orders ?? [];
   const shown = entries.slice(0, limit);
   const last = shown.at(-1);
@@ -218,7 +215,7 @@ export async function listOrders(
       entries.length > limit && last
         ? encodeCursor({ createdAt: last.position, id: last.order.id })
         : null,
-    session: row && { createdAt: row.sessionCreatedAt, lastUsedAt: row.sessionLastUsedAt },
+    session,
   };
 }
 
