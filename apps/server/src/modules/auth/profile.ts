@@ -1,20 +1,38 @@
 import { formatPaise } from '@portal/contract';
-import { sql } from 'drizzle-orm';
 import type { CurrentPlan, User } from '@portal/contract';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { customerPlans, plans } from '../plans/schema';
-import { customers } from '../users/schema';
 import { findCustomerById } from '../users/service';
 import type { Customer } from '../users/schema';
 import { AppError } from '../../lib/errors';
 import { currentPlanOf } from '../plans/current-plan';
 import type { Executor } from '../../db/client';
-import { sessions } from './schema';
-import { createSessionStanding, unrevokedSession } from './sessions';
+import {
+  jsonInstant,
+  runSessionRead,
+  sessionReadText,
+  type SessionColumns,
+  type UnrevokedSession,
+} from '../../db/session-read';
+import type { Statement } from '../../db/statements';
+
+/** What the user object shows of the customer's row. */
+type ShownCustomer = Pick<
+  Customer,
+  | 'id'
+  | 'companyName'
+  | 'email'
+  | 'mobile'
+  | 'gstNo'
+  | 'category'
+  | 'tallySerialNo'
+  | 'tallyVersion'
+  | 'customerType'
+  | 'createdAt'
+>;
 
 /** The user object of spec §3 as the API answers it. */
-export function toUser(customer: Customer, plan: User['plan']): User {
+export function toUser(customer: ShownCustomer, plan: User['plan']): User {
   return {
     _id: customer.id,
     id: customer.id,
@@ -41,7 +59,7 @@ export async function getUser(db: Executor, clock: Clock, customerId: string): P
   return toUser(customer, plan);
 }
 
-/** The period in force, as the statement returns it (JSON: timestamps are ISO strings). */
+/** The period in force, as the statement writes it: instants as `toISOString` does. */
 interface InForce {
   planName: string;
   amountPaise: number;
@@ -51,64 +69,64 @@ interface InForce {
   endsAt: string;
 }
 
-const iso = (timestamp: string) => new Date(timestamp).toISOString();
-
 function planOf(inForce: InForce | null): CurrentPlan | null {
   if (!inForce) return null;
   return {
     planName: inForce.planName,
     formattedAmount: formatPaise(inForce.amountPaise),
     formattedDuration: `${inForce.durationDays} ${inForce.durationDays === 1 ? 'day' : 'days'}`,
-    startDate: iso(inForce.startsAt),
-    endDate: iso(inForce.endsAt),
+    startDate: inForce.startsAt,
+    endDate: inForce.endsAt,
     status: 'Active',
   };
 }
 
-/**
- * The profile (spec §3's user with the plan in force) of a live session, in one prepared
- * statement that carries the session check: no row, no profile. The plan follows the rule of
- * plans/current-plan.ts: of the periods not over at `now`, the first (by start, then end) that
- * has begun is in force, and the plan ends where the last one queued after it ends.
- */
-export function createProfileRead(db: Database, clock: Clock) {
-  const now = sql.placeholder('now');
-  const read = db
-    .select({
-      customer: customers,
-      createdAt: sessions.createdAt,
-      lastUsedAt: sessions.lastUsedAt,
-      inForce: sql<InForce | null>`(
-        select json_build_object(
-          'planName', ${plans.planName},
-          'amountPaise', ${plans.amountPaise},
-          'durationDays', ${plans.durationDays},
-          'startsAt', ${customerPlans.startsAt},
-          'endsAt', coalesce(
-            (select queued.ends_at from ${customerPlans} queued
-              where queued.customer_id = ${customerPlans.customerId}
-                and queued.ends_at > ${now} and queued.starts_at > ${now}
-              order by queued.starts_at desc, queued.ends_at desc limit 1),
-            ${customerPlans.endsAt}))
-        from ${customerPlans} inner join ${plans} on ${plans.id} = ${customerPlans.planId}
-        where ${customerPlans.customerId} = ${customers.id}
-          and ${customerPlans.endsAt} > ${now} and ${customerPlans.startsAt} <= ${now}
-        order by ${customerPlans.startsAt}, ${customerPlans.endsAt} limit 1)`,
-    })
-    .from(sessions)
-    .innerJoin(customers, sql`${customers.id} = ${sessions.customerId}`)
-    .where(unrevokedSession())
-    .limit(1)
-    .prepare(
-      // Stryker disable next-line StringLiteral: the name only lets PostgreSQL keep the parsed statement; unnamed, it is parsed each time and answers the same
-      'profile',
-    );
-  const stands = createSessionStanding(db, clock);
+/** What the profile shows of the customer's row, as the statement writes it. */
+type ProfileCustomer = Omit<ShownCustomer, 'createdAt'> & { createdAt: string };
 
-  /** The profile, or null when the session no longer stands. */
-  return async (sessionId: string, customerId: string): Promise<User | null> => {
-    const [row] = await read.execute({ sessionId, customerId, now: clock.now() });
-    if (!row || !(await stands(row, sessionId))) return null;
-    return toUser(row.customer, planOf(row.inForce));
-  };
+interface ProfileRow extends SessionColumns {
+  customer: ProfileCustomer;
+  inForce: InForce | null;
+}
+
+/**
+ * The profile (spec §3's user with the plan in force) with the request's session: no row, no
+ * profile. The plan follows the rule of plans/current-plan.ts: of the periods not over at $3,
+ * the first (by start, then end) that has begun is in force, and the plan ends where the last
+ * one queued after it ends.
+ */
+export const PROFILE: Statement = {
+  // Stryker disable next-line StringLiteral: the name only lets PostgreSQL keep the parsed statement; unnamed, it is parsed each time and answers the same
+  name: 'profile',
+  text: sessionReadText(`(SELECT json_build_object('id', c.id, 'companyName', c.company_name,
+      'email', c.email, 'mobile', c.mobile, 'gstNo', c.gst_no, 'category', c.category,
+      'tallySerialNo', c.tally_serial_no, 'tallyVersion', c.tally_version,
+      'customerType', c.customer_type, 'createdAt', ${jsonInstant('c.created_at')})
+    FROM customers c WHERE c.id = s.customer_id) AS customer,
+  (SELECT json_build_object('planName', p.plan_name, 'amountPaise', p.amount_paise,
+      'durationDays', p.duration_days, 'startsAt', ${jsonInstant('cp.starts_at')},
+      'endsAt', ${jsonInstant(`coalesce(
+        (SELECT queued.ends_at FROM customer_plans queued
+          WHERE queued.customer_id = cp.customer_id
+            AND queued.ends_at > $3::timestamptz AND queued.starts_at > $3::timestamptz
+          ORDER BY queued.starts_at DESC, queued.ends_at DESC LIMIT 1),
+        cp.ends_at)`)})
+    FROM customer_plans cp JOIN plans p ON p.id = cp.plan_id
+    WHERE cp.customer_id = s.customer_id
+      AND cp.ends_at > $3::timestamptz AND cp.starts_at <= $3::timestamptz
+    ORDER BY cp.starts_at, cp.ends_at LIMIT 1) AS "inForce"`),
+};
+
+/** The profile of the request's customer, and the session read with it for the route to confirm. */
+export async function readProfile(
+  deps: { db: Database; clock: Clock },
+  auth: { sessionId: string; customerId: string },
+): Promise<{ user: User | undefined; session: UnrevokedSession | undefined }> {
+  const { row, session } = await runSessionRead<ProfileRow>(deps.db, auth, PROFILE, [
+    deps.clock.now(),
+  ]);
+  const user =
+    row &&
+    toUser({ ...row.customer, createdAt: new Date(row.customer.createdAt) }, planOf(row.inForce));
+  return { user, session };
 }

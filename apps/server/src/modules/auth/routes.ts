@@ -21,8 +21,7 @@ import {
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { createAccessTokens } from './access-token';
-import { sessionExpired, verifiedClaims } from './authenticate';
-import { createProfileRead } from './profile';
+import { readProfile } from './profile';
 import {
   codeMailStatus,
   logout,
@@ -214,11 +213,11 @@ export async function authRoutes(app: App) {
     },
   );
 
-  // the session check travels with the profile's own statement: one round trip
-  const readProfile = createProfileRead(deps.db, deps.clock);
   app.get(
     authPaths.profile,
     {
+      // it only reads, and its statement reads the session with the profile (decision 076)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['auth'],
         summary: 'The signed-in customer with the current plan',
@@ -227,10 +226,13 @@ export async function authRoutes(app: App) {
       },
     },
     async (request) => {
-      const { sessionId, customerId } = await verifiedClaims(tokens, request);
-      const user = await readProfile(sessionId, customerId);
-      if (!user) throw sessionExpired();
-      return { success: true as const, message: authMessages.profileFetched, data: { user } };
+      const { user, session } = await readProfile(deps, request.auth);
+      await app.confirmSession(request, session);
+      return {
+        success: true as const,
+        message: authMessages.profileFetched,
+        data: { user: user! },
+      };
     },
   );
 
