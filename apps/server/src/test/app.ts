@@ -26,7 +26,7 @@ export interface TestApp {
   latestMail: () => ReturnType<typeof latestMail>;
   outbox: () => ReturnType<typeof readOutbox>;
   /** Waits until the PDF of every document issued so far is drawn and stored. */
-  drawDocuments: () => Promise<void>;
+  drawDocuments: (options?: { timeoutMs?: number }) => Promise<void>;
   close(): Promise<void>;
 }
 

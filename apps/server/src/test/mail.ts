@@ -82,10 +82,10 @@ export function linksOf(html: string): string[] {
  */
 export function backgroundWork(deps: AppDeps) {
   let started: Promise<unknown> | null = null;
-  const drawDocuments = async () => {
+  const drawDocuments = async (options?: { timeoutMs?: number }) => {
     started ??= Promise.all([startMailDelivery(deps, mailTemplates), startDocumentDrawing(deps)]);
     await started;
-    await drainQueue({ deps }, 'document-draw');
+    await drainQueue({ deps }, 'document-draw', options);
   };
   return {
     drawDocuments,
