@@ -26,3 +26,4 @@ export * from './two-factor';
 export * from './exports';
 export * from './preferences';
 export * from './privacy';
+export * from './screen-reads';

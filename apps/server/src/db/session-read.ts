@@ -9,6 +9,12 @@ export interface UnrevokedSession {
   lastUsedAt: Date;
 }
 
+/** The request's session and its customer, as a verified access token names them. */
+export interface SessionAuth {
+  sessionId: string;
+  customerId: string;
+}
+
 /** The columns a screen's statement opens with: the request's session. */
 export interface SessionColumns {
   sessionCreatedAt: Date;
@@ -46,7 +52,7 @@ export function sessionOf(row: SessionColumns | undefined): UnrevokedSession | u
  */
 export async function runSessionRead<Row extends SessionColumns>(
   db: Database,
-  { sessionId, customerId }: { sessionId: string; customerId: string },
+  { sessionId, customerId }: SessionAuth,
   statement: Statement,
   more: unknown[],
 ): Promise<{ row: Row | undefined; session: UnrevokedSession | undefined }> {
@@ -57,3 +63,7 @@ export async function runSessionRead<Row extends SessionColumns>(
 /** An instant in JSON as `Date.prototype.toISOString` writes it: UTC, to the millisecond. */
 export const jsonInstant = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** An instant to the microsecond, in the form of `jsonInstant`: where a page's next page starts. */
+export const microsecondInstant = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;

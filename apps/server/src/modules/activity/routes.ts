@@ -17,7 +17,8 @@ export async function activityRoutes(app: App) {
   app.get(
     activityPaths.feed,
     {
-      preHandler: app.authenticate,
+      // it only reads, and its statement reads the session with the page (decision 076)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['activity'],
         summary: "The signed-in customer's events, newest first, a page at a time",
@@ -30,16 +31,18 @@ export async function activityRoutes(app: App) {
         },
       },
     },
-    async (request) => ({
-      success: true as const,
-      ...(await listActivity(db, request.auth.customerId, request.query)),
-    }),
+    async (request) => {
+      const { session, ...page } = await listActivity(db, request.auth, request.query);
+      await app.confirmSession(request, session);
+      return { success: true as const, ...page };
+    },
   );
 
   app.get(
     notificationPaths.list,
     {
-      preHandler: app.authenticate,
+      // it only reads, and its statement reads the session with the bell (decision 076)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['activity'],
         summary: 'The bell: latest notifications and how many are unseen',
@@ -49,7 +52,9 @@ export async function activityRoutes(app: App) {
     },
     async (request) => {
       // a plan's end and a consent's expiry are told by the reminders job, not on a look
-      return { success: true as const, ...(await listNotifications(db, request.auth.customerId)) };
+      const { session, ...bell } = await listNotifications(db, request.auth);
+      await app.confirmSession(request, session);
+      return { success: true as const, ...bell };
     },
   );
 

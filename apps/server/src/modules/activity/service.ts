@@ -1,5 +1,6 @@
-import { and, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import {
+  ACTIVITY_PAGE_SIZE,
   ActivityEventTypeSchema,
   NOTIFICATION_EVENT_TYPES,
   NOTIFICATIONS_SHOWN,
@@ -15,6 +16,17 @@ import type { Database, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/uuid';
+import {
+  jsonInstant,
+  microsecondInstant,
+  runSessionRead,
+  sessionReadText,
+  type SessionAuth,
+  type SessionColumns,
+  type UnrevokedSession,
+} from '../../db/session-read';
+import { keysetPage, keysetPages } from '../../db/keyset-pages';
+import { costedForAnyValue, type Statement } from '../../db/statements';
 import { activityEvents, activitySeen } from './schema';
 
 type EventRow = typeof activityEvents.$inferSelect;
@@ -22,9 +34,12 @@ type EventRow = typeof activityEvents.$inferSelect;
 /** Unseen counts stop here: the bell only needs to know that there is something. */
 const UNSEEN_COUNT_CAP = 99;
 
-function toEvent(
-  row: Pick<EventRow, 'id' | 'type' | 'title' | 'description' | 'status' | 'createdAt'>,
-): ActivityEvent {
+/** An event's columns as a statement's JSON writes them: createdAt already in ISO, UTC. */
+type EventEntry = Pick<EventRow, 'id' | 'type' | 'title' | 'description' | 'status'> & {
+  createdAt: string;
+};
+
+function toEvent(row: EventEntry): ActivityEvent {
   const type = ActivityEventTypeSchema.parse(row.type);
   return {
     _id: row.id,
@@ -33,7 +48,7 @@ function toEvent(
     title: row.title,
     description: row.description,
     status: row.status as ActivityEvent['status'],
-    createdAt: row.createdAt.toISOString(),
+    createdAt: row.createdAt,
   };
 }
 
@@ -57,45 +72,72 @@ function decodeCursor(raw: string): Cursor {
   return { at, id };
 }
 
-const createdAtText = sql<string>`to_char(${activityEvents.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/**
+ * The text of one page of a customer's events, newest first by (created_at, id), with the
+ * request's session: no row at all when it is revoked. The page is read by the index on
+ * (customer_id, created_at, id) in an inner subquery and built into one JSON value outside it.
+ * $1 the session, $2 the customer, $3 the event types (NULL: all), $4 and $5 the cursor's
+ * position when `after`, then the number of rows unless `size` writes it in (decision 048).
+ */
+function feedPageText(after: boolean, size: number | undefined): string {
+  const bound = after ? 'AND (created_at, id) < ($4::timestamptz, $5::uuid)' : '';
+  const rows = size ?? `$${after ? 6 : 4}::int`;
+  return sessionReadText(`(SELECT coalesce(json_agg(json_build_object(
+      'id', e.id, 'type', e.type, 'title', e.title, 'description', e.description,
+      'status', e.status, 'createdAt', ${jsonInstant('e.created_at')},
+      'at', ${microsecondInstant('e.created_at')}
+    ) ORDER BY e.created_at DESC, e.id DESC), '[]')
+    FROM (SELECT id, type, title, description, status, created_at FROM activity_events
+      WHERE customer_id = ${costedForAnyValue('$2::uuid')}
+        AND ($3::text[] IS NULL OR type = ANY($3::text[])) ${bound}
+      ORDER BY created_at DESC, id DESC LIMIT ${rows}) e) AS events`);
+}
+
+/** The feed's pages; the web app's reads its size, and one more to see whether a next exists. */
+const FEED_PAGES = keysetPages('activity_feed', ACTIVITY_PAGE_SIZE + 1, feedPageText);
+
+/** An event of the feed as its statement writes it. */
+interface FeedEntry extends EventEntry {
+  /** created_at to the microsecond: the cursor's position. */
+  at: string;
+}
+
+interface FeedPageRow extends SessionColumns {
+  events: FeedEntry[];
+}
 
 /**
- * One page of a customer's events, newest first. Keyset pagination on (created_at, id), so a
- * page costs the same however long the history is, and new events never shift later pages.
+ * One page of a customer's events, newest first, and the session read beside it for the route to
+ * confirm. Keyset pagination on (created_at, id), so a page costs the same however long the
+ * history is, and new events never shift later pages.
  */
 export async function listActivity(
   db: Database,
-  customerId: string,
-  query: { cursor?: string; limit: number; type?: ActivityKind },
-): Promise<{ data: ActivityEvent[]; nextCursor: string | null }> {
-  const conditions: SQL[] = [eq(activityEvents.customerId, customerId)];
-  if (query.type) conditions.push(inArray(activityEvents.type, activityTypesOfKind(query.type)));
-  if (query.cursor) {
-    const cursor = decodeCursor(query.cursor);
-    conditions.push(
-      sql`(${activityEvents.createdAt}, ${activityEvents.id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`,
-    );
-  }
-  const rows = await db
-    .select({
-      id: activityEvents.id,
-      type: activityEvents.type,
-      title: activityEvents.title,
-      description: activityEvents.description,
-      status: activityEvents.status,
-      createdAt: activityEvents.createdAt,
-      at: createdAtText,
-    })
-    .from(activityEvents)
-    .where(and(...conditions))
-    .orderBy(desc(activityEvents.createdAt), desc(activityEvents.id))
-    .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
+  auth: SessionAuth,
+  query: { cursor?: string | undefined; limit: number; type?: ActivityKind | undefined },
+): Promise<{
+  data: ActivityEvent[];
+  nextCursor: string | null;
+  session: UnrevokedSession | undefined;
+}> {
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const types = query.type ? activityTypesOfKind(query.type) : null;
+  // one row more than asked for says whether a next page exists, in the same round trip
+  const { statement, more } = keysetPage(
+    FEED_PAGES,
+    query.limit + 1,
+    cursor && [cursor.at, cursor.id],
+    [types],
+  );
+  const { row, session } = await runSessionRead<FeedPageRow>(db, auth, statement, more);
+  const entries = row?.events ?? [];
+  const page = entries.slice(0, query.limit);
   const last = page.at(-1);
   return {
     data: page.map(toEvent),
     nextCursor:
-      rows.length > query.limit && last ? encodeCursor({ at: last.at, id: last.id }) : null,
+      entries.length > query.limit && last ? encodeCursor({ at: last.at, id: last.id }) : null,
+    session,
   };
 }
 
@@ -134,30 +176,71 @@ function targetOf(row: Pick<EventRow, 'type' | 'details'>): NotificationTarget |
   return null;
 }
 
-/** The bell: the latest notifications, each marked seen or not, and how many are unseen. */
+/** The notification types as an SQL list of literals, written into the bell's text. */
+const NOTIFICATION_TYPES_SQL = NOTIFICATION_EVENT_TYPES.map(
+  (type) => `'${type.replaceAll("'", "''")}'`,
+).join(', ');
+
+/** The customer's 'last seen' marker, NULL until they have marked any notification seen. */
+const LAST_SEEN_SQL = '(SELECT last_seen_at FROM activity_seen WHERE customer_id = $2::uuid)';
+
+/**
+ * The bell's statement: the request's session, the customer's 'last seen' marker, the latest
+ * notifications as one JSON value, and how many are unseen, up to the cap (as `countUnseen`).
+ * $1 the session, $2 the customer.
+ */
+const BELL_STATEMENT: Statement = {
+  // Stryker disable next-line StringLiteral: the name only lets the database keep the text parsed
+  name: 'notifications_bell',
+  text: sessionReadText(`${LAST_SEEN_SQL} AS "lastSeenAt",
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', e.id, 'type', e.type, 'title', e.title, 'description', e.description,
+        'status', e.status, 'createdAt', ${jsonInstant('e.created_at')}, 'details', e.details
+      ) ORDER BY e.created_at DESC, e.id DESC), '[]')
+      FROM (SELECT id, type, title, description, status, details, created_at FROM activity_events
+        WHERE customer_id = ${costedForAnyValue('$2::uuid')}
+          AND type IN (${NOTIFICATION_TYPES_SQL})
+        ORDER BY created_at DESC, id DESC LIMIT ${NOTIFICATIONS_SHOWN}) e) AS notifications,
+    (SELECT count(*)::int FROM (SELECT 1 FROM activity_events
+        WHERE customer_id = ${costedForAnyValue('$2::uuid')}
+          AND type IN (${NOTIFICATION_TYPES_SQL})
+          AND created_at > coalesce(${LAST_SEEN_SQL}, '-infinity')
+        LIMIT ${UNSEEN_COUNT_CAP}) u) AS unseen`),
+};
+
+/** A notification as the bell's statement writes it. */
+interface BellEntry extends EventEntry {
+  details: EventRow['details'];
+}
+
+interface BellRow extends SessionColumns {
+  lastSeenAt: Date | null;
+  notifications: BellEntry[];
+  unseen: number;
+}
+
+/**
+ * The bell: the latest notifications, each marked seen or not, how many are unseen, and the
+ * session read beside them for the route to confirm.
+ */
 export async function listNotifications(
   db: Database,
-  customerId: string,
-): Promise<{ unseen: number; notifications: Notification[] }> {
-  const since = await lastSeenAt(db, customerId);
-  const rows = await db
-    .select()
-    .from(activityEvents)
-    .where(
-      and(
-        eq(activityEvents.customerId, customerId),
-        inArray(activityEvents.type, [...NOTIFICATION_EVENT_TYPES]),
-      ),
-    )
-    .orderBy(desc(activityEvents.createdAt), desc(activityEvents.id))
-    .limit(NOTIFICATIONS_SHOWN);
+  auth: SessionAuth,
+): Promise<{
+  unseen: number;
+  notifications: Notification[];
+  session: UnrevokedSession | undefined;
+}> {
+  const { row, session } = await runSessionRead<BellRow>(db, auth, BELL_STATEMENT, []);
+  const since = row?.lastSeenAt ?? null;
   return {
-    unseen: await countUnseen(db, customerId, since),
-    notifications: rows.map((row) => ({
-      ...toEvent(row),
-      seen: since !== null && row.createdAt.getTime() <= since.getTime(),
-      target: targetOf(row),
+    unseen: row?.unseen ?? 0,
+    notifications: (row?.notifications ?? []).map((entry) => ({
+      ...toEvent(entry),
+      seen: since !== null && new Date(entry.createdAt).getTime() <= since.getTime(),
+      target: targetOf(entry),
     })),
+    session,
   };
 }
 

@@ -2,15 +2,7 @@ import { Readable } from 'node:stream';
 import { and, eq, isNull } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  activityPaths,
-  authPaths,
-  consentPaths,
-  notificationPaths,
-  orderPaths,
-  plansPath,
-  pluginPaths,
-} from '@portal/contract';
+import { authPaths, screenReads } from '@portal/contract';
 import { AppError } from '../../lib/errors';
 import { registerErrorHandling } from '../../lib/http-errors';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -249,14 +241,8 @@ describe('a route that checks the session first', () => {
 
 describe('the portal’s reads after a logout', () => {
   const reads = (customerId: string) => [
-    authPaths.profile,
-    `${consentPaths.list}?page=1&limit=10&userId=${customerId}`,
+    ...Object.values(screenReads(customerId)),
     `/api/user-consents/user/${customerId}`,
-    orderPaths.history,
-    plansPath,
-    activityPaths.feed,
-    notificationPaths.list,
-    pluginPaths.list,
   ];
 
   it('answer 401 on every read route, with none of the customer’s data', async () => {

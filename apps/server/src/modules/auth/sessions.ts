@@ -19,7 +19,7 @@ export const ABSOLUTE_LIMIT_MS = 12 * 60 * 60_000;
 /** Two tabs refreshing at once both present the same token; the later one gets this long. */
 export const ROTATION_GRACE_MS = 10_000;
 /** How stale lastUsedAt may be before an authenticated request writes it again. */
-const TOUCH_INTERVAL_MS = 60_000;
+export const TOUCH_INTERVAL_MS = 60_000;
 
 export interface IssuedSession {
   sessionId: string;
@@ -220,7 +220,6 @@ export const unrevokedSession = () =>
     eq(sessions.customerId, sql.placeholder('customerId')),
     isNull(sessions.revokedAt),
   );
-
 
 /**
  * Whether an access token's session still stands: one prepared primary-key read per request.

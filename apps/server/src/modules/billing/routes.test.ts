@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingMessages, gstinMessages, gstinStateMismatch } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
-import { authHeaders, createCustomer } from '../../test/customers';
+import { authHeaders, createCustomer, sessionAuth } from '../../test/customers';
+import { customers } from '../users/schema';
 import { readBillingDetails } from './service';
 import { KARNATAKA, saveBilling } from '../../test/billing';
 
@@ -23,10 +25,16 @@ const read = (headers: Record<string, string>) =>
 const save = (headers: Record<string, string>, payload: object) => saveBilling(t, headers, payload);
 
 describe('GET /api/billing-details', () => {
-  it('says the customer is not found when their row is gone, rather than answering no GSTIN', async () => {
-    await expect(readBillingDetails(t.deps, randomUUID())).rejects.toMatchObject({
-      statusCode: 404,
-      message: 'Customer not found',
+  it('reads nothing when the customer is gone: their sessions went with their row', async () => {
+    const { customer } = await customerWithSession();
+    const auth = await sessionAuth(t, customer.id);
+    await t.deps.db.delete(customers).where(eq(customers.id, customer.id));
+    expect(await readBillingDetails(t.deps, auth)).toMatchObject({
+      session: undefined,
+      billingDetails: null,
+    });
+    expect(await readBillingDetails(t.deps, { ...auth, customerId: randomUUID() })).toMatchObject({
+      session: undefined,
     });
   });
 

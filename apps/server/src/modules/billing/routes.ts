@@ -13,7 +13,8 @@ export async function billingRoutes(app: App) {
   app.get(
     billingPaths.details,
     {
-      preHandler: app.authenticate,
+      // it only reads, and its statement reads the session with the details (decision 076)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['billing'],
         summary: "The signed-in customer's billing address and GSTIN, and the seller's State",
@@ -21,11 +22,11 @@ export async function billingRoutes(app: App) {
         response: { 200: BillingDetailsResponseSchema, 401: ErrorResponseSchema },
       },
     },
-    async (request) => ({
-      success: true as const,
-      message: billingMessages.fetched,
-      ...(await readBillingDetails(app.deps, request.auth.customerId)),
-    }),
+    async (request) => {
+      const { session, ...details } = await readBillingDetails(app.deps, request.auth);
+      await app.confirmSession(request, session);
+      return { success: true as const, message: billingMessages.fetched, ...details };
+    },
   );
 
   app.put(

@@ -9,6 +9,15 @@ import {
   type OrderBillingSnapshot,
 } from '@portal/contract';
 import type { Executor } from '../../db/client';
+import {
+  jsonInstant,
+  runSessionRead,
+  sessionReadText,
+  type SessionColumns,
+  type UnrevokedSession,
+  type SessionAuth,
+} from '../../db/session-read';
+import type { Statement } from '../../db/statements';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { invoiceAmounts } from '../invoices/amounts';
@@ -19,7 +28,10 @@ import { billingDetails, type BillingDetailsRow } from './schema';
 export const supplierStateCode = (config: AppDeps['config']) =>
   config.INVOICE_SUPPLIER_GSTIN.slice(0, 2);
 
-const addressOf = (row: BillingDetailsRow): BillingAddress => ({
+/** A customer's details, as a read of them needs: whose they are is known already. */
+type Details = Omit<BillingDetailsRow, 'customerId'>;
+
+const addressOf = (row: Details): BillingAddress => ({
   addressLine1: row.addressLine1,
   addressLine2: row.addressLine2,
   city: row.city,
@@ -27,7 +39,7 @@ const addressOf = (row: BillingDetailsRow): BillingAddress => ({
   pin: row.pin,
 });
 
-const toBillingDetails = (row: BillingDetailsRow): BillingDetails => ({
+const toBillingDetails = (row: Details): BillingDetails => ({
   ...addressOf(row),
   gstin: row.gstin,
   stateName: GST_STATES[row.stateCode] ?? row.stateCode,
@@ -48,16 +60,56 @@ async function registeredGstin(db: Executor, customerId: string): Promise<string
   return customer.gstNo;
 }
 
-/** The customer's billing details (null until given), with what the form starts from. */
-export async function readBillingDetails(deps: Pick<AppDeps, 'db' | 'config'>, customerId: string) {
-  const [row, gstin] = await Promise.all([
-    findBillingRow(deps.db, customerId),
-    registeredGstin(deps.db, customerId),
-  ]);
+/**
+ * The billing screen's statement: the customer's details (null until given) as one JSON value,
+ * and the GSTIN they registered with, beside the request's session. $1 the session, $2 the
+ * customer; both rows are found by their primary keys.
+ */
+const detailsScreen: Statement = {
+  name: 'billing_details_screen',
+  text: sessionReadText(`(SELECT json_build_object('gstin', b.gstin,
+      'addressLine1', b.address_line1, 'addressLine2', b.address_line2, 'city', b.city,
+      'stateCode', b.state_code, 'pin', b.pin, 'updatedAt', ${jsonInstant('b.updated_at')})
+    FROM billing_details b WHERE b.customer_id = $2::uuid) AS "billingDetails",
+  (SELECT c.gst_no FROM customers c WHERE c.id = $2::uuid) AS "registeredGstin"`),
+};
+
+/** The details as the screen's statement writes them: its instant as ISO text. */
+type StoredDetails = Omit<Details, 'updatedAt'> & { updatedAt: string };
+
+interface DetailsScreenRow extends SessionColumns {
+  billingDetails: StoredDetails | null;
+  /** Never null: a session's customer row stands while the session does (its rows cascade). */
+  registeredGstin: string;
+}
+
+export interface BillingDetailsScreen {
+  billingDetails: BillingDetails | null;
+  registeredGstin: string;
+  supplierStateCode: string;
+  /** The request's session, read with the details; undefined when it is revoked. */
+  session: UnrevokedSession | undefined;
+}
+
+/**
+ * The customer's billing details (null until given), with what the form starts from, and the
+ * session read beside them for the route to confirm. Without a session there is no row, and
+ * nothing of the customer's.
+ */
+export async function readBillingDetails(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  auth: SessionAuth,
+): Promise<BillingDetailsScreen> {
+  const { row, session } = await runSessionRead<DetailsScreenRow>(deps.db, auth, detailsScreen, []);
+  const stored = row?.billingDetails;
+  // no row: no session either, and the route answers 401 with none of this
   return {
-    billingDetails: row && toBillingDetails(row),
-    registeredGstin: gstin,
+    billingDetails: stored
+      ? toBillingDetails({ ...stored, updatedAt: new Date(stored.updatedAt) })
+      : null,
+    registeredGstin: row?.registeredGstin ?? '',
     supplierStateCode: supplierStateCode(deps.config),
+    session,
   };
 }
 

@@ -120,7 +120,8 @@ export async function consentRoutes(app: App) {
   app.get(
     dashboardPaths.counters,
     {
-      ...auth,
+      // it only reads, and its statement reads the session with the counts (decision 076)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['dashboard'],
         summary:
@@ -132,10 +133,9 @@ export async function consentRoutes(app: App) {
     },
     async (request) => {
       requireSelf(request.query.userId, request.auth.customerId, 'counters');
-      return {
-        success: true as const,
-        data: await dashboardCounters(app.deps, request.auth.customerId),
-      };
+      const { session, ...counters } = await dashboardCounters(app.deps, request.auth);
+      await app.confirmSession(request, session);
+      return { success: true as const, ...counters };
     },
   );
 

@@ -50,7 +50,8 @@ export async function invoiceRoutes(app: App) {
   app.get(
     invoicePaths.list,
     {
-      preHandler: app.authenticateRead,
+      // it only reads, and its statement reads the session with the page (decision 076)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['invoices'],
         summary:
@@ -64,10 +65,11 @@ export async function invoiceRoutes(app: App) {
         },
       },
     },
-    async (request) => ({
-      success: true as const,
-      ...(await listInvoices(app.deps, request.auth.customerId, request.query)),
-    }),
+    async (request) => {
+      const { session, ...page } = await listInvoices(app.deps, request.auth, request.query);
+      await app.confirmSession(request, session);
+      return { success: true as const, ...page };
+    },
   );
 
   app.get(

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import {
+  INVOICE_PAGE_SIZE,
   creditNotePdfPath,
   invoicePdfPath,
   type CreditNote,
@@ -7,6 +8,17 @@ import {
   type InvoiceStatus,
 } from '@portal/contract';
 import type { Executor } from '../../db/client';
+import {
+  jsonInstant,
+  microsecondInstant,
+  runSessionRead,
+  sessionReadText,
+  type SessionColumns,
+  type UnrevokedSession,
+  type SessionAuth,
+} from '../../db/session-read';
+import { keysetPage, keysetPages } from '../../db/keyset-pages';
+import { costedForAnyValue } from '../../db/statements';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { decodeCursor, encodeCursor } from '../../lib/history-cursor';
@@ -22,96 +34,168 @@ const CREDIT_NOTE_NOT_FOUND = 'Credit note not found';
 
 type LinkDeps = Pick<AppDeps, 'signedLinks'>;
 
-const taxOf = (row: InvoiceRow | CreditNoteRow) => ({
+/** What a document's answer shows of its row; its date as the answer writes it (ISO, UTC). */
+interface DocumentView {
+  id: string;
+  customerId: string;
+  number: string;
+  issuedAt: string;
+  taxablePaise: number;
+  cgstPaise: number;
+  sgstPaise: number;
+  igstPaise: number;
+  totalPaise: number;
+  /** Whether its PDF is drawn and stored yet (decision 070). */
+  drawn: boolean;
+}
+
+interface InvoiceView extends DocumentView {
+  orderId: string;
+  status: string;
+  /** Oldest first. */
+  creditNotes: DocumentView[];
+}
+
+const taxOf = (view: DocumentView) => ({
+  taxablePaise: view.taxablePaise,
+  cgstPaise: view.cgstPaise,
+  sgstPaise: view.sgstPaise,
+  igstPaise: view.igstPaise,
+  taxPaise: view.cgstPaise + view.sgstPaise + view.igstPaise,
+  totalPaise: view.totalPaise,
+});
+
+const toCreditNote = (deps: LinkDeps, view: DocumentView): CreditNote => ({
+  _id: view.id,
+  number: view.number,
+  issuedAt: view.issuedAt,
+  ...taxOf(view),
+  pdfUrl: deps.signedLinks.sign(
+    creditNotePdfPath(view.id),
+    view.customerId,
+    DOCUMENT_LINK_TTL_SECONDS,
+  ),
+  pdfReady: view.drawn,
+});
+
+const toInvoice = (deps: LinkDeps, view: InvoiceView): Invoice => ({
+  _id: view.id,
+  number: view.number,
+  issuedAt: view.issuedAt,
+  orderId: view.orderId,
+  status: view.status as InvoiceStatus,
+  ...taxOf(view),
+  pdfUrl: deps.signedLinks.sign(
+    invoicePdfPath(view.id),
+    view.customerId,
+    DOCUMENT_LINK_TTL_SECONDS,
+  ),
+  pdfReady: view.drawn,
+  creditNotes: view.creditNotes.map((note) => toCreditNote(deps, note)),
+});
+
+const documentViewOf = (row: InvoiceRow | CreditNoteRow, number: string): DocumentView => ({
+  id: row.id,
+  customerId: row.customerId,
+  number,
+  issuedAt: row.issuedAt.toISOString(),
   taxablePaise: row.taxablePaise,
   cgstPaise: row.cgstPaise,
   sgstPaise: row.sgstPaise,
   igstPaise: row.igstPaise,
-  taxPaise: row.cgstPaise + row.sgstPaise + row.igstPaise,
   totalPaise: row.totalPaise,
+  drawn: row.drawnAt !== null,
 });
 
-const toCreditNote = (deps: LinkDeps, row: CreditNoteRow): CreditNote => ({
-  _id: row.id,
-  number: row.creditNoteNumber,
-  issuedAt: row.issuedAt.toISOString(),
-  ...taxOf(row),
-  pdfUrl: deps.signedLinks.sign(
-    creditNotePdfPath(row.id),
-    row.customerId,
-    DOCUMENT_LINK_TTL_SECONDS,
-  ),
-  pdfReady: row.drawnAt !== null,
-});
-
-const toInvoice = (deps: LinkDeps, row: InvoiceRow, notes: CreditNoteRow[]): Invoice => ({
-  _id: row.id,
-  number: row.invoiceNumber,
-  issuedAt: row.issuedAt.toISOString(),
-  orderId: row.orderId,
-  status: row.status as InvoiceStatus,
-  ...taxOf(row),
-  pdfUrl: deps.signedLinks.sign(invoicePdfPath(row.id), row.customerId, DOCUMENT_LINK_TTL_SECONDS),
-  pdfReady: row.drawnAt !== null,
-  creditNotes: notes.map((note) => toCreditNote(deps, note)),
-});
-
-/** The credit notes of some invoices, oldest first, by invoice. */
-async function notesOf(db: Executor, invoiceIds: string[]) {
-  const byInvoice = new Map<string, CreditNoteRow[]>();
-  // Stryker disable next-line ConditionalExpression: drizzle makes an empty IN list `false`, so the query finds no row either; this only spares the round trip
-  if (invoiceIds.length === 0) return byInvoice;
-  const rows = await db
-    .select()
-    .from(creditNotes)
-    .where(inArray(creditNotes.invoiceId, invoiceIds))
-    .orderBy(asc(creditNotes.issuedAt), asc(creditNotes.creditNoteNumber));
-  for (const row of rows) {
-    byInvoice.set(row.invoiceId, [...(byInvoice.get(row.invoiceId) ?? []), row]);
-  }
-  return byInvoice;
-}
-
-/** Where an invoice stands in the list, to the microsecond as the database orders it. */
-const positionOf = sql<string>`to_char(${invoices.issuedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/** The columns of a document's view, as the JSON object the page's statement builds. */
+const documentViewJson = (alias: string, number: string) =>
+  `'id', ${alias}.id, 'customerId', ${alias}.customer_id, 'number', ${alias}.${number},
+      'issuedAt', ${jsonInstant(`${alias}.issued_at`)}, 'taxablePaise', ${alias}.taxable_paise,
+      'cgstPaise', ${alias}.cgst_paise, 'sgstPaise', ${alias}.sgst_paise,
+      'igstPaise', ${alias}.igst_paise, 'totalPaise', ${alias}.total_paise,
+      'drawn', ${alias}.drawn_at IS NOT NULL`;
 
 /**
- * A page of the customer's invoices, newest first by (issued_at, id) on the index of the same
- * order, each with its credit notes; `nextCursor` names the page after it.
+ * The text of one page of a customer's invoices, newest first by (issued_at, id), each with its
+ * credit notes oldest first, and the request's session: no row at all when it is revoked. The
+ * page is picked on the index of the customer's invoices in that order first, and only its rows
+ * are joined to their notes (on the notes' (invoice_id, ...) unique index); the whole page is one
+ * JSON value, as in the orders history (docs/decisions/049-orders-history-as-one-json-value.md).
+ * `after` reads the page after a position; `size` writes the number of rows into the text.
+ * $1 the session, $2 the customer, $3 and $4 the position, then the number of rows.
+ */
+function invoicePageText(after: boolean, size: number | undefined): string {
+  const bound = after ? 'AND (issued_at, id) < ($3::timestamptz, $4::uuid)' : '';
+  const rows = size ?? `$${after ? 5 : 3}::int`;
+  return sessionReadText(`(SELECT coalesce(json_agg(json_build_object(
+      ${documentViewJson('i', 'invoice_number')},
+      'orderId', i.order_id, 'status', i.status, 'position', ${microsecondInstant('i.issued_at')},
+      'creditNotes', (SELECT coalesce(json_agg(json_build_object(
+          ${documentViewJson('n', 'credit_note_number')}
+        ) ORDER BY n.issued_at, n.credit_note_number), '[]')
+        FROM credit_notes n WHERE n.invoice_id = i.id)
+    ) ORDER BY i.issued_at DESC, i.id DESC), '[]')
+    FROM (SELECT id, customer_id, invoice_number, issued_at, order_id, status, taxable_paise,
+        cgst_paise, sgst_paise, igst_paise, total_paise, drawn_at FROM invoices
+      WHERE customer_id = ${costedForAnyValue('$2::uuid')} ${bound}
+      ORDER BY issued_at DESC, id DESC LIMIT ${rows}) i) AS invoices`);
+}
+
+/** The list's pages; the web app's reads its size, and one more to see whether a next exists. */
+const INVOICE_PAGES = keysetPages('invoices_page', INVOICE_PAGE_SIZE + 1, invoicePageText);
+
+/** An invoice of the page as its statement writes it: the view `toInvoice` takes, and more. */
+interface PageEntry extends InvoiceView {
+  /** The invoice's issued_at to the microsecond: where the next page starts. */
+  position: string;
+}
+
+interface InvoicePageRow extends SessionColumns {
+  invoices: PageEntry[];
+}
+
+/**
+ * A page of the customer's invoices, newest first by (issued_at, id), each with its credit
+ * notes; `nextCursor` names the page after it, and the session read beside it is for the route
+ * to confirm (undefined when it is revoked).
  */
 export async function listInvoices(
   deps: Pick<AppDeps, 'db' | 'signedLinks'>,
-  customerId: string,
+  auth: SessionAuth,
   { limit, cursor }: { limit: number; cursor?: string | undefined },
-) {
-  const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  const rows = await deps.db
-    .select({ invoice: invoices, position: positionOf })
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.customerId, customerId),
-        after &&
-          sql`(${invoices.issuedAt}, ${invoices.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`,
-      ),
-    )
-    .orderBy(desc(invoices.issuedAt), desc(invoices.id))
-    // one row more than asked for says whether a next page exists
-    .limit(limit + 1);
-  const shown = rows.slice(0, limit);
-  const notes = await notesOf(
-    deps.db,
-    shown.map((row) => row.invoice.id),
+): Promise<{
+  invoices: Invoice[];
+  nextCursor: string | null;
+  session: UnrevokedSession | undefined;
+}> {
+  const position = cursor === undefined ? undefined : decodeCursor(cursor);
+  // one row more than asked for says whether a next page exists, in the same round trip
+  const { statement, more } = keysetPage(
+    INVOICE_PAGES,
+    limit + 1,
+    position && [position.createdAt, position.id],
   );
+  const { row, session } = await runSessionRead<InvoicePageRow>(deps.db, auth, statement, more);
+  const entries = row?.invoices ?? [];
+  const shown = entries.slice(0, limit);
   const last = shown.at(-1);
   return {
-    invoices: shown.map(({ invoice }) => toInvoice(deps, invoice, notes.get(invoice.id) ?? [])),
+    invoices: shown.map((entry) => toInvoice(deps, entry)),
     nextCursor:
-      rows.length > limit && last
-        ? encodeCursor({ createdAt: last.position, id: last.invoice.id })
+      entries.length > limit && last
+        ? encodeCursor({ createdAt: last.position, id: last.id })
         : null,
+    session,
   };
 }
+
+/** The credit notes of an invoice, oldest first. */
+const creditNoteRowsOf = (db: Executor, invoiceId: string) =>
+  db
+    .select()
+    .from(creditNotes)
+    .where(eq(creditNotes.invoiceId, invoiceId))
+    .orderBy(asc(creditNotes.issuedAt), asc(creditNotes.creditNoteNumber));
 
 /** One of the customer's invoices; another customer's, or no such id, is not found. */
 async function ownInvoice(db: Executor, customerId: string, invoiceId: string) {
@@ -130,8 +214,13 @@ export async function getInvoice(
   invoiceId: string,
 ): Promise<Invoice> {
   const row = await ownInvoice(deps.db, customerId, invoiceId);
-  const notes = await notesOf(deps.db, [row.id]);
-  return toInvoice(deps, row, notes.get(row.id) ?? []);
+  const notes = await creditNoteRowsOf(deps.db, row.id);
+  return toInvoice(deps, {
+    ...documentViewOf(row, row.invoiceNumber),
+    orderId: row.orderId,
+    status: row.status,
+    creditNotes: notes.map((note) => documentViewOf(note, note.creditNoteNumber)),
+  });
 }
 
 /** The stored PDF of one of the customer's invoices, and the number it is named by. */

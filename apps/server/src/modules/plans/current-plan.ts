@@ -9,10 +9,12 @@ import type {
   PurchaseOutcome,
 } from '@portal/contract';
 import type { Executor } from '../../db/client';
+import { jsonInstant } from '../../db/session-read';
 import { customerPlans, plans } from './schema';
 import { DAY_MS } from '../../lib/clock';
 
-interface PeriodRow {
+/** A period not yet over, with its plan. */
+export interface PeriodRow {
   orderId: string;
   planId: string;
   planName: string;
@@ -43,6 +45,37 @@ function periodsAhead(db: Executor, customerId: string, now: Date): Promise<Peri
     .where(and(eq(customerPlans.customerId, customerId), gt(customerPlans.endsAt, now)))
     .orderBy(asc(customerPlans.startsAt), asc(customerPlans.endsAt));
 }
+
+/** A period as `periodsAheadColumn` writes it: instants as `jsonInstant` writes them. */
+export interface PeriodJson extends Omit<PeriodRow, 'retiredAt' | 'startsAt' | 'endsAt'> {
+  retiredAt: string | null;
+  startsAt: string;
+  endsAt: string;
+}
+
+/**
+ * The rows of `periodsAhead` as one JSON value, for a screen's statement: `customer` and `now`
+ * are its parameters (as '$2::uuid', '$3::timestamptz'). The customer's periods are found by
+ * customer_plans_customer_ends_idx (customer_id, ends_at).
+ */
+export const periodsAheadColumn = (customer: string, now: string) =>
+  `(SELECT coalesce(json_agg(json_build_object(
+      'orderId', cp.order_id, 'planId', cp.plan_id, 'planName', p.plan_name,
+      'amountPaise', p.amount_paise, 'durationDays', p.duration_days,
+      'noOfCompany', p.no_of_company, 'retiredAt', ${jsonInstant('p.retired_at')},
+      'startsAt', ${jsonInstant('cp.starts_at')}, 'endsAt', ${jsonInstant('cp.ends_at')}
+    ) ORDER BY cp.starts_at, cp.ends_at), '[]')
+    FROM customer_plans cp JOIN plans p ON p.id = cp.plan_id
+    WHERE cp.customer_id = ${customer} AND cp.ends_at > ${now})`;
+
+/** The periods a statement read with `periodsAheadColumn`, as `periodsAhead` gives them. */
+export const periodsOf = (periods: PeriodJson[]): PeriodRow[] =>
+  periods.map((period) => ({
+    ...period,
+    retiredAt: period.retiredAt === null ? null : new Date(period.retiredAt),
+    startsAt: new Date(period.startsAt),
+    endsAt: new Date(period.endsAt),
+  }));
 
 /**
  * When a period bought now starts: at the end of the last period paid for, or now. The one rule
@@ -93,15 +126,11 @@ const toPeriod = (row: PeriodRow): PlanPeriod => ({
 });
 
 /**
- * The plan in force for a customer at `now`, as the profile and the dashboard show it: the
- * period in force, ending where the last period paid for ends.
+ * The plan in force at `now` among the customer's periods not yet over, as the profile and the
+ * dashboard show it: the period in force, ending where the last period paid for ends.
  */
-export async function currentPlanOf(
-  db: Executor,
-  customerId: string,
-  now: Date,
-): Promise<CurrentPlan | null> {
-  const standing = standingOf(await periodsAhead(db, customerId, now), now);
+export function currentPlanAt(periods: PeriodRow[], now: Date): CurrentPlan | null {
+  const standing = standingOf(periods, now);
   if (!standing) return null;
   const { inForce } = standing;
   return {
@@ -114,20 +143,27 @@ export async function currentPlanOf(
   };
 }
 
-/**
- * The customer's plan with its queued periods, and what buying a plan now would add, for the
- * Plans screen and the "extended to" lines.
- */
-export async function planStandingOf(
+/** The plan in force for a customer at `now` (`currentPlanAt`), read on its own. */
+export async function currentPlanOf(
   db: Executor,
   customerId: string,
   now: Date,
-): Promise<{
+): Promise<CurrentPlan | null> {
+  return currentPlanAt(await periodsAhead(db, customerId, now), now);
+}
+
+/**
+ * The customer's plan with its queued periods, from their periods not yet over at `now`, and
+ * what buying a plan now would add, for the Plans screen and the "extended to" lines.
+ */
+export function planStandingAt(
+  periods: PeriodRow[],
+  now: Date,
+): {
   current: PlanStanding | null;
   purchaseOf(plan: Pick<Plan, '_id' | 'duration' | 'noOfCompany'>): PurchaseOutcome;
-}> {
-  const rows = await periodsAhead(db, customerId, now);
-  const last = rows.at(-1);
+} {
+  const last = periods.at(-1);
   const start = nextPeriodStart(last?.endsAt ?? null, now);
   // docs/decisions/040-the-plan-over-time.md: every purchase queues after what is
   // paid for and is charged in full, so the days left are kept, never credited
@@ -138,7 +174,7 @@ export async function planStandingOf(
     change: changeOf(last, plan),
     daysKept: daysUntil(start, now),
   });
-  const standing = standingOf(rows, now);
+  const standing = standingOf(periods, now);
   if (!standing) return { current: null, purchaseOf };
   const { inForce, queued, endsAt } = standing;
   return {
@@ -156,15 +192,12 @@ export async function planStandingOf(
 }
 
 /**
- * The plan's end as the dashboard's Coming up shows it: the plan in force, the end of the last
- * period paid for, and the plan Renew orders (that last period's, while it is still offered).
+ * The plan's end as the dashboard's Coming up shows it, from the customer's periods not yet over
+ * at `now`: the plan in force, the end of the last period paid for, and the plan Renew orders
+ * (that last period's, while it is still offered).
  */
-export async function comingUpPlanOf(
-  db: Executor,
-  customerId: string,
-  now: Date,
-): Promise<ComingUpPlan | null> {
-  const standing = standingOf(await periodsAhead(db, customerId, now), now);
+export function comingUpPlanAt(periods: PeriodRow[], now: Date): ComingUpPlan | null {
+  const standing = standingOf(periods, now);
   if (!standing) return null;
   const last = standing.queued.at(-1) ?? standing.inForce;
   return {

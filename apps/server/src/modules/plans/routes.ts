@@ -1,13 +1,13 @@
 import { ErrorResponseSchema, PlansResponseSchema, plansPath } from '@portal/contract';
 import type { App } from '../../lib/types';
-import { planStandingOf } from './current-plan';
-import { listOfferedPlans } from './service';
+import { plansScreenOf } from './service';
 
 export async function planRoutes(app: App) {
   app.get(
     plansPath,
     {
-      preHandler: app.authenticate,
+      // it only reads, and its statement reads the session with the screen (decision 076)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['plans'],
         summary:
@@ -17,14 +17,9 @@ export async function planRoutes(app: App) {
       },
     },
     async (request) => {
-      const { db, clock } = app.deps;
-      // independent reads: on PostgreSQL they run side by side
-      const [plans, standing] = await Promise.all([
-        listOfferedPlans(db),
-        planStandingOf(db, request.auth.customerId, clock.now()),
-      ]);
-      const { current, purchaseOf } = standing;
-      return { success: true as const, data: { plans, current, purchases: plans.map(purchaseOf) } };
+      const { session, ...data } = await plansScreenOf(app.deps, request.auth);
+      await app.confirmSession(request, session);
+      return { success: true as const, data };
     },
   );
 }

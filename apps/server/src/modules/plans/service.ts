@@ -1,12 +1,29 @@
 import { asc, eq, isNull } from 'drizzle-orm';
-import type { Plan } from '@portal/contract';
+import type { Plan, PlansResponse } from '@portal/contract';
 import type { Executor } from '../../db/client';
+import {
+  jsonInstant,
+  runSessionRead,
+  sessionReadText,
+  type SessionColumns,
+  type UnrevokedSession,
+  type SessionAuth,
+} from '../../db/session-read';
+import type { Statement } from '../../db/statements';
+import type { AppDeps } from '../../deps';
+import { periodsAheadColumn, periodsOf, planStandingAt, type PeriodJson } from './current-plan';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/uuid';
 import { plans, type PlanRow } from './schema';
 
-export function toPlan(row: PlanRow): Plan {
+/** What a plan on offer shows of its row. */
+type ShownPlan = Pick<
+  PlanRow,
+  'id' | 'planName' | 'planType' | 'noOfCompany' | 'durationDays' | 'amountPaise' | 'createdAt'
+>;
+
+export function toPlan(row: ShownPlan): Plan {
   return {
     _id: row.id,
     planName: row.planName,
@@ -26,6 +43,48 @@ export async function listOfferedPlans(db: Executor): Promise<Plan[]> {
     .where(isNull(plans.retiredAt))
     .orderBy(asc(plans.createdAt), asc(plans.id));
   return rows.map(toPlan);
+}
+
+/** A plan on offer as the Plans screen's statement writes it: its instant as text. */
+interface OfferedPlanJson extends Omit<ShownPlan, 'createdAt'> {
+  createdAt: string;
+}
+
+/**
+ * The Plans screen: the plans on offer, oldest first, as `listOfferedPlans` reads them, and the
+ * customer's periods not yet over at $3, with the request's session ($1, $2).
+ */
+const PLANS_SCREEN: Statement = {
+  name: 'plans_screen',
+  text: sessionReadText(`(SELECT coalesce(json_agg(json_build_object(
+      'id', p.id, 'planName', p.plan_name, 'planType', p.plan_type,
+      'noOfCompany', p.no_of_company, 'durationDays', p.duration_days,
+      'amountPaise', p.amount_paise, 'createdAt', ${jsonInstant('p.created_at')}
+    ) ORDER BY p.created_at, p.id), '[]')
+    FROM plans p WHERE p.retired_at IS NULL) AS "plans",
+  ${periodsAheadColumn('$2::uuid', '$3::timestamptz')} AS "periods"`),
+};
+
+interface PlansScreenRow extends SessionColumns {
+  plans: OfferedPlanJson[];
+  periods: PeriodJson[];
+}
+
+/**
+ * The plans on offer, the customer's plan and what buying each plan would add, and the session
+ * read beside them for the route to confirm.
+ */
+export async function plansScreenOf(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  auth: SessionAuth,
+): Promise<PlansResponse['data'] & { session: UnrevokedSession | undefined }> {
+  const now = deps.clock.now();
+  const { row, session } = await runSessionRead<PlansScreenRow>(deps.db, auth, PLANS_SCREEN, [now]);
+  const offered = (row?.plans ?? []).map((plan) =>
+    toPlan({ ...plan, createdAt: new Date(plan.createdAt) }),
+  );
+  const { current, purchaseOf } = planStandingAt(periodsOf(row?.periods ?? []), now);
+  return { plans: offered, current, purchases: offered.map(purchaseOf), session };
 }
 
 export async function listAllPlans(db: Executor): Promise<PlanRow[]> {

@@ -62,6 +62,22 @@ describe('GET /api/plugins', () => {
     );
     expect(plugins.some((p) => p._id === retired.id)).toBe(false);
   });
+
+  it('lists by platform, newest upload first, with the instant of each upload', async () => {
+    const older = await publish('Zeta', '1.0.0', 'z1');
+    t.clock.advance(1_234);
+    const newer = await publish('Zeta', '0.5.0', 'z0');
+    const alpha = await publish('Alpha', '2.0.0', 'a2');
+    const customer = await createCustomer(t);
+
+    const ours = new Set([older.id, newer.id, alpha.id]);
+    const listed = (await listFor(customer.id)).filter((p) => ours.has(p._id));
+    expect(listed.map((p) => [p._id, p.uploadedDate])).toEqual([
+      [alpha.id, alpha.uploadedAt.toISOString()],
+      [newer.id, newer.uploadedAt.toISOString()],
+      [older.id, older.uploadedAt.toISOString()],
+    ]);
+  });
 });
 
 describe('GET /api/plugins/:id/download', () => {

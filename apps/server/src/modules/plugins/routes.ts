@@ -2,7 +2,6 @@ import { z } from 'zod';
 import {
   ErrorResponseSchema,
   IdParamsSchema,
-  PLUGIN_LINK_TTL_SECONDS,
   PluginDownloadQuerySchema,
   PluginsResponseSchema,
   pluginDownloadPath,
@@ -22,7 +21,8 @@ export async function pluginRoutes(app: App) {
   app.get(
     pluginPaths.list,
     {
-      preHandler: app.authenticate,
+      // it only reads, and its statement reads the session with the list (decision 076)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['plugins'],
         summary: 'Installers on offer, each with a short-lived download link',
@@ -31,24 +31,9 @@ export async function pluginRoutes(app: App) {
       },
     },
     async (request) => {
-      const rows = await listLivePlugins(db);
-      return {
-        success: true as const,
-        plugins: rows.map((row) => ({
-          _id: row.id,
-          platform: row.platform,
-          fileName: row.fileName,
-          version: row.version,
-          uploadedDate: row.uploadedAt.toISOString(),
-          downloadURL: signedLinks.sign(
-            pluginDownloadPath(row.id),
-            request.auth.customerId,
-            PLUGIN_LINK_TTL_SECONDS,
-          ),
-          size: row.size,
-          sha256: row.sha256,
-        })),
-      };
+      const { session, ...list } = await listLivePlugins(app.deps, request.auth);
+      await app.confirmSession(request, session);
+      return { success: true as const, ...list };
     },
   );
 

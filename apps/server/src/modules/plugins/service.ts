@@ -1,9 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { PLUGIN_LINK_TTL_SECONDS, pluginDownloadPath, type Plugin } from '@portal/contract';
 import type { FileStore } from '../../adapters/file-store';
 import type { Database } from '../../db/client';
+import {
+  jsonInstant,
+  runSessionRead,
+  sessionReadText,
+  type SessionColumns,
+  type UnrevokedSession,
+  type SessionAuth,
+} from '../../db/session-read';
+import type { Statement } from '../../db/statements';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import type { SignedLinks } from '../../lib/signed-links';
 import { plugins, type PluginRow } from './schema';
 
 /** Names a browser can save under on every platform, and a file-store key can hold. */
@@ -92,13 +103,57 @@ async function findLive(db: Database, platform: string, version: string) {
   return row;
 }
 
-/** Installers on offer, by platform, newest version first. */
-export function listLivePlugins(db: Database): Promise<PluginRow[]> {
-  return db
-    .select()
-    .from(plugins)
-    .where(isNull(plugins.retiredAt))
-    .orderBy(asc(plugins.platform), desc(plugins.uploadedAt));
+/**
+ * The installers on offer, by platform, newest upload first, as one JSON value, beside the
+ * request's session. $1 the session, $2 the customer.
+ */
+const liveScreen: Statement = {
+  name: 'plugins_screen',
+  text: sessionReadText(`(SELECT coalesce(json_agg(json_build_object('id', p.id,
+      'platform', p.platform, 'fileName', p.file_name, 'version', p.version,
+      'uploadedAt', ${jsonInstant('p.uploaded_at')}, 'size', p.size, 'sha256', p.sha256
+    ) ORDER BY p.platform ASC, p.uploaded_at DESC), '[]')
+    FROM plugins p WHERE p.retired_at IS NULL) AS plugins`),
+};
+
+/** An installer as the list's statement writes it: its instant as ISO text. */
+type ListedPlugin = Pick<
+  PluginRow,
+  'id' | 'platform' | 'fileName' | 'version' | 'size' | 'sha256'
+> & {
+  uploadedAt: string;
+};
+
+interface LiveScreenRow extends SessionColumns {
+  plugins: ListedPlugin[];
+}
+
+/**
+ * Installers on offer, by platform, newest version first, each with a download link signed for
+ * the customer, and the session read beside them for the route to confirm.
+ */
+export async function listLivePlugins(
+  deps: { db: Database; signedLinks: SignedLinks },
+  auth: SessionAuth,
+): Promise<{ plugins: Plugin[]; session: UnrevokedSession | undefined }> {
+  const { row, session } = await runSessionRead<LiveScreenRow>(deps.db, auth, liveScreen, []);
+  return {
+    plugins: (row?.plugins ?? []).map((plugin) => ({
+      _id: plugin.id,
+      platform: plugin.platform,
+      fileName: plugin.fileName,
+      version: plugin.version,
+      uploadedDate: plugin.uploadedAt,
+      downloadURL: deps.signedLinks.sign(
+        pluginDownloadPath(plugin.id),
+        auth.customerId,
+        PLUGIN_LINK_TTL_SECONDS,
+      ),
+      size: plugin.size,
+      sha256: plugin.sha256,
+    })),
+    session,
+  };
 }
 
 /** Every installer, retired ones included, for the operator. */

@@ -10,13 +10,15 @@ import {
   type PaymentStatus,
 } from '@portal/contract';
 import type { Executor } from '../../db/client';
-import { costedForAnyValue, type Statement } from '../../db/statements';
+import { keysetPage, keysetPages } from '../../db/keyset-pages';
+import { costedForAnyValue } from '../../db/statements';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activity/record';
 import type { RequestAuth } from '../auth/authenticate';
 import {
   jsonInstant,
+  microsecondInstant,
   runSessionRead,
   sessionReadText,
   type SessionColumns,
@@ -100,10 +102,6 @@ const viewOf = (row: OrderViewRow): OrderView => ({
       : null,
 });
 
-/** An instant to the microsecond, in the form of `jsonInstant`: where the next page starts. */
-const microsecondInstant = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
 /**
  * The text of one page of a customer's history, newest first by (created_at, id), with the
  * request's session: no row at all when it is revoked. The page is one JSON value that
@@ -133,48 +131,12 @@ function historyPageText(after: boolean, size: number | undefined): string {
     LEFT JOIN customer_plans cp ON cp.order_id = o.id) AS orders`);
 }
 
-/** The rows the web app's page reads: its size, and one more to see whether a next page exists. */
-const WEB_PAGE_ROWS = ORDER_HISTORY_PAGE_SIZE + 1;
-
-/**
- * The web app's page has texts with its size written in as the LIMIT: with a parameter there,
- * PostgreSQL costs a plan made for any value too high to keep it, and plans the statement anew
- * at every call (as the consents page, in consents/read-statements.ts). Any other size is a parameter.
- */
-// a statement's name only lets the database keep it parsed; unnamed, it is parsed at each call
-// Stryker disable StringLiteral: equivalent, as said above
-const PAGE_TEXTS = {
-  anySize: {
-    first: { name: 'orders_history_first', text: historyPageText(false, undefined) },
-    after: { name: 'orders_history_after', text: historyPageText(true, undefined) },
-  },
-  webSize: {
-    first: {
-      name: `orders_history_first_${WEB_PAGE_ROWS}`,
-      text: historyPageText(false, WEB_PAGE_ROWS),
-    },
-    after: {
-      name: `orders_history_after_${WEB_PAGE_ROWS}`,
-      text: historyPageText(true, WEB_PAGE_ROWS),
-    },
-  },
-} satisfies Record<string, Record<'first' | 'after', Statement>>;
-// Stryker restore StringLiteral
+/** The history's pages; the web app's reads its size, and one more to see whether a next exists. */
+const HISTORY_PAGES = keysetPages('orders_history', ORDER_HISTORY_PAGE_SIZE + 1, historyPageText);
 
 /** The history's statement that reads `rows` rows from `position`, with its values after $2. */
-export function historyPageStatement(
-  rows: number,
-  /** Where the page starts: after the order at this position, or at the newest. */
-  position: HistoryPosition | undefined,
-): { statement: Statement; more: unknown[] } {
-  // Stryker disable next-line ConditionalExpression: the parameter's texts answer the same; only PostgreSQL's plans tell them apart (history-plan.pg.test.ts)
-  const sizeWrittenIn = rows === WEB_PAGE_ROWS;
-  const texts = sizeWrittenIn ? PAGE_TEXTS.webSize : PAGE_TEXTS.anySize;
-  const sizeValue = sizeWrittenIn ? [] : [rows];
-  return position
-    ? { statement: texts.after, more: [position.createdAt, position.id, ...sizeValue] }
-    : { statement: texts.first, more: sizeValue };
-}
+export const historyPageStatement = (rows: number, position: HistoryPosition | undefined) =>
+  keysetPage(HISTORY_PAGES, rows, position && [position.createdAt, position.id]);
 
 /** An order of the history as its statement writes it: the view `toOrder` takes, and more. */
 interface HistoryEntry extends OrderView {

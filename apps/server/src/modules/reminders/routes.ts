@@ -6,7 +6,8 @@ export async function reminderRoutes(app: App) {
   app.get(
     comingUpPath,
     {
-      preHandler: app.authenticate,
+      // it only reads, and its statement reads the session with the card (decision 076)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['plans'],
         summary:
@@ -15,9 +16,10 @@ export async function reminderRoutes(app: App) {
         response: { 200: ComingUpResponseSchema, 401: ErrorResponseSchema },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await comingUpOf(app.deps, request.auth.customerId),
-    }),
+    async (request) => {
+      const { session, ...data } = await comingUpOf(app.deps, request.auth);
+      await app.confirmSession(request, session);
+      return { success: true as const, data };
+    },
   );
 }

@@ -30,8 +30,8 @@ export async function securityRoutes(app: App) {
   app.get(
     securityPaths.sessions,
     {
-      // checked before the list is read, so that this session's own use is in it
-      preHandler: app.authenticate,
+      // it only reads, and its statement reads the session with the list (decision 076)
+      preHandler: app.authenticateInStatement,
       schema: {
         tags: ['security'],
         summary: "The signed-in customer's live sessions, this one marked current",
@@ -39,11 +39,11 @@ export async function securityRoutes(app: App) {
         response: { 200: SessionsResponseSchema, 401: ErrorResponseSchema },
       },
     },
-    async (request) => ({
-      success: true as const,
-      message: securityMessages.sessionsFetched,
-      data: await listSessions(db, clock, request.auth),
-    }),
+    async (request) => {
+      const { session, data } = await listSessions(db, clock, request.auth);
+      await app.confirmSession(request, session);
+      return { success: true as const, message: securityMessages.sessionsFetched, data };
+    },
   );
 
   app.delete(

@@ -7,12 +7,20 @@ import {
 } from '@portal/contract';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
+import {
+  jsonInstant,
+  runSessionRead,
+  sessionReadText,
+  type SessionColumns,
+  type UnrevokedSession,
+} from '../../db/session-read';
+import type { Statement } from '../../db/statements';
 import { AppError } from '../../lib/errors';
 import { describeDevice } from '../auth/browsers';
-import { sessions } from '../auth/schema';
 import { sha256 } from '../auth/secrets';
 import {
   ABSOLUTE_LIMIT_MS,
+  TOUCH_INTERVAL_MS,
   IDLE_LIMIT_MS,
   revokeCustomerSession,
   revokeCustomerSessions,
@@ -34,40 +42,68 @@ const HISTORY_CURSOR = /^[1-9]\d{0,14}$/;
 // one answer for an id that is not the customer's, ended, or no id at all: nothing tells them apart
 const sessionNotFound = () => new AppError('NOT_FOUND', securityMessages.sessionNotFound);
 
-/** A session that still gives access: unrevoked, within its absolute and its idle limit. */
-const live = (now: Date) =>
-  and(
-    isNull(sessions.revokedAt),
-    gt(sessions.createdAt, new Date(now.getTime() - ABSOLUTE_LIMIT_MS)),
-    gt(sessions.lastUsedAt, new Date(now.getTime() - IDLE_LIMIT_MS)),
-  );
+/**
+ * The text of the sessions screen: the request's session, and the customer's live sessions
+ * (unrevoked, within their absolute and idle limits; the request's own whatever its idle time,
+ * as its use now renews it) newest first, as one JSON value, picked on the index of the
+ * customer's sessions. $1 the session, $2 the customer, $3 the oldest creation and $4 the oldest
+ * last use a live session has.
+ */
+const sessionsScreen: Statement = {
+  name: 'security_sessions_screen',
+  text: sessionReadText(`(SELECT coalesce(json_agg(json_build_object(
+      'id', l.id, 'createdAt', ${jsonInstant('l.created_at')},
+      'lastUsedAt', ${jsonInstant('l.last_used_at')}, 'userAgent', d.user_agent, 'ip', d.ip
+    ) ORDER BY l.created_at DESC, l.id DESC), '[]')
+    FROM sessions l LEFT JOIN session_devices d ON d.session_id = l.id
+    WHERE l.customer_id = $2::uuid AND l.revoked_at IS NULL AND l.created_at > $3::timestamptz
+      AND (l.last_used_at > $4::timestamptz OR l.id = $1::uuid)) AS sessions`),
+};
 
-/** The customer's live sessions, newest first; sessions older than this record show no device. */
+/** A live session as the screen's statement writes it; its instants as the answer writes them. */
+interface ListedSession {
+  id: string;
+  createdAt: string;
+  lastUsedAt: string;
+  /** Null for a session older than the record of devices. */
+  userAgent: string | null;
+  ip: string | null;
+}
+
+interface SessionsScreenRow extends SessionColumns {
+  sessions: ListedSession[];
+}
+
+/**
+ * The customer's live sessions, newest first, this one marked; sessions older than the record of
+ * devices show none. The session read beside them is for the route to confirm (undefined when it
+ * is revoked). Confirming it writes its last use after this read, when that is a minute old: the
+ * list shows the instant it writes, as it showed when the session was checked before the read.
+ */
 export async function listSessions(
   db: Database,
   clock: Clock,
   owner: SessionOwner,
-): Promise<SecuritySession[]> {
-  const rows = await db
-    .select({
-      id: sessions.id,
-      createdAt: sessions.createdAt,
-      lastUsedAt: sessions.lastUsedAt,
-      userAgent: sessionDevices.userAgent,
-      ip: sessionDevices.ip,
-    })
-    .from(sessions)
-    .leftJoin(sessionDevices, eq(sessionDevices.sessionId, sessions.id))
-    .where(and(eq(sessions.customerId, owner.customerId), live(clock.now())))
-    .orderBy(desc(sessions.createdAt), desc(sessions.id));
-  return rows.map((row) => ({
-    _id: row.id,
-    ...describeDevice(row.userAgent ?? undefined),
-    ip: row.ip ?? '',
-    createdAt: row.createdAt.toISOString(),
-    lastUsedAt: row.lastUsedAt.toISOString(),
-    current: row.id === owner.sessionId,
-  }));
+): Promise<{ data: SecuritySession[]; session: UnrevokedSession | undefined }> {
+  const now = clock.now();
+  const { row, session } = await runSessionRead<SessionsScreenRow>(db, owner, sessionsScreen, [
+    new Date(now.getTime() - ABSOLUTE_LIMIT_MS),
+    new Date(now.getTime() - IDLE_LIMIT_MS),
+  ]);
+  const touched =
+    session !== undefined && now.getTime() - session.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS;
+  const data = (row?.sessions ?? []).map((listed) => {
+    const current = listed.id === owner.sessionId;
+    return {
+      _id: listed.id,
+      ...describeDevice(listed.userAgent ?? undefined),
+      ip: listed.ip ?? '',
+      createdAt: listed.createdAt,
+      lastUsedAt: current && touched ? now.toISOString() : listed.lastUsedAt,
+      current,
+    };
+  });
+  return { data, session };
 }
 
 /**

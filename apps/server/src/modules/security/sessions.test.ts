@@ -183,6 +183,31 @@ describe('GET /api/security/sessions', () => {
     await revokeSession(t.deps.db, t.clock, sessionId, 'logout');
     expect((await listSessions(bearer(token))).statusCode).toBe(401);
   });
+
+  it('shows this session’s last use as its own request leaves it, idle or not', async () => {
+    const customer = await createCustomer(t);
+    const { token, sessionId } = await signInFrom(t, customer, {
+      userAgent: CHROME_ON_WINDOWS,
+      ip: freshIp(),
+    });
+    const lastUseOf = async () =>
+      (await sessionsOf(token)).find((s) => s._id === sessionId)!.lastUsedAt;
+    const setLastUse = (lastUsedAt: Date) =>
+      t.deps.db.update(sessions).set({ lastUsedAt }).where(eq(sessions.id, sessionId));
+    const now = t.clock.now().getTime();
+
+    // used less than a minute ago: the request leaves it as it was
+    await setLastUse(new Date(now - 59_000));
+    expect(await lastUseOf()).toBe(new Date(now - 59_000).toISOString());
+    // a minute or more: the request writes it now
+    await setLastUse(new Date(now - 60_000));
+    expect(await lastUseOf()).toBe(t.clock.now().toISOString());
+    // idle past the limit while its access token holds: listed, as this request renews it
+    await setLastUse(new Date(now - IDLE_LIMIT_MS));
+    expect(await lastUseOf()).toBe(t.clock.now().toISOString());
+    const [row] = await t.deps.db.select().from(sessions).where(eq(sessions.id, sessionId));
+    expect(row!.lastUsedAt).toEqual(t.clock.now());
+  });
 });
 
 describe('DELETE /api/security/sessions/:id', () => {
