@@ -4,8 +4,11 @@ export const BUDGET = {
   minConsentsToPeerRatio: 2,
   /** What the metrics take of the portal's CPU on the consents page, scraped every turn (%). */
   maxMetricsCpuPercent: 3,
-  /** At 100 connections, on PostgreSQL: the consents page, orders history and the profile. */
+  /** Every other screen's read against the peer's consents page, same run (decision 076). */
+  minScreenToPeerRatio: 1.5,
+  /** At 100 connections, on PostgreSQL: every screen's read. */
   maxP99Ms: 100,
+  /** … and the consents page, orders history and the profile in Node's CPU. */
   maxCpuMsPerRequest: 0.5,
   /** The embedded database, one process: the consents page at 100 connections. */
   maxPgliteConsentsP99Ms: 300,

@@ -7,6 +7,8 @@
  *   tsx run.ts            the whole bench; exits 1 when a budget is missed
  *   tsx run.ts --report   the same, as a report only: exits 1 only when something could not run
  *   tsx run.ts --smoke    tiny sizes and durations; checks only that every figure was measured
+ *   tsx run.ts --api      the API on PostgreSQL alone, at the full load, without the customer of
+ *                         a million consents: the screens' reads in minutes, budgets checked
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,17 +19,17 @@ import { cpuProbes, loadAverage, machine, syscallProbe } from './host';
 import { REPO_ROOT } from './processes';
 import { Report } from './report';
 import { onPglite, onPostgres } from './servers';
-import { FULL, SMOKE, type BenchRun } from './settings';
+import { API_ONLY, FULL, SMOKE, type BenchRun } from './settings';
 import { firstLoadRows } from './web-rows';
 
 const { values: flags } = parseArgs({
-  options: { smoke: { type: 'boolean' }, report: { type: 'boolean' } },
+  options: { smoke: { type: 'boolean' }, report: { type: 'boolean' }, api: { type: 'boolean' } },
 });
-const settings = flags.smoke ? SMOKE : FULL;
+const settings = flags.smoke ? SMOKE : flags.api ? API_ONLY : FULL;
 const serverUrl =
   process.env.BENCH_DATABASE_URL ?? 'postgres://portal:portal@localhost:5432/postgres';
 const report = new Report();
-const run: BenchRun = { settings, report, serverUrl };
+const run: BenchRun = { settings, report, serverUrl, apiOnly: Boolean(flags.api) };
 
 function buildWeb(outDir: string) {
   execFileSync(
@@ -51,8 +53,10 @@ try {
   buildWeb(webDist);
   firstLoadRows(report, webDist);
   await report.attempt('PostgreSQL', () => onPostgres(run, webDist, path.join(work, 'postgres')));
-  report.startSection('PGlite');
-  await report.attempt('PGlite', () => onPglite(run, webDist, work));
+  if (!run.apiOnly) {
+    report.startSection('PGlite');
+    await report.attempt('PGlite', () => onPglite(run, webDist, work));
+  }
 } finally {
   await rm(work, { recursive: true, force: true });
 }

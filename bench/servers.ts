@@ -67,6 +67,7 @@ export async function onPostgres(run: BenchRun, webDist: string, work: string) {
       await report.attempt('API', () =>
         apiRows(run, portal, unwatched, { portal: profiled, dir: profileDir }, peer, bare),
       );
+      if (run.apiOnly) return;
       await report.attempt('assets', () => assetRows(report, portal));
       for (const route of settings.lighthousePaths) {
         await report.attempt(`Lighthouse ${route}`, () => lighthouseRows(run, portal, route));
@@ -79,6 +80,7 @@ export async function onPostgres(run: BenchRun, webDist: string, work: string) {
   } finally {
     await database.drop();
   }
+  if (run.apiOnly) return;
   report.startSection('issuing on PostgreSQL');
   await report.attempt('issuing', () => issuingRows(run, work));
 }

@@ -50,10 +50,18 @@ export const SMOKE: Settings = {
   lighthouseRuns: 1,
 };
 
+/** The full load on the API, with the large customer no larger than the one measured. */
+export const API_ONLY: Settings = {
+  ...FULL,
+  seed: { ...FULL.seed, measured: { ...FULL.seed.measured, large: FULL.seed.measured.small } },
+};
+
 /** What every part of a run reads: its sizes, the table it adds its rows to, its PostgreSQL. */
 export interface BenchRun {
   settings: Settings;
   report: Report;
   /** The PostgreSQL server the run's database is made on. */
   serverUrl: string;
+  /** Only the API on PostgreSQL is measured (`--api`). */
+  apiOnly?: boolean;
 }
