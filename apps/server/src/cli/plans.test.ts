@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app';
-import { listOfferedPlans } from '../modules/plans/service';
+import { findPlan, toPlan } from '../modules/plans/service';
 import { CliError } from './command';
 import { planCommands } from './plans';
 import { printedBy } from './test-support';
@@ -31,7 +31,9 @@ describe('plans CLI', () => {
       '2999.50',
     ]);
     const id = created!.match(/Plan created: (\S+) Team/)![1]!;
-    expect((await listOfferedPlans(t.deps.db)).find((p) => p._id === id)).toMatchObject({
+    const plan = await findPlan(t.deps.db, id);
+    expect(plan!.retiredAt).toBeNull();
+    expect(toPlan(plan!)).toMatchObject({
       planType: 'Multi',
       noOfCompany: 3,
       duration: 90,
@@ -43,7 +45,7 @@ describe('plans CLI', () => {
     );
 
     expect(await run('plans:retire', ['--id', id])).toEqual([`Plan retired: ${id} Team`]);
-    expect((await listOfferedPlans(t.deps.db)).some((p) => p._id === id)).toBe(false);
+    expect((await findPlan(t.deps.db, id))!.retiredAt).not.toBeNull();
     expect((await run('plans:list', [])).join('\n')).toMatch(new RegExp(`${id} .* retired `));
   });
 

@@ -1,4 +1,4 @@
-import { asc, eq, isNull } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Plan, PlansResponse } from '@portal/contract';
 import type { Executor } from '../../db/client';
 import {
@@ -35,24 +35,14 @@ export function toPlan(row: ShownPlan): Plan {
   };
 }
 
-/** Plans on offer, oldest first (spec §7). */
-export async function listOfferedPlans(db: Executor): Promise<Plan[]> {
-  const rows = await db
-    .select()
-    .from(plans)
-    .where(isNull(plans.retiredAt))
-    .orderBy(asc(plans.createdAt), asc(plans.id));
-  return rows.map(toPlan);
-}
-
 /** A plan on offer as the Plans screen's statement writes it: its instant as text. */
 interface OfferedPlanJson extends Omit<ShownPlan, 'createdAt'> {
   createdAt: string;
 }
 
 /**
- * The Plans screen: the plans on offer, oldest first, as `listOfferedPlans` reads them, and the
- * customer's periods not yet over at $3, with the request's session ($1, $2).
+ * The Plans screen: the plans on offer (spec §7), oldest first, and the customer's periods not
+ * yet over at $3, with the request's session ($1, $2).
  */
 const PLANS_SCREEN: Statement = {
   name: 'plans_screen',
