@@ -30,11 +30,12 @@ function specs() {
     const dialog = page.getByRole('dialog', { name: 'Consent Details' });
     await expect(dialog).toContainText(consentId);
     const headings = await dialog.getByRole('heading').allTextContents();
-    expect(headings.slice(1, 9)).toEqual([
+    expect(headings.slice(1, 10)).toEqual([
       'What is shared',
       'Purpose',
       'Transaction period',
       'How often',
+      'How long the data is kept',
       'Granted and expires',
       'Accounts',
       'Last accessed',
@@ -47,6 +48,7 @@ function specs() {
     await expect(
       dialog.getByRole('heading', { name: 'Last accessed' }).locator('xpath=..'),
     ).toContainText(/\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/);
+    await expect(dialog.getByText(/^Reads made: \d+$/)).toBeVisible();
     await expect(dialog.getByRole('list', { name: 'Accounts' })).toContainText(/XXXX\d{4}/);
     // a data cluster opens to its permissions
     const cluster = dialog.getByRole('list', { name: 'What is shared' }).getByRole('group').first();
@@ -108,6 +110,24 @@ function specs() {
     await dialog.getByRole('button', { name: 'Close' }).last().click();
     await page.getByRole('tab', { name: 'Current' }).click();
     await expect(page.getByRole('table', { name: 'Consents' })).toBeVisible();
+  });
+
+  test('pauses an approved consent at the bank and resumes it', async ({ page, customer }) => {
+    await openConsents(page, customer);
+    await page.getByLabel('Filter by status').selectOption('Approved');
+    await page
+      .getByRole('button', { name: /^View details of consent / })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Consent Details' });
+    await dialog.getByRole('button', { name: 'Pause' }).click();
+    await expect(page.getByText('Consent paused', { exact: true })).toBeVisible();
+    await expect(dialog.getByText(/^Paused since .+ cannot read your bank data/)).toBeVisible();
+    await expectAccessible(page, 'paused consent details');
+    await dialog.getByRole('button', { name: 'Resume' }).click();
+    await expect(page.getByText('Consent resumed', { exact: true })).toBeVisible();
+    await expect(dialog.getByText(/^Paused since/)).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Pause' })).toBeVisible();
   });
 
   test('asks the partner to reconnect an expired or expiring consent', async ({

@@ -20,6 +20,8 @@ export const ActivityEventTypeSchema = z.enum([
   'consent_expired',
   'consent_expiring',
   'consent_refreshed',
+  'consent_paused',
+  'consent_resumed',
   'consent_deleted',
 ]);
 export type ActivityEventType = z.infer<typeof ActivityEventTypeSchema>;
@@ -49,6 +51,8 @@ const KIND_BY_TYPE: Record<ActivityEventType, ActivityKind> = {
   consent_expired: 'consent',
   consent_expiring: 'consent',
   consent_refreshed: 'consent',
+  consent_paused: 'consent',
+  consent_resumed: 'consent',
   consent_deleted: 'consent',
 };
 

@@ -76,6 +76,8 @@ export function clustersOf(permissions: readonly string[]) {
 /** How often a partner may read when it does not say: Open Banking's four unattended reads a day. */
 export const DEFAULT_FETCHES_PER_DAY = 4;
 export const MAX_FETCHES_PER_DAY = 24;
+/** The longest a partner may ask to keep what it reads: ten years, in days. */
+export const MAX_DATA_LIFE_DAYS = 3650;
 /** An expired consent, or a live one ending within this many days, offers Reconnect. */
 export const RECONNECT_WINDOW_DAYS = 30;
 
@@ -124,6 +126,12 @@ export const ConsentSchema = z.object({
   transactionToDateTime: z.string().nullable().optional(),
   /** How many times a day the partner may read the data. */
   fetchesPerDay: z.number().int().optional(),
+  /** How many days the partner may keep what it reads; null when it did not say. */
+  dataLifeDays: z.number().int().nullable().optional(),
+  /** How many reads the partner has made under the consent. */
+  readsMade: z.number().int().optional(),
+  /** Since when the customer has paused the consent; null when it is not paused (decision 077). */
+  pausedAt: z.string().nullable().optional(),
   /** When the consent ends (the bank's ExpirationDateTime). */
   expirationDateTime: z.string().nullable().optional(),
   /** The accounts the consent covers, masked (XXXX1234); empty: the ones chosen at the bank. */
@@ -247,9 +255,9 @@ export const ConsentDetailResponseSchema = z.object({
 });
 export type ConsentDetailResponse = z.infer<typeof ConsentDetailResponseSchema>;
 
-export const ReconnectConsentResponseSchema = z.object({
+export const ConsentChangeResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
   data: ConsentSchema,
 });
-export type ReconnectConsentResponse = z.infer<typeof ReconnectConsentResponseSchema>;
+export type ConsentChangeResponse = z.infer<typeof ConsentChangeResponseSchema>;

@@ -5,7 +5,7 @@ import { dateTime } from './primitives';
 /**
  * The events the bell tells about: payments settling, a plan activated or extended or about to
  * end, a consent about to expire, and every change of a consent's state (approved, rejected,
- * expired, revoked and deleted). A plan's end and a consent's expiry are told by the reminders
+ * expired, paused, resumed, revoked and deleted). A plan's end and a consent's expiry are told by the reminders
  * job, 30, 7 and 1 days before (modules/reminders).
  */
 export const NOTIFICATION_EVENT_TYPES = [
@@ -18,6 +18,8 @@ export const NOTIFICATION_EVENT_TYPES = [
   'consent_rejected',
   'consent_expired',
   'consent_expiring',
+  'consent_paused',
+  'consent_resumed',
   'consent_deleted',
 ] as const satisfies readonly ActivityEventType[];
 

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { KNOWN_PERMISSIONS, MAX_FETCHES_PER_DAY, type Permission } from './consents';
+import {
+  KNOWN_PERMISSIONS,
+  MAX_DATA_LIFE_DAYS,
+  MAX_FETCHES_PER_DAY,
+  type Permission,
+} from './consents';
 import { CONSENT_STATUSES } from './values';
 import { dateTime, text } from './primitives';
 
@@ -63,6 +68,13 @@ export const PartnerConsentRequestSchema = z
       .min(1, 'fetchesPerDay must be at least 1')
       .max(MAX_FETCHES_PER_DAY, `fetchesPerDay must be at most ${MAX_FETCHES_PER_DAY}`)
       .optional(),
+    /** How many days the partner will keep what it reads (the Account Aggregator's DataLife). */
+    dataLifeDays: z
+      .number()
+      .int('dataLifeDays must be a whole number')
+      .min(1, 'dataLifeDays must be at least 1')
+      .max(MAX_DATA_LIFE_DAYS, `dataLifeDays must be at most ${MAX_DATA_LIFE_DAYS}`)
+      .optional(),
     /**
      * The accounts the consent covers, each 9 to 18 digits (ACCOUNT_NUMBER, checked by the
      * service); kept and shown only as their last four digits.
@@ -87,8 +99,11 @@ export type PartnerConsentRequest = z.infer<typeof PartnerConsentRequestSchema>;
 /** What a partner may read of its own consents: the status, never the tokens. */
 export const PartnerConsentSchema = z.object({
   consentId: z.string(),
-  /** Revoked: the customer deleted the consent in the portal. */
-  consentStatus: z.enum([...CONSENT_STATUSES, 'Revoked']),
+  /**
+   * Revoked: the customer deleted the consent in the portal. Paused: the customer paused an
+   * approved consent, and reads are refused until they resume it (decision 077).
+   */
+  consentStatus: z.enum([...CONSENT_STATUSES, 'Paused', 'Revoked']),
   customerId: z.string(),
   partnerId: z.string(),
   apiList: z.array(z.string()),
@@ -98,6 +113,10 @@ export const PartnerConsentSchema = z.object({
   transactionFromDateTime: z.string().nullable(),
   transactionToDateTime: z.string().nullable(),
   fetchesPerDay: z.number().int(),
+  dataLifeDays: z.number().int().nullable(),
+  /** Reads made under the consent, this partner's all. */
+  readsMade: z.number().int(),
+  pausedAt: z.string().nullable(),
   /** Masked: XXXX and the last four digits. */
   accounts: z.array(z.string()),
   lastAccessedAt: z.string().nullable(),

@@ -68,7 +68,12 @@ export const consentDetailPaths = {
   one: '/api/user-consents/:id',
   /** Asks the partner to reconnect an expired or expiring consent (decision 041). */
   reconnect: '/api/user-consents/:id/reconnect',
+  /** Pauses an approved consent: the partner's reads are refused until resumed (decision 077). */
+  pause: '/api/user-consents/:id/pause',
+  resume: '/api/user-consents/:id/resume',
 } as const;
+export const pauseConsentPath = (id: string, action: 'pause' | 'resume') =>
+  `/api/user-consents/${encodeURIComponent(id)}/${action}`;
 export const reconnectConsentPath = (id: string) =>
   `/api/user-consents/${encodeURIComponent(id)}/reconnect`;
 

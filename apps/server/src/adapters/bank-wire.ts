@@ -8,9 +8,21 @@ import { dateTime, jsonValueProblem, text } from '@portal/contract';
 export const BankStatusSchema = z.enum([
   'AwaitingAuthorisation',
   'Authorised',
+  // the Account Aggregator's PAUSED (Open Banking has none): no reads until resumed (decision 077)
+  'Paused',
   'Rejected',
   'Revoked',
 ]);
+
+/** The statuses a client may set on an authorised consent: pause it, or resume it. */
+export const SettableStatusSchema = z.enum(['Paused', 'Authorised']);
+export type SettableStatus = z.infer<typeof SettableStatusSchema>;
+
+/** The body of `PATCH /account-access-consents/{ConsentId}` (decision 077). */
+export const StatusChangeBodySchema = z.object({
+  Data: z.object({ Status: SettableStatusSchema }),
+});
+export type StatusChangeBody = z.infer<typeof StatusChangeBodySchema>;
 
 /**
  * How often the client may read, in the Account Aggregator's form (Open Banking has no field
@@ -19,6 +31,15 @@ export const BankStatusSchema = z.enum([
 export const FrequencySchema = z.object({
   Unit: z.literal('DAY'),
   Value: z.number().int().min(1).max(1000),
+});
+
+/**
+ * How long the client may keep what it read, in the Account Aggregator's DataLife form: Value
+ * days. Absent: the client did not say.
+ */
+export const DataLifeSchema = z.object({
+  Unit: z.literal('DAY'),
+  Value: z.number().int().min(1).max(36_500),
 });
 
 /**
@@ -32,6 +53,7 @@ const consentTerms = {
   TransactionToDateTime: dateTime().optional(),
   Purpose: text().min(1).max(200).optional(),
   Frequency: FrequencySchema.optional(),
+  DataLife: DataLifeSchema.optional(),
 };
 
 export const CreateConsentBodySchema = z.object({
@@ -67,6 +89,7 @@ export const ConsentResponseSchema = z.object({
     TransactionToDateTime: dateTime().nullable().optional(),
     Purpose: z.string().nullable().optional(),
     Frequency: FrequencySchema.nullable().optional(),
+    DataLife: DataLifeSchema.nullable().optional(),
     Tokens: ConsentTokensSchema.nullable().optional(),
   }),
   Risk: z.record(z.string(), z.unknown()).optional(),
@@ -121,6 +144,7 @@ export type ReadResponse = z.infer<typeof ReadResponseSchema>;
 export const READ_REFUSALS = {
   'UK.OBIE.Consent.Expired': 'expired',
   'UK.OBIE.Consent.NotAuthorised': 'not_authorised',
+  'UK.OBIE.Consent.Paused': 'paused',
   'UK.OBIE.Consent.PermissionMissing': 'permission',
   'UK.OBIE.Consent.OutsidePeriod': 'period',
   'UK.OBIE.Consent.FrequencyExceeded': 'frequency',

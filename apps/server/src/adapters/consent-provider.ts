@@ -10,6 +10,8 @@ import {
   type ConsentResponse,
   type CreateConsentBody,
   type ReadRefusal,
+  type SettableStatus,
+  type StatusChangeBody,
 } from './bank-wire';
 
 export type ProviderStatus = ConsentResponse['Data']['Status'];
@@ -29,6 +31,8 @@ export interface ConsentTerms {
   transactionTo?: Date | null;
   purpose?: string | null;
   fetchesPerDay?: number | null;
+  /** How many days the client may keep what it reads. */
+  dataLifeDays?: number | null;
 }
 
 /** A consent as the bank describes it, in the portal's types. */
@@ -44,6 +48,7 @@ export interface ProviderConsent {
   transactionTo: Date | null;
   purpose: string | null;
   fetchesPerDay: number | null;
+  dataLifeDays: number | null;
   tokens: ProviderTokens | null;
 }
 
@@ -79,6 +84,8 @@ export interface ConsentProvider {
   createConsent(input: ConsentTerms): Promise<ProviderConsent>;
   /** Sends the access token held for the consent along, when there is one. */
   getConsent(consentId: string, held?: { accessToken?: string | null }): Promise<ProviderConsent>;
+  /** Pauses an authorised consent, or resumes a paused one (decision 077). */
+  setConsentStatus(consentId: string, status: SettableStatus): Promise<ProviderConsent>;
   /** Revokes at the bank; a consent the bank no longer knows counts as revoked. */
   revokeConsent(consentId: string): Promise<void>;
   /** Reads data under the consent; the bank applies its terms and records the read. */
@@ -100,6 +107,7 @@ export function consentRequestBody(terms: ConsentTerms): CreateConsentBody {
       TransactionToDateTime: terms.transactionTo?.toISOString(),
       Purpose: terms.purpose ?? undefined,
       Frequency: terms.fetchesPerDay ? { Unit: 'DAY', Value: terms.fetchesPerDay } : undefined,
+      DataLife: terms.dataLifeDays ? { Unit: 'DAY', Value: terms.dataLifeDays } : undefined,
     },
     Risk: {},
   };
@@ -115,6 +123,8 @@ export function mapProviderStatus(
     case 'AwaitingAuthorisation':
       return lapsed ? 'Expired' : 'Pending';
     case 'Authorised':
+    case 'Paused':
+      // a paused consent is still granted; the portal shows the pause beside it (decision 077)
       return lapsed ? 'Expired' : 'Approved';
     case 'Rejected':
       return 'Rejected';
@@ -147,6 +157,7 @@ function fromWire(body: ConsentResponse): ProviderConsent {
     transactionTo: dateOrNull(data.TransactionToDateTime),
     purpose: data.Purpose ?? null,
     fetchesPerDay: data.Frequency?.Value ?? null,
+    dataLifeDays: data.DataLife?.Value ?? null,
     tokens: data.Tokens
       ? {
           accessToken: data.Tokens.AccessToken,
@@ -166,7 +177,7 @@ export function createHttpConsentProvider(options: HttpConsentProviderOptions): 
   const base = options.baseUrl.replace(/\/+$/, '');
 
   async function call(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     extra: { body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<{ status: number; body: unknown }> {
@@ -261,6 +272,19 @@ export function createHttpConsentProvider(options: HttpConsentProviderOptions): 
         throw new ConsentProviderError(
           'invalid_response',
           'The bank answered about another consent',
+        );
+      }
+      return consent;
+    },
+    async setConsentStatus(consentId, wanted) {
+      const body: StatusChangeBody = { Data: { Status: wanted } };
+      const answer = await call('PATCH', consentPath(consentId), { body });
+      if (answer.status !== 200) throw failure(answer.status);
+      const consent = parseConsent(answer.body);
+      if (consent.consentId !== consentId || consent.status !== wanted) {
+        throw new ConsentProviderError(
+          'invalid_response',
+          'The bank answered about another consent or another status',
         );
       }
       return consent;

@@ -28,7 +28,9 @@ describe('demo consents at the sandbox bank', () => {
         portal.transactionTo,
       ]);
       expect(bank.fetchesPerDay).toBe(portal.fetchesPerDay);
+      expect(bank.dataLifeDays).toBe(portal.dataLifeDays);
     }
+    expect(rows.some((r) => r.portal.dataLifeDays !== null)).toBe(true);
     const reads = await t.deps.db.select().from(sandboxBankAccesses);
     const accessed = rows.filter((r) => r.access);
     expect(accessed.length).toBeGreaterThan(0);
@@ -36,6 +38,7 @@ describe('demo consents at the sandbox bank', () => {
     for (const { bank, access } of accessed) {
       const read = reads.find((r) => r.consentId === bank.consentId);
       expect(read).toMatchObject({ outcome: 'Allowed', accessedAt: access!.lastAccessedAt });
+      expect(access!.fetchesTotal).toBe(reads.filter((r) => r.consentId === bank.consentId).length);
     }
   });
 });

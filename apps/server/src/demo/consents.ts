@@ -5,10 +5,10 @@ import { mapProviderStatus } from '../adapters/consent-provider';
 import {
   authoriseBankConsent,
   createBankConsent,
-  readAtBank,
   rejectBankConsent,
   revokeBankConsent,
 } from '../sandbox/bank/service';
+import { readAtBank } from '../sandbox/bank/reads';
 import { partners } from '../modules/partners/schema';
 import { hashApiKey, newApiKey } from '../modules/partners/service';
 import { consentAccesses, consents } from '../modules/consents/schema';
@@ -30,6 +30,8 @@ const PURPOSES = [
   'Cash-flow forecasts from your balances and transactions',
 ];
 const FETCHES_PER_DAY = [4, 2, 8, 1];
+/** How long each partner keeps what it reads; the third does not say. */
+const DATA_LIFE_DAYS = [365, 30, undefined, 1095];
 /** The demo's one Approved consent that ends soon, so that Reconnect and Coming up show it. */
 const ENDING_SOON = 8;
 /** Consents the demo customer deleted: the History view shows them beside the expired ones. */
@@ -139,6 +141,7 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
             transactionFromDateTime: new Date(createdAt.getTime() - 365 * DAY_MS),
             transactionToDateTime: expiry,
             fetchesPerDay: FETCHES_PER_DAY[p],
+            dataLifeDays: DATA_LIFE_DAYS[p],
           }
         : {}),
       createdAt,
@@ -187,6 +190,7 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
       transactionFrom: final.transactionFromDateTime,
       transactionTo: final.transactionToDateTime,
       fetchesPerDay: final.fetchesPerDay,
+      dataLifeDays: final.dataLifeDays,
       accounts: withTerms ? [maskAccountNumber(`5010041234${String(5000 + i * 37)}`)] : [],
       providerStatus: final.status,
       permissions: final.permissions,
@@ -226,6 +230,7 @@ export async function seedDemoConsents(deps: AppDeps, customerId: string) {
         lastAccessedAt: read.accessedAt,
         windowStartedAt: read.accessedAt,
         fetchesInWindow: 1,
+        fetchesTotal: 1,
       });
     }
   }

@@ -43,7 +43,7 @@ export const schemaHomes = {
   ConsentListResponseSchema: 'consents',
   ConsentStatusResponseSchema: 'consents',
   DeleteConsentResponseSchema: 'consents',
-  ReconnectConsentResponseSchema: 'consents',
+  ConsentChangeResponseSchema: 'consents',
   DashboardCountersResponseSchema: 'dashboard',
   ExportLinkResponseSchema: 'exports',
   InvoiceListResponseSchema: 'invoices',

@@ -22,6 +22,7 @@ import { DAY_MS } from '../../lib/clock';
 export const consentWithAccess = {
   ...getTableColumns(consents),
   lastAccessedAt: consentAccesses.lastAccessedAt,
+  readsMade: sql<number>`coalesce(${consentAccesses.fetchesTotal}, 0)`.mapWith(Number),
 };
 
 /** Joins each consent to its access row, when the partner has read at all. */
@@ -63,10 +64,11 @@ async function readsUsed(db: Executor, consentRef: string, now: Date) {
 async function recordRead(db: Executor, consentRef: string, at: Date) {
   const windowOver = sql`a.window_started_at <= ${at}::timestamptz - interval '1 day'`;
   await db.execute(sql`
-    INSERT INTO consent_accesses AS a (consent_ref, last_accessed_at, window_started_at, fetches_in_window)
-    VALUES (${consentRef}, ${at}, ${at}, 1)
+    INSERT INTO consent_accesses AS a (consent_ref, last_accessed_at, window_started_at, fetches_in_window, fetches_total)
+    VALUES (${consentRef}, ${at}, ${at}, 1, 1)
     ON CONFLICT (consent_ref) DO UPDATE SET
       last_accessed_at = GREATEST(a.last_accessed_at, excluded.last_accessed_at),
+      fetches_total = a.fetches_total + 1,
       window_started_at = CASE WHEN ${windowOver} THEN excluded.window_started_at ELSE a.window_started_at END,
       fetches_in_window = CASE WHEN ${windowOver} THEN 1 ELSE a.fetches_in_window + 1 END`);
 }
@@ -93,6 +95,12 @@ async function readUnderConsent(
   const row = await findPartnerConsent(db, partner, consentId);
   if (!row) throw new AppError('NOT_FOUND', 'Consent not found');
   const lapsed = row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime();
+  if (row.status === 'Approved' && !lapsed && row.providerStatus === 'Paused') {
+    throw new AppError(
+      'FORBIDDEN',
+      `Consent ${row.consentId} is Paused: the customer has paused it, and no data can be read until they resume it.`,
+    );
+  }
   if (row.status !== 'Approved' || lapsed) {
     const status = row.status === 'Approved' ? 'Expired' : row.status;
     throw new AppError(

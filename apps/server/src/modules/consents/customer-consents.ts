@@ -187,7 +187,7 @@ export async function refreshConsentStatus(
     });
     if (changed) await queueStatusNotice(tx, deps, customerId, found, status, now);
     return toConsent(
-      { ...row, lastAccessedAt: found.row.lastAccessedAt },
+      { ...row, lastAccessedAt: found.row.lastAccessedAt, readsMade: found.row.readsMade },
       found.partner,
       encryption,
     );

@@ -25,7 +25,7 @@ async function ownConsent() {
  * answered, until `release`: another request can remove the consent meanwhile. `reached`
  * resolves when that call waits.
  */
-function holdFirstCall(name: 'getConsent' | 'revokeConsent') {
+function holdFirstCall(name: 'getConsent' | 'revokeConsent' | 'setConsentStatus') {
   const real = t.deps.consents.provider;
   let release!: () => void;
   let reached!: () => void;
@@ -43,6 +43,8 @@ function holdFirstCall(name: 'getConsent' | 'revokeConsent') {
     createConsent: (input) => real.createConsent(input),
     getConsent: (consentId, held) => hold('getConsent', real.getConsent(consentId, held)),
     revokeConsent: (consentId) => hold('revokeConsent', real.revokeConsent(consentId)),
+    setConsentStatus: (consentId, status) =>
+      hold('setConsentStatus', real.setConsentStatus(consentId, status)),
     readData: (consentId, read, held) => real.readData(consentId, read, held),
   };
   return {

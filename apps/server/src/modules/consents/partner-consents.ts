@@ -112,6 +112,7 @@ export async function requestConsent(
       transactionTo,
       purpose: input.purpose,
       fetchesPerDay: input.fetchesPerDay ?? DEFAULT_FETCHES_PER_DAY,
+      dataLifeDays: input.dataLifeDays,
     });
   } catch (error) {
     bankFailure(error, 'create');
@@ -139,6 +140,7 @@ export async function requestConsent(
           transactionFrom: answer.transactionFrom ?? transactionFrom,
           transactionTo: answer.transactionTo ?? transactionTo,
           fetchesPerDay: answer.fetchesPerDay ?? input.fetchesPerDay ?? DEFAULT_FETCHES_PER_DAY,
+          dataLifeDays: answer.dataLifeDays ?? input.dataLifeDays ?? null,
           // only the last four digits are ever stored: the full number never leaves the request
           accounts: [...new Set((input.accountNumbers ?? []).map(maskAccountNumber))],
           documentKey,
@@ -166,7 +168,7 @@ export async function requestConsent(
           .set({ reconnectRequestedAt: null })
           .where(eq(consents.id, replaced.id));
       }
-      return { ...inserted!, lastAccessedAt: null };
+      return { ...inserted!, lastAccessedAt: null, readsMade: 0 };
     });
     return { consent: toPartnerConsent(row, partner), created: true };
   } catch (error) {

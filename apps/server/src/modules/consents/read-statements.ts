@@ -120,6 +120,7 @@ const PAGE_INSTANTS = {
   transactionFrom: 'c.transaction_from',
   transactionTo: 'c.transaction_to',
   lastAccessedAt: 'ca.last_accessed_at',
+  providerStatusUpdatedAt: 'c.provider_status_updated_at',
   reconnectRequestedAt: 'c.reconnect_requested_at',
   revokedAt: 'c.revoked_at',
 } as const satisfies Partial<Record<keyof ShownConsent, string>>;
@@ -137,7 +138,8 @@ function pageColumnsSql(p: P) {
     CASE WHEN ${DUE('c', p)} THEN 'Expired' ELSE c.status END AS status,
     c.permissions, c.net_banking_user_id AS "netBankingUserId", c.document_key AS "documentKey",
     c.access_token_enc AS "accessTokenEnc", c.refresh_token_enc AS "refreshTokenEnc", c.purpose,
-    c.fetches_per_day AS "fetchesPerDay", c.accounts, ${instants.join(', ')},
+    c.fetches_per_day AS "fetchesPerDay", c.data_life_days AS "dataLifeDays",
+    coalesce(ca.fetches_total, 0) AS "readsMade", c.provider_status AS "providerStatus", c.accounts, ${instants.join(', ')},
     pa.name AS "partnerName", pa.partner_id AS "partnerPublicId",
     (extract(epoch FROM c.created_at) * 1000000)::bigint::text AS micros`;
 }

@@ -12,7 +12,7 @@ import {
   ErrorResponseSchema,
   IdParamsSchema,
   UserConsentsResponseSchema,
-  ReconnectConsentResponseSchema,
+  ConsentChangeResponseSchema,
   UserIdParamsSchema,
   consentDetailPaths,
   consentPaths,
@@ -25,6 +25,7 @@ import { deleteConsent, refreshConsentStatus } from './customer-consents';
 import { dashboardCounters } from './counters';
 import { storeDueExpiries } from './expiry';
 import { allConsentBatches, listConsentHistory, listConsentPage } from './pages';
+import { changeConsentPause } from './pause';
 import { getOwnConsent, requestReconnect } from './reconnect';
 
 const errors = {
@@ -233,7 +234,7 @@ export async function consentRoutes(app: App) {
           'Asks the partner for a fresh consent in place of an expired or expiring one (decision 041)',
         security,
         params: IdParamsSchema,
-        response: { 200: ReconnectConsentResponseSchema, ...errors, 409: ErrorResponseSchema },
+        response: { 200: ConsentChangeResponseSchema, ...errors, 409: ErrorResponseSchema },
       },
     },
     async (request) => {
@@ -245,4 +246,41 @@ export async function consentRoutes(app: App) {
       };
     },
   );
+
+  for (const action of ['pause', 'resume'] as const) {
+    app.post(
+      consentDetailPaths[action],
+      {
+        ...auth,
+        schema: {
+          tags: ['consents'],
+          summary:
+            action === 'pause'
+              ? 'Pauses an approved consent at the bank: the partner’s reads are refused until it is resumed (decision 077)'
+              : 'Resumes a paused consent at the bank: the partner may read again under its terms',
+          security,
+          params: IdParamsSchema,
+          response: {
+            200: ConsentChangeResponseSchema,
+            ...errors,
+            409: ErrorResponseSchema,
+            502: ErrorResponseSchema,
+          },
+        },
+      },
+      async (request) => {
+        const data = await changeConsentPause(
+          app.deps,
+          request.auth.customerId,
+          request.params.id,
+          action,
+        );
+        return {
+          success: true as const,
+          message: action === 'pause' ? 'Consent paused' : 'Consent resumed',
+          data,
+        };
+      },
+    );
+  }
 }

@@ -40,7 +40,7 @@ function iso(instant: Instant | null) {
 }
 
 /** A stored consent with when its partner last read data under it (consent_accesses). */
-export type ConsentWithAccess = ConsentRow & { lastAccessedAt: Date | null };
+export type ConsentWithAccess = ConsentRow & { lastAccessedAt: Date | null; readsMade: number };
 
 /** What the customer's answers read of a consent; its instants may be ISO text. */
 export type ShownConsent = {
@@ -69,10 +69,20 @@ type ShownField =
   | 'transactionFrom'
   | 'transactionTo'
   | 'fetchesPerDay'
+  | 'dataLifeDays'
+  | 'readsMade'
+  | 'providerStatus'
+  | 'providerStatusUpdatedAt'
   | 'accounts'
   | 'lastAccessedAt'
   | 'reconnectRequestedAt'
   | 'revokedAt';
+
+/** Since when the customer has paused an approved consent; null when it is not paused. */
+const pausedAt = (row: ShownConsent) =>
+  row.status === 'Approved' && row.providerStatus === 'Paused'
+    ? iso(row.providerStatusUpdatedAt)
+    : null;
 
 /** What both APIs show of the consent's terms and its partner's reads. */
 function terms(row: ShownConsent) {
@@ -81,6 +91,9 @@ function terms(row: ShownConsent) {
     transactionFromDateTime: iso(row.transactionFrom),
     transactionToDateTime: iso(row.transactionTo),
     fetchesPerDay: row.fetchesPerDay,
+    dataLifeDays: row.dataLifeDays,
+    readsMade: row.readsMade,
+    pausedAt: pausedAt(row),
     expirationDateTime: iso(row.expiresAt),
     accounts: row.accounts,
     lastAccessedAt: iso(row.lastAccessedAt),
@@ -133,7 +146,8 @@ export function toPartnerConsent(
 ): PartnerConsent {
   return {
     consentId: row.consentId,
-    consentStatus: row.status as PartnerConsent['consentStatus'],
+    // Paused is the partner API's own status: its reads are refused until the customer resumes
+    consentStatus: pausedAt(row) ? 'Paused' : (row.status as PartnerConsent['consentStatus']),
     customerId: row.customerId,
     partnerId: partner.partnerId,
     apiList: row.permissions,

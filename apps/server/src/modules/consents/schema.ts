@@ -28,7 +28,10 @@ export const consents = pgTable(
     consentId: text().notNull().unique(),
     /** Pending, Approved, Rejected or Expired (docs/decisions/010-consent-status-mapping.md). */
     status: text().notNull(),
-    /** What the bank last said: AwaitingAuthorisation, Authorised, Rejected or Revoked. */
+    /**
+     * What the bank last said: AwaitingAuthorisation, Authorised, Paused, Rejected or Revoked. An
+     * Approved consent the bank holds Paused is shown paused (decision 077).
+     */
     providerStatus: text().notNull(),
     permissions: jsonb().$type<string[]>().notNull(),
     netBankingUserId: text(),
@@ -53,6 +56,8 @@ export const consents = pgTable(
     transactionTo: timestamp({ withTimezone: true }),
     /** How many reads a day the partner may make; Open Banking's 4 unless it asked otherwise. */
     fetchesPerDay: integer().notNull().default(4),
+    /** How many days the partner may keep what it reads (the bank's DataLife); null: not said. */
+    dataLifeDays: integer(),
     /** The accounts the consent covers, masked (XXXX1234): the full numbers are never stored. */
     accounts: jsonb().$type<string[]>().notNull().default([]),
     /** Set when the customer deleted the consent: it stays, Revoked, in the History view. */
@@ -98,6 +103,8 @@ export const consentAccesses = pgTable('consent_accesses', {
   /** The first read of the current 24 hours, and the reads made since. */
   windowStartedAt: timestamp({ withTimezone: true }).notNull(),
   fetchesInWindow: integer().notNull(),
+  /** Every read the bank allowed under the consent, for the customer's details. */
+  fetchesTotal: integer().notNull().default(0),
 });
 
 /** A table of how many rows each customer has in each status, kept by a trigger (decision 028). */

@@ -101,6 +101,8 @@ describe('POST /api/privacy/close-account', () => {
       description: `Changed by ${customer.email}`,
       status: 'success',
     });
+    // drawn first: the draw job would otherwise set drawn_at between the two reads
+    await t.drawDocuments();
     const invoicesBefore = await t.deps.db
       .select()
       .from(invoices)

@@ -1,5 +1,5 @@
 import type { SandboxBankConsent } from './schema';
-import type { ReadSummary } from './service';
+import type { ReadSummary } from './reads';
 
 const escapeHtml = (value: string) =>
   value.replace(

@@ -211,3 +211,53 @@ describe('the sandbox bank API, given text or times no store keeps', () => {
     expect(reads).toEqual([]);
   });
 });
+
+describe('PATCH /sandbox/bank/account-access-consents/:consentId', () => {
+  const patch = (consentId: string, payload: unknown, authorization = signedIn().authorization) =>
+    t.app.inject({
+      method: 'PATCH',
+      url: `/sandbox/bank/account-access-consents/${consentId}`,
+      headers: { authorization },
+      payload: payload as Record<string, unknown>,
+    });
+  const paused = { Data: { Status: 'Paused' } };
+
+  it('pauses an authorised consent and resumes it, answering the consent with its tokens', async () => {
+    const made = await createBankConsent(t.deps.db, t.clock, {
+      clientId: t.deps.consents.sandboxBank!.clientId,
+      permissions: ['ReadAccountsBasic'],
+      dataLifeDays: 7,
+    });
+    await authoriseBankConsent(t.deps.db, t.clock, made.consentId);
+    const res = await patch(made.consentId, paused);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().Data).toMatchObject({
+      Status: 'Paused',
+      DataLife: { Unit: 'DAY', Value: 7 },
+      Tokens: { AccessToken: expect.any(String) },
+    });
+    // asking again answers the same
+    expect((await patch(made.consentId, paused)).json().Data.Status).toBe('Paused');
+    const resumed = await patch(made.consentId, { Data: { Status: 'Authorised' } });
+    expect(resumed.json().Data.Status).toBe('Authorised');
+  });
+
+  it('refuses a consent that is not authorised, an unknown one, a stranger and a bad body', async () => {
+    const made = await createBankConsent(t.deps.db, t.clock, {
+      clientId: t.deps.consents.sandboxBank!.clientId,
+      permissions: ['ReadAccountsBasic'],
+    });
+    const waiting = await patch(made.consentId, paused);
+    expect(waiting.statusCode).toBe(409);
+    expect(BankErrorSchema.parse(waiting.json()).Message).toBe(
+      `Consent ${made.consentId} is AwaitingAuthorisation: it cannot be made Paused`,
+    );
+    expect((await patch('sbk-intent-unknown', paused)).statusCode).toBe(404);
+    expect((await patch(made.consentId, paused, basic('someone', 'else'))).statusCode).toBe(401);
+    const bad = await patch(made.consentId, { Data: { Status: 'Revoked' } });
+    expect(bad.statusCode).toBe(400);
+    expect((await findBankConsent(t.deps.db, made.consentId))!.status).toBe(
+      'AwaitingAuthorisation',
+    );
+  });
+});

@@ -9,25 +9,30 @@ import {
   findBankConsent,
   isBankConsentId,
   listBankConsents,
-  readAtBank,
   rejectBankConsent,
   revokeBankConsent,
   SandboxBankError,
+  setBankConsentStatus,
+} from './service';
+import {
+  REFUSED,
+  iso,
+  readAtBank,
   sandboxTransactions,
   summariseBankReads,
   type BankRead,
-  type ReadOutcome,
-} from './service';
+} from './reads';
 import type { SandboxBankConsent } from './schema';
 import {
   CONSENT_ACCESS_TOKEN_HEADER,
   CreateConsentBodySchema,
   ReadQuerySchema,
-  type READ_REFUSALS,
+  StatusChangeBodySchema,
   type BankResource,
   type ConsentResponse,
   type ReadQuery,
   type ReadResponse,
+  type StatusChangeBody,
 } from '../../adapters/bank-wire';
 import { SANDBOX_BANK_CLIENT_ID, SANDBOX_BANK_PREFIX, SANDBOX_BANK_SECRET_KEY } from './settings';
 import type { SandboxBankOptions } from '../../deps';
@@ -60,47 +65,10 @@ function bankError(reply: FastifyReply, status: number, message: string, errorCo
   });
 }
 
-const iso = (date: Date | null) => date?.toISOString() ?? null;
-
-/** Each refusal of a read: its status, its ErrorCode (wire.ts READ_REFUSALS) and its words. */
-const REFUSED: Record<
-  Exclude<ReadOutcome, 'Allowed'>,
-  { status: 403 | 429; code: keyof typeof READ_REFUSALS; message: (read: BankRead) => string }
-> = {
-  NotAuthorised: {
-    status: 403,
-    code: 'UK.OBIE.Consent.NotAuthorised',
-    message: ({ consent }) => `Consent ${consent.consentId} is ${consent.status}`,
-  },
-  Expired: {
-    status: 403,
-    code: 'UK.OBIE.Consent.Expired',
-    message: ({ consent }) =>
-      `Consent ${consent.consentId} expired at ${consent.expirationDateTime.toISOString()}`,
-  },
-  PermissionMissing: {
-    status: 403,
-    code: 'UK.OBIE.Consent.PermissionMissing',
-    message: ({ consent }) =>
-      `Consent ${consent.consentId} does not grant the permission this read needs`,
-  },
-  OutsidePeriod: {
-    status: 403,
-    code: 'UK.OBIE.Consent.OutsidePeriod',
-    message: ({ consent }) =>
-      `Consent ${consent.consentId} covers transactions from ${iso(consent.transactionFromDateTime) ?? 'any time'} to ${iso(consent.transactionToDateTime) ?? 'any time'} only`,
-  },
-  FrequencyExceeded: {
-    status: 429,
-    code: 'UK.OBIE.Consent.FrequencyExceeded',
-    message: ({ consent }) =>
-      `Consent ${consent.consentId} allows ${consent.fetchesPerDay} reads a day, and they are used`,
-  },
-};
-
 function toWire(row: SandboxBankConsent, selfUrl: string): ConsentResponse {
+  // a paused consent keeps its tokens: they read again once it is resumed
   const tokens =
-    row.status === 'Authorised' &&
+    (row.status === 'Authorised' || row.status === 'Paused') &&
     row.accessToken &&
     row.accessTokenExpiresAt &&
     row.refreshToken &&
@@ -124,6 +92,7 @@ function toWire(row: SandboxBankConsent, selfUrl: string): ConsentResponse {
       TransactionToDateTime: iso(row.transactionToDateTime),
       Purpose: row.purpose,
       Frequency: { Unit: 'DAY', Value: row.fetchesPerDay },
+      DataLife: row.dataLifeDays === null ? null : { Unit: 'DAY', Value: row.dataLifeDays },
       Tokens: tokens,
     },
     Risk: {},
@@ -230,6 +199,7 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
           transactionToDateTime: date(data.TransactionToDateTime),
           purpose: data.Purpose,
           fetchesPerDay: data.Frequency?.Value,
+          dataLifeDays: data.DataLife?.Value,
         });
         return reply.code(201).send(toWire(row, selfUrl(row.consentId)));
       } catch (error) {
@@ -248,6 +218,30 @@ export function sandboxBankRoutes(options: SandboxBankOptions) {
           return bankError(reply, 401, 'The access token does not belong to this consent');
         }
         return reply.send(toWire(row, selfUrl(row.consentId)));
+      },
+    );
+
+    // The client pauses or resumes the consent (decision 077).
+    const statusOptions = { ...client, schema: { hide: true, body: StatusChangeBodySchema } };
+    app.patch<{ Params: { consentId: string }; Body: StatusChangeBody }>(
+      '/account-access-consents/:consentId',
+      statusOptions,
+      async (request, reply) => {
+        const row = await clientConsent(request, reply);
+        if (!row) return reply;
+        try {
+          const changed = await setBankConsentStatus(
+            db,
+            clock,
+            row.consentId,
+            request.body.Data.Status,
+          );
+          return reply.send(toWire(changed, selfUrl(changed.consentId)));
+        } catch (error) {
+          if (error instanceof SandboxBankError)
+            return bankError(reply, error.status, error.message);
+          throw error;
+        }
       },
     );
 

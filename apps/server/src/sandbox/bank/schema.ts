@@ -11,7 +11,7 @@ export const sandboxBankConsents = pgTable(
     consentId: text().primaryKey(),
     /** The API client (the portal) that asked for the consent. */
     clientId: text().notNull(),
-    /** AwaitingAuthorisation, Authorised, Rejected or Revoked. */
+    /** AwaitingAuthorisation, Authorised, Paused, Rejected or Revoked. */
     status: text().notNull(),
     permissions: jsonb().$type<string[]>().notNull(),
     expirationDateTime: timestamp({ withTimezone: true }).notNull(),
@@ -28,6 +28,8 @@ export const sandboxBankConsents = pgTable(
     purpose: text(),
     /** Reads a day the client may make (Data.Frequency); Open Banking's 4 unless it asked. */
     fetchesPerDay: integer().notNull().default(4),
+    /** Days the client may keep what it reads (Data.DataLife); null when it did not say. */
+    dataLifeDays: integer(),
     /** The first allowed read of the current 24 hours, and the allowed reads since. */
     windowStartedAt: timestamp({ withTimezone: true }),
     fetchesInWindow: integer().notNull().default(0),

@@ -13,13 +13,11 @@ import {
   findBankConsent,
   isBankConsentId,
   listBankConsents,
-  readAtBank,
   rejectBankConsent,
   revokeBankConsent,
   SandboxBankError,
-  sandboxTransactions,
-  summariseBankReads,
 } from './service';
+import { readAtBank, sandboxTransactions, summariseBankReads } from './reads';
 
 // The sandbox bank's own rules, beside its code: what a consent holds when asked for, how the
 // customer's decision and the client's withdrawal change it, and which reads its terms allow.

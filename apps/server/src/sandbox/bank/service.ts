@@ -1,13 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { and, count, desc, eq, inArray, max, sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { DAY_MS, type Clock } from '../../lib/clock';
-import { sandboxBankAccesses, sandboxBankConsents, type SandboxBankConsent } from './schema';
-import type { BankResource, BankTransaction } from '../../adapters/bank-wire';
+import { sandboxBankConsents, type SandboxBankConsent } from './schema';
+import type { SettableStatus } from '../../adapters/bank-wire';
 
 export const BANK_STATUSES = [
   'AwaitingAuthorisation',
   'Authorised',
+  'Paused',
   'Rejected',
   'Revoked',
 ] as const;
@@ -41,6 +42,7 @@ export async function createBankConsent(
     transactionToDateTime?: Date;
     purpose?: string;
     fetchesPerDay?: number;
+    dataLifeDays?: number;
     /** Seeding only: back-dates the consent. */
     createdAt?: Date;
   },
@@ -67,6 +69,7 @@ export async function createBankConsent(
       transactionToDateTime: to ?? null,
       purpose: input.purpose ?? null,
       ...(input.fetchesPerDay ? { fetchesPerDay: input.fetchesPerDay } : {}),
+      dataLifeDays: input.dataLifeDays ?? null,
       creationDateTime: now,
       statusUpdateDateTime: now,
     })
@@ -154,6 +157,37 @@ export async function rejectBankConsent(
 }
 
 /**
+ * The client pauses an authorised consent or resumes a paused one (decision 077). Asking for the
+ * status it already has changes nothing; any other move, or one past the expiry, is a 409.
+ */
+export async function setBankConsentStatus(
+  db: Executor,
+  clock: Clock,
+  consentId: string,
+  wanted: SettableStatus,
+): Promise<SandboxBankConsent> {
+  const now = clock.now();
+  const from = wanted === 'Paused' ? 'Authorised' : 'Paused';
+  const [moved] = await db
+    .update(sandboxBankConsents)
+    .set({ status: wanted, statusUpdateDateTime: now })
+    .where(
+      and(
+        eq(sandboxBankConsents.consentId, consentId),
+        eq(sandboxBankConsents.status, from),
+        sql`${sandboxBankConsents.expirationDateTime} > ${now}`,
+      ),
+    )
+    .returning();
+  if (moved) return moved;
+  const row = await findBankConsent(db, consentId);
+  if (!row) throw new SandboxBankError(404, `No consent ${consentId} at the sandbox bank`);
+  if (row.status === wanted && row.expirationDateTime.getTime() > now.getTime()) return row;
+  const why = row.status === from ? 'has passed its expiry time' : `is ${row.status}`;
+  throw new SandboxBankError(409, `Consent ${consentId} ${why}: it cannot be made ${wanted}`);
+}
+
+/**
  * The client withdraws the consent. Repeating it, or revoking one that was rejected, changes
  * nothing and is not an error.
  */
@@ -178,47 +212,9 @@ export async function revokeBankConsent(
     .where(
       and(
         eq(sandboxBankConsents.consentId, consentId),
-        inArray(sandboxBankConsents.status, ['AwaitingAuthorisation', 'Authorised']),
+        inArray(sandboxBankConsents.status, ['AwaitingAuthorisation', 'Authorised', 'Paused']),
       ),
     );
-}
-
-/** What the bank recorded of the reads under each consent, for the sandbox page. */
-export interface ReadSummary {
-  allowed: number;
-  refused: number;
-  lastAllowedAt: Date | null;
-}
-
-export async function summariseBankReads(
-  db: Executor,
-  consentIds: string[],
-): Promise<Map<string, ReadSummary>> {
-  // Stryker disable next-line ConditionalExpression: an empty IN list finds no read either; only the round trip is spared
-  if (consentIds.length === 0) return new Map();
-  const allowed = sql<boolean>`${sandboxBankAccesses.outcome} = 'Allowed'`;
-  const rows = await db
-    .select({
-      consentId: sandboxBankAccesses.consentId,
-      allowed,
-      n: count(),
-      last: max(sandboxBankAccesses.accessedAt),
-    })
-    .from(sandboxBankAccesses)
-    .where(inArray(sandboxBankAccesses.consentId, consentIds))
-    .groupBy(sandboxBankAccesses.consentId, allowed);
-  const summaries = new Map<string, ReadSummary>();
-  for (const row of rows) {
-    const summary = summaries.get(row.consentId) ?? { allowed: 0, refused: 0, lastAllowedAt: null };
-    if (row.allowed) {
-      summary.allowed = row.n;
-      summary.lastAllowedAt = row.last ? new Date(row.last) : null;
-    } else {
-      summary.refused = row.n;
-    }
-    summaries.set(row.consentId, summary);
-  }
-  return summaries;
 }
 
 /** The newest consents first, for the sandbox page. */
@@ -228,156 +224,4 @@ export function listBankConsents(db: Executor, limit = 100) {
     .from(sandboxBankConsents)
     .orderBy(desc(sandboxBankConsents.creationDateTime))
     .limit(limit);
-}
-
-/** A read's outcome as the bank records it: Allowed, or why it was refused. */
-export type ReadOutcome =
-  | 'Allowed'
-  | 'NotAuthorised'
-  | 'Expired'
-  | 'PermissionMissing'
-  | 'OutsidePeriod'
-  | 'FrequencyExceeded';
-
-/** The permissions that let a client read each resource (any one of them is enough). */
-const READ_PERMISSIONS: Record<BankResource, string[]> = {
-  accounts: ['ReadAccountsBasic', 'ReadAccountsDetail'],
-  transactions: [
-    'ReadTransactionsBasic',
-    'ReadTransactionsDetail',
-    'ReadTransactionsCredits',
-    'ReadTransactionsDebits',
-  ],
-};
-
-/** How far back transactions go when neither the client nor the consent names a start. */
-const DEFAULT_TRANSACTION_DAYS = 90;
-
-export interface BankRead {
-  outcome: ReadOutcome;
-  consent: SandboxBankConsent;
-  accessId: string;
-  accessedAt: Date;
-  fetchesLeftToday: number;
-  /** The period of transactions read; null for accounts. */
-  period: { from: Date; to: Date } | null;
-}
-
-function outcomeOf(
-  row: SandboxBankConsent,
-  resource: BankResource,
-  period: BankRead['period'],
-  now: Date,
-  windowOver: boolean,
-): ReadOutcome {
-  if (row.status !== 'Authorised') return 'NotAuthorised';
-  if (row.expirationDateTime.getTime() <= now.getTime()) return 'Expired';
-  if (!READ_PERMISSIONS[resource].some((p) => row.permissions.includes(p))) {
-    return 'PermissionMissing';
-  }
-  if (
-    period &&
-    (period.from >= period.to ||
-      (row.transactionFromDateTime && period.from < row.transactionFromDateTime) ||
-      (row.transactionToDateTime && period.to > row.transactionToDateTime))
-  ) {
-    return 'OutsidePeriod';
-  }
-  if (!windowOver && row.fetchesInWindow >= row.fetchesPerDay) return 'FrequencyExceeded';
-  return 'Allowed';
-}
-
-/**
- * A client reads data under a consent. The consent's terms decide (status, expiry, permission,
- * transaction period, reads a day), and the read is recorded whatever the outcome. The consent
- * row is locked for the decision, so reads at once are counted one after the other and the
- * limit holds exactly. A day is the 24 hours from the first allowed read of the window.
- */
-export async function readAtBank(
-  db: Executor,
-  clock: Clock,
-  input: { consentId: string; resource: BankResource; from?: Date; to?: Date },
-): Promise<BankRead> {
-  const now = clock.now();
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(sandboxBankConsents)
-      .where(eq(sandboxBankConsents.consentId, input.consentId))
-      .for('update');
-    if (!row) throw new SandboxBankError(404, `No consent ${input.consentId} at the sandbox bank`);
-    if (input.from && input.to && input.from.getTime() >= input.to.getTime()) {
-      throw new SandboxBankError(400, 'fromBookingDateTime must be before toBookingDateTime');
-    }
-    let period: BankRead['period'] = null;
-    if (input.resource === 'transactions') {
-      // a bound not asked for is the consent's; one that crosses it is outside the period
-      const to = input.to ?? row.transactionToDateTime ?? now;
-      const from =
-        input.from ??
-        row.transactionFromDateTime ??
-        new Date(to.getTime() - DEFAULT_TRANSACTION_DAYS * DAY_MS);
-      period = { from, to };
-    }
-    const windowOver =
-      row.windowStartedAt === null || row.windowStartedAt.getTime() <= now.getTime() - DAY_MS;
-    const outcome = outcomeOf(row, input.resource, period, now, windowOver);
-    let consent = row;
-    if (outcome === 'Allowed') {
-      const [updated] = await tx
-        .update(sandboxBankConsents)
-        .set(
-          windowOver
-            ? { windowStartedAt: now, fetchesInWindow: 1 }
-            : { fetchesInWindow: row.fetchesInWindow + 1 },
-        )
-        .where(eq(sandboxBankConsents.consentId, row.consentId))
-        .returning();
-      consent = updated!;
-    }
-    const [access] = await tx
-      .insert(sandboxBankAccesses)
-      .values({
-        consentId: row.consentId,
-        accessedAt: now,
-        resource: input.resource,
-        fromDateTime: period?.from ?? null,
-        toDateTime: period?.to ?? null,
-        outcome,
-      })
-      .returning({ id: sandboxBankAccesses.id });
-    return {
-      outcome,
-      consent,
-      accessId: access!.id,
-      accessedAt: now,
-      fetchesLeftToday: Math.max(0, consent.fetchesPerDay - consent.fetchesInWindow),
-      period,
-    };
-  });
-}
-
-/** Transactions this bank invents for a consent, one a day at noon IST, the same every time. */
-export function sandboxTransactions(
-  consentId: string,
-  period: { from: Date; to: Date },
-  limit = 400,
-): BankTransaction[] {
-  const out: BankTransaction[] = [];
-  const first = new Date(period.from);
-  first.setUTCHours(6, 30, 0, 0);
-  if (first < period.from) first.setTime(first.getTime() + DAY_MS);
-  for (let at = first.getTime(); at <= period.to.getTime() && out.length < limit; at += DAY_MS) {
-    const booked = new Date(at).toISOString();
-    const hash = createHash('sha256').update(`${consentId}:${booked}`).digest();
-    const paise = hash.readUInt32BE(0) % 5_000_000;
-    out.push({
-      TransactionId: hash.subarray(4, 16).toString('hex'),
-      BookingDateTime: booked,
-      CreditDebitIndicator: hash[16]! % 2 === 0 ? 'Credit' : 'Debit',
-      Amount: { Amount: (paise / 100).toFixed(2), Currency: 'INR' },
-      TransactionInformation: hash[16]! % 2 === 0 ? 'NEFT receipt' : 'UPI payment',
-    });
-  }
-  return out;
 }

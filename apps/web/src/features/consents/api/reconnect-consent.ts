@@ -5,11 +5,7 @@ import { api } from '@/lib/http';
 
 /** Asks the consent's partner for a fresh consent (docs/decisions/041). */
 export const reconnectConsent = async (id: string) =>
-  api.post(
-    reconnectConsentPath(id),
-    {},
-    { schema: responseSchema('ReconnectConsentResponseSchema') },
-  );
+  api.post(reconnectConsentPath(id), {}, { schema: responseSchema('ConsentChangeResponseSchema') });
 
 export function useReconnectConsent() {
   const queryClient = useQueryClient();

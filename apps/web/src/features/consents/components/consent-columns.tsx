@@ -98,7 +98,12 @@ export function consentColumns({
         </>
       ),
     },
-    { header: 'Status', cell: (consent) => <ConsentStatusBadge status={consent.consentStatus} /> },
+    {
+      header: 'Status',
+      cell: (consent) => (
+        <ConsentStatusBadge status={consent.consentStatus} pausedAt={consent.pausedAt} />
+      ),
+    },
     {
       header: 'APIs',
       cell: (consent) => {

@@ -1,4 +1,4 @@
-import { RefreshCw, RotateCcw } from 'lucide-react';
+import { Pause, Play, RefreshCw, RotateCcw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import {
   DEFAULT_FETCHES_PER_DAY,
@@ -6,7 +6,7 @@ import {
   type Consent,
   type PastConsent,
 } from '@portal/contract';
-import { formatDate, formatDateTime, isPast } from '@/lib/format';
+import { formatDate, formatDateTime, formatNumber, isPast } from '@/lib/format';
 import { Badge } from '@/ui/badge';
 import { Button } from '@/ui/button';
 import { CopyButton } from '@/ui/copy-button';
@@ -89,6 +89,9 @@ export interface ConsentDetailsDialogProps {
   refreshing?: boolean;
   /** Shown for a consent that offers Reconnect (decision 041). */
   onReconnect?(consent: Consent): void;
+  /** Pauses an approved consent, or resumes a paused one (decision 077). */
+  onTogglePause?(consent: Consent): void;
+  pausing?: boolean;
 }
 
 /** What the consent gives, in the customer's words: the dashboards' order (issue 14, part 4). */
@@ -111,6 +114,13 @@ function Terms({ consent }: { consent: Consent | PastConsent }) {
       <Section title="How often">
         <p className="text-sm text-slate-900">
           Up to {fetches} {fetches === 1 ? 'time' : 'times'} a day
+        </p>
+      </Section>
+      <Section title="How long the data is kept">
+        <p className="text-sm text-slate-900">
+          {consent.dataLifeDays
+            ? `${consent.partnerName} may keep what it reads for up to ${formatNumber(consent.dataLifeDays)} ${consent.dataLifeDays === 1 ? 'day' : 'days'}`
+            : `Not stated by ${consent.partnerName}`}
         </p>
       </Section>
       <Section title="Granted and expires">
@@ -143,6 +153,11 @@ function Terms({ consent }: { consent: Consent | PastConsent }) {
             `${consent.partnerName} has not read any data yet`,
           )}
         </p>
+        {(consent.readsMade ?? 0) > 0 && (
+          <p className="mt-1 text-sm text-slate-600">
+            Reads made: {formatNumber(consent.readsMade ?? 0)}
+          </p>
+        )}
       </Section>
     </>
   );
@@ -161,8 +176,11 @@ export function ConsentDetailsDialog({
   onRefresh,
   refreshing = false,
   onReconnect,
+  onTogglePause,
+  pausing = false,
 }: ConsentDetailsDialogProps) {
   const current = consent && isCurrent(consent) ? consent : null;
+  const pausable = current?.consentStatus === 'Approved';
   return (
     <Dialog
       open={consent !== null}
@@ -177,8 +195,14 @@ export function ConsentDetailsDialog({
         <div>
           <p className="mb-2 flex flex-wrap items-center gap-2 text-sm text-slate-900">
             <span className="font-medium">{consent.partnerName}</span>
-            <ConsentStatusBadge status={consent.consentStatus} />
+            <ConsentStatusBadge status={consent.consentStatus} pausedAt={consent.pausedAt} />
           </p>
+          {consent.pausedAt && (
+            <p className="mb-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              Paused since {formatDateTime(consent.pausedAt)}: {consent.partnerName} cannot read
+              your bank data until you resume this consent.
+            </p>
+          )}
           {consent.reconnectRequestedAt && (
             <p className="mb-2 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900">
               Reconnect requested on {formatDate(consent.reconnectRequestedAt)}:{' '}
@@ -282,6 +306,16 @@ export function ConsentDetailsDialog({
                   Reconnect
                 </Button>
               )}
+            {current && pausable && onTogglePause && (
+              <Button variant="secondary" onClick={() => onTogglePause(current)} disabled={pausing}>
+                {current.pausedAt ? (
+                  <Play className="h-4 w-4" aria-hidden="true" />
+                ) : (
+                  <Pause className="h-4 w-4" aria-hidden="true" />
+                )}
+                {current.pausedAt ? 'Resume' : 'Pause'}
+              </Button>
+            )}
             {current && onRefresh && (
               <Button onClick={() => onRefresh(current)} disabled={refreshing}>
                 <RefreshCw

@@ -8,7 +8,21 @@ const tones: Record<string, BadgeTone> = {
   Revoked: 'grey',
 };
 
-/** Pending, and anything unknown, gets the default look (spec §4). */
-export function ConsentStatusBadge({ status }: { status: ConsentStatus | 'Revoked' }) {
-  return <Badge tone={tones[status] ?? 'yellow'}>{status}</Badge>;
+/**
+ * Pending, and anything unknown, gets the default look (spec §4). A paused consent keeps its
+ * status and shows Paused beside it (decision 077).
+ */
+export function ConsentStatusBadge({
+  status,
+  pausedAt = null,
+}: {
+  status: ConsentStatus | 'Revoked';
+  pausedAt?: string | null;
+}) {
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1">
+      <Badge tone={tones[status] ?? 'yellow'}>{status}</Badge>
+      {pausedAt && <Badge tone="yellow">Paused</Badge>}
+    </span>
+  );
 }

@@ -34,6 +34,9 @@ const consent = (over: Partial<Consent> = {}): Consent => ({
   accounts: ['XXXX1234', 'XXXX6789'],
   lastAccessedAt: '2026-05-22T04:44:00.000Z',
   reconnectRequestedAt: null,
+  dataLifeDays: 1095,
+  readsMade: 1234,
+  pausedAt: null,
   ...over,
 });
 
@@ -88,6 +91,19 @@ function serve(server: Server) {
         data: asked,
       });
     }
+    const pause = url.pathname.match(/\/(pause|resume)$/);
+    if (pause && method === 'POST') {
+      const changed = {
+        ...server.rows[0]!,
+        pausedAt: pause[1] === 'pause' ? '2026-05-23T04:30:00.000Z' : null,
+      };
+      server.rows[0] = changed;
+      return jsonResponse(200, {
+        success: true,
+        message: pause[1] === 'pause' ? 'Consent paused' : 'Consent resumed',
+        data: changed,
+      });
+    }
     if (url.pathname.startsWith('/api/user-consents/') && method === 'GET') {
       if (!server.one) return jsonResponse(404, { success: false, message: 'Consent not found' });
       return jsonResponse(200, { success: true, data: server.one });
@@ -124,11 +140,12 @@ describe('ConsentsScreen: the consent terms', () => {
     const headings = within(dialog)
       .getAllByRole('heading')
       .map((h) => h.textContent);
-    expect(headings.slice(1, 9)).toEqual([
+    expect(headings.slice(1, 10)).toEqual([
       'What is shared',
       'Purpose',
       'Transaction period',
       'How often',
+      'How long the data is kept',
       'Granted and expires',
       'Accounts',
       'Last accessed',
@@ -144,6 +161,8 @@ describe('ConsentsScreen: the consent terms', () => {
       'XXXX1234',
       'XXXX6789',
       '22/05/2026, 10:14',
+      'TallyLink Bank Connector may keep what it reads for up to 1,095 days',
+      'Reads made: 1,234',
     ]) {
       expect(within(dialog).getByText(text)).toBeInTheDocument();
     }
@@ -174,6 +193,9 @@ describe('ConsentsScreen: the consent terms', () => {
       accounts: undefined,
       lastAccessedAt: undefined,
       expirationDateTime: undefined,
+      dataLifeDays: undefined,
+      readsMade: undefined,
+      pausedAt: undefined,
     });
     serve({ rows: [bare] });
     const u = userEvent.setup();
@@ -181,8 +203,10 @@ describe('ConsentsScreen: the consent terms', () => {
     expect(await screen.findAllByText('Purpose not stated')).not.toHaveLength(0);
     expect(screen.getAllByText('No expiry').length).toBeGreaterThan(0);
     const dialog = await openDetails(u);
+    // the purpose and how long the data is kept
+    expect(within(dialog).getAllByText('Not stated by TallyLink Bank Connector')).toHaveLength(2);
+    expect(within(dialog).queryByText(/Reads made/)).toBeNull();
     for (const text of [
-      'Not stated by TallyLink Bank Connector',
       'All transactions the bank holds',
       'Up to 4 times a day',
       'The accounts you choose at your bank',
@@ -329,5 +353,33 @@ describe('ConsentsScreen: History', () => {
     serve({ rows: [], past: [] });
     renderWithProviders(<ConsentsScreen />, { path: '/consents?view=history' });
     expect(await screen.findByText('No past consents')).toBeInTheDocument();
+  });
+
+  it('pauses an approved consent from its details, says so, and resumes it', async () => {
+    serve({ rows: [consent()] });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />);
+    const dialog = await openDetails(u);
+    expect(within(dialog).queryByText(/Paused since/)).toBeNull();
+    await u.click(within(dialog).getByRole('button', { name: 'Pause' }));
+    expect(
+      await within(dialog).findByText(
+        /Paused since 23\/05\/2026, 10:00: TallyLink Bank Connector cannot read your bank data/,
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).getAllByText('Paused').length).toBeGreaterThan(0);
+    expect(calls()).toContainEqual({ url: '/api/user-consents/id-1/pause', method: 'POST' });
+    await u.click(within(dialog).getByRole('button', { name: 'Resume' }));
+    await waitFor(() => expect(within(dialog).queryByText(/Paused since/)).toBeNull());
+    expect(calls()).toContainEqual({ url: '/api/user-consents/id-1/resume', method: 'POST' });
+  });
+
+  it('offers no pause for a consent that is not approved', async () => {
+    serve({ rows: [consent({ consentStatus: 'Pending' })] });
+    const u = userEvent.setup();
+    renderWithProviders(<ConsentsScreen />);
+    const dialog = await openDetails(u);
+    expect(within(dialog).queryByRole('button', { name: 'Pause' })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Resume' })).toBeNull();
   });
 });

@@ -96,6 +96,8 @@ export function ConsentsScreen() {
         onRefresh={actions.refreshStatus}
         refreshing={actions.refreshing}
         onReconnect={actions.askReconnect}
+        onTogglePause={actions.togglePause}
+        pausing={actions.pausing}
       />
       <ReconnectDialog
         consent={actions.reconnectShown}

@@ -5,13 +5,14 @@ import { errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { useConsent } from '../api/get-consent';
 import { useDeleteConsent } from '../api/delete-consent';
+import { useConsentPause } from '../api/pause-consent';
 import { useReconnectConsent } from '../api/reconnect-consent';
 import { useRefreshConsentStatus } from '../api/refresh-consent-status';
 import { withParam } from './search-params';
 
 /**
- * What a consent's row and its details dialog do: show its details, refresh its status, ask for
- * a reconnect and delete it, each with the dialog it opens. `onDeleted` runs after a delete.
+ * What a consent's row and its details dialog do: show its details, refresh its status, pause or
+ * resume it, ask for a reconnect and delete it, each with the dialog it opens. `onDeleted` runs after a delete.
  */
 export function useConsentActions({ onDeleted }: { onDeleted(): void }) {
   const [details, setDetails] = useState<Consent | null>(null);
@@ -25,6 +26,7 @@ export function useConsentActions({ onDeleted }: { onDeleted(): void }) {
   const reconnect = useReconnectConsent();
   const refresh = useRefreshConsentStatus();
   const remove = useDeleteConsent();
+  const pause = useConsentPause();
 
   useEffect(() => {
     if (linkedConsent.isError) {
@@ -45,6 +47,23 @@ export function useConsentActions({ onDeleted }: { onDeleted(): void }) {
           description: errorMessage(error, '') || undefined,
         }),
     });
+  }
+
+  function togglePause(consent: Consent) {
+    const action = consent.pausedAt ? 'resume' : 'pause';
+    pause.mutate(
+      { id: consent._id, action },
+      {
+        onSuccess: (answer) => {
+          toast.success(answer.message);
+          setDetails((open) => (open?._id === answer.data._id ? answer.data : open));
+        },
+        onError: (error) =>
+          toast.error(`Failed to ${action} consent`, {
+            description: errorMessage(error, '') || undefined,
+          }),
+      },
+    );
   }
 
   function confirmDelete() {
@@ -91,6 +110,8 @@ export function useConsentActions({ onDeleted }: { onDeleted(): void }) {
     refreshStatus,
     refreshing: refresh.isPending,
     refreshingId: refresh.isPending ? refresh.variables : null,
+    togglePause,
+    pausing: pause.isPending,
     toDelete,
     askDelete: setToDelete,
     cancelDelete: () => setToDelete(null),
