@@ -56,3 +56,18 @@ export function keysetPage(
     ? { statement: texts.after, more: [...leading, ...position, ...sizeValue] }
     : { statement: texts.first, more: [...leading, ...sizeValue] };
 }
+
+/**
+ * A page's answer from its read of `limit + 1` rows: the first `limit` are shown, and the extra
+ * row, when it came, says a next page exists; its cursor is `cursorOf` the last row shown. One
+ * place for that rule keeps every list's pages from skipping or repeating a row at their seams.
+ */
+export function keysetAnswer<Row>(
+  rows: readonly Row[],
+  limit: number,
+  cursorOf: (last: Row) => string,
+): { shown: Row[]; nextCursor: string | null } {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return { shown, nextCursor: rows.length > limit && last !== undefined ? cursorOf(last) : null };
+}

@@ -39,4 +39,14 @@ describe('a history cursor', () => {
       );
     }
   });
+
+  it('refuses with the message it is given, and lets text after the id through when told', () => {
+    expect(() => decodeCursor(raw(AT), 'cursor: is not valid')).toThrow(
+      expect.objectContaining({ statusCode: 400, message: 'cursor: is not valid' }),
+    );
+    expect(decodeCursor(raw(`${AT}|${ID}|more`), 'cursor: is not valid', 'ignored')).toEqual({
+      createdAt: AT,
+      id: ID,
+    });
+  });
 });

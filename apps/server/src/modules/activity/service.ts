@@ -6,7 +6,6 @@ import {
   NOTIFICATIONS_SHOWN,
   activityKindOf,
   activityTypesOfKind,
-  isRealDateTime,
   type ActivityEvent,
   type ActivityKind,
   type Notification,
@@ -14,8 +13,7 @@ import {
 } from '@portal/contract';
 import type { Database, Executor } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
-import { isUuid } from '../../lib/uuid';
+import { decodeCursor, encodeCursor } from '../../lib/history-cursor';
 import {
   jsonInstant,
   microsecondInstant,
@@ -25,7 +23,7 @@ import {
   type SessionColumns,
   type UnrevokedSession,
 } from '../../db/session-read';
-import { keysetPage, keysetPages } from '../../db/keyset-pages';
+import { keysetAnswer, keysetPage, keysetPages } from '../../db/keyset-pages';
 import { costedForAnyValue, type Statement } from '../../db/statements';
 import { activityEvents, activitySeen } from './schema';
 
@@ -50,26 +48,6 @@ function toEvent(row: EventEntry): ActivityEvent {
     status: row.status as ActivityEvent['status'],
     createdAt: row.createdAt,
   };
-}
-
-interface Cursor {
-  /** created_at with microseconds, exactly as the database holds it. */
-  at: string;
-  id: string;
-}
-
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
-const encodeCursor = (cursor: Cursor) =>
-  Buffer.from(`${cursor.at}|${cursor.id}`, 'utf8').toString('base64url');
-
-function decodeCursor(raw: string): Cursor {
-  const [at = '', id = ''] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
-  // the shape alone would let 2024-02-30 through to PostgreSQL, which refuses it
-  if (!TIMESTAMP.test(at) || !isRealDateTime(at) || !isUuid(id)) {
-    throw new AppError('BAD_REQUEST', 'cursor: is not valid', 'validation');
-  }
-  return { at, id };
 }
 
 /**
@@ -120,25 +98,24 @@ export async function listActivity(
   nextCursor: string | null;
   session: UnrevokedSession | undefined;
 }> {
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  // the feed's own message, and text after the id let through, as its cursors always were
+  const cursor =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, 'cursor: is not valid', 'ignored');
   const types = query.type ? activityTypesOfKind(query.type) : null;
   // one row more than asked for says whether a next page exists, in the same round trip
   const { statement, more } = keysetPage(
     FEED_PAGES,
     query.limit + 1,
-    cursor && [cursor.at, cursor.id],
+    cursor && [cursor.createdAt, cursor.id],
     [types],
   );
   const { row, session } = await runSessionRead<FeedPageRow>(db, auth, statement, more);
-  const entries = row?.events ?? [];
-  const page = entries.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    data: page.map(toEvent),
-    nextCursor:
-      entries.length > query.limit && last ? encodeCursor({ at: last.at, id: last.id }) : null,
-    session,
-  };
+  const { shown, nextCursor } = keysetAnswer(row?.events ?? [], query.limit, (last) =>
+    encodeCursor({ createdAt: last.at, id: last.id }),
+  );
+  return { data: shown.map(toEvent), nextCursor, session };
 }
 
 async function lastSeenAt(db: Executor, customerId: string): Promise<Date | null> {

@@ -21,6 +21,7 @@ import {
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { createAccessTokens } from './access-token';
+import { sessionExpired } from './authenticate';
 import { readProfile } from './profile';
 import {
   codeMailStatus,
@@ -228,11 +229,9 @@ export async function authRoutes(app: App) {
     async (request) => {
       const { user, session } = await readProfile(deps, request.auth);
       await app.confirmSession(request, session);
-      return {
-        success: true as const,
-        message: authMessages.profileFetched,
-        data: { user: user! },
-      };
+      // Stryker disable next-line ConditionalExpression: a profile comes with its session, and confirmSession refuses a missing one first
+      if (!user) throw sessionExpired();
+      return { success: true as const, message: authMessages.profileFetched, data: { user } };
     },
   );
 

@@ -7,6 +7,7 @@ import {
   billingPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
+import { sessionExpired } from '../auth/authenticate';
 import { readBillingDetails, saveBillingDetails } from './service';
 
 export async function billingRoutes(app: App) {
@@ -23,9 +24,11 @@ export async function billingRoutes(app: App) {
       },
     },
     async (request) => {
-      const { session, ...details } = await readBillingDetails(app.deps, request.auth);
+      const { screen, session } = await readBillingDetails(app.deps, request.auth);
       await app.confirmSession(request, session);
-      return { success: true as const, message: billingMessages.fetched, ...details };
+      // Stryker disable next-line ConditionalExpression: a screen comes with its session, and confirmSession refuses a missing one first
+      if (!screen) throw sessionExpired();
+      return { success: true as const, message: billingMessages.fetched, ...screen };
     },
   );
 

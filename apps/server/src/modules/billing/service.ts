@@ -83,34 +83,31 @@ interface DetailsScreenRow extends SessionColumns {
   registeredGstin: string;
 }
 
+/** The billing screen: the customer's details (null until given), and what the form starts from. */
 export interface BillingDetailsScreen {
   billingDetails: BillingDetails | null;
   registeredGstin: string;
   supplierStateCode: string;
-  /** The request's session, read with the details; undefined when it is revoked. */
-  session: UnrevokedSession | undefined;
 }
 
 /**
- * The customer's billing details (null until given), with what the form starts from, and the
- * session read beside them for the route to confirm. Without a session there is no row, and
- * nothing of the customer's.
+ * The customer's billing screen, and the session read beside it for the route to confirm.
+ * Without a session there is no row: no screen, nothing of the customer's.
  */
 export async function readBillingDetails(
   deps: Pick<AppDeps, 'db' | 'config'>,
   auth: SessionAuth,
-): Promise<BillingDetailsScreen> {
+): Promise<{ screen: BillingDetailsScreen | undefined; session: UnrevokedSession | undefined }> {
   const { row, session } = await runSessionRead<DetailsScreenRow>(deps.db, auth, detailsScreen, []);
   const stored = row?.billingDetails;
-  // no row: no session either, and the route answers 401 with none of this
-  return {
+  const screen = row && {
     billingDetails: stored
       ? toBillingDetails({ ...stored, updatedAt: new Date(stored.updatedAt) })
       : null,
-    registeredGstin: row?.registeredGstin ?? '',
+    registeredGstin: row.registeredGstin,
     supplierStateCode: supplierStateCode(deps.config),
-    session,
   };
+  return { screen, session };
 }
 
 /** Saves the customer's billing details, replacing any before; past orders keep their copy. */

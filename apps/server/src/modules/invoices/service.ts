@@ -17,7 +17,7 @@ import {
   type UnrevokedSession,
   type SessionAuth,
 } from '../../db/session-read';
-import { keysetPage, keysetPages } from '../../db/keyset-pages';
+import { keysetAnswer, keysetPage, keysetPages } from '../../db/keyset-pages';
 import { costedForAnyValue } from '../../db/statements';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
@@ -176,17 +176,10 @@ export async function listInvoices(
     position && [position.createdAt, position.id],
   );
   const { row, session } = await runSessionRead<InvoicePageRow>(deps.db, auth, statement, more);
-  const entries = row?.invoices ?? [];
-  const shown = entries.slice(0, limit);
-  const last = shown.at(-1);
-  return {
-    invoices: shown.map((entry) => toInvoice(deps, entry)),
-    nextCursor:
-      entries.length > limit && last
-        ? encodeCursor({ createdAt: last.position, id: last.id })
-        : null,
-    session,
-  };
+  const { shown, nextCursor } = keysetAnswer(row?.invoices ?? [], limit, (last) =>
+    encodeCursor({ createdAt: last.position, id: last.id }),
+  );
+  return { invoices: shown.map((entry) => toInvoice(deps, entry)), nextCursor, session };
 }
 
 /** The credit notes of an invoice, oldest first. */

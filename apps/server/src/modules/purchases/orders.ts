@@ -10,7 +10,7 @@ import {
   type PaymentStatus,
 } from '@portal/contract';
 import type { Executor } from '../../db/client';
-import { keysetPage, keysetPages } from '../../db/keyset-pages';
+import { keysetAnswer, keysetPage, keysetPages } from '../../db/keyset-pages';
 import { costedForAnyValue } from '../../db/statements';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
@@ -168,17 +168,10 @@ export async function listOrders(
   // one row more than asked for says whether a next page exists, in the same round trip
   const { statement, more } = historyPageStatement(limit + 1, position);
   const { row, session } = await runSessionRead<HistoryPageRow>(deps.db, auth, statement, more);
-  const entries = row?.orders ?? [];
-  const shown = entries.slice(0, limit);
-  const last = shown.at(-1);
-  return {
-    orders: shown.map((entry) => toOrder(deps, entry)),
-    nextCursor:
-      entries.length > limit && last
-        ? encodeCursor({ createdAt: last.position, id: last.order.id })
-        : null,
-    session,
-  };
+  const { shown, nextCursor } = keysetAnswer(row?.orders ?? [], limit, (last) =>
+    encodeCursor({ createdAt: last.position, id: last.order.id }),
+  );
+  return { orders: shown.map((entry) => toOrder(deps, entry)), nextCursor, session };
 }
 
 /** One order of the customer's; another customer's order is "not found", never "forbidden". */
