@@ -135,6 +135,32 @@ test.describe('grievances', () => {
   });
 });
 
+test.describe('corrections', () => {
+  test('asks to correct the company name, acknowledged with a reference and mailed', async ({
+    page,
+    customer,
+  }) => {
+    await signIn(page, customer);
+    await openPrivacy(page);
+    const section = page.getByRole('region', { name: 'Correct your details' });
+    await section.getByLabel('Detail to correct').selectOption('Company name');
+    await section.getByLabel('Correct value').fill('Acme Traders LLP');
+    await section.getByLabel('Why (optional)').fill('We became an LLP in October.');
+    const before = mailCount(customer.email);
+    await section.getByRole('button', { name: 'Ask for the correction' }).click();
+    const recorded = section.getByRole('status');
+    await expect(recorded).toContainText(
+      /Recorded as COR-[0-9A-Z]{8}\. We will decide it by \d{2}\/\d{2}\/\d{4} and e-mail you/,
+    );
+    const reference = /COR-[0-9A-Z]{8}/.exec((await recorded.textContent())!)![0];
+    const list = section.getByRole('list', { name: 'Your correction requests' });
+    await expect(list).toContainText(reference);
+    await expect(list).toContainText('Waiting');
+    await expectAccessible(page, 'the corrections section with one waiting');
+    await waitForMailMatching(customer.email, before, new RegExp(`Reference: ${reference}`));
+  });
+});
+
 test.describe('the e-mail address', () => {
   test('changes by a code sent to the new address, shows it at once everywhere, and refuses the same address again', async ({
     page,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VERIFICATION_CODE_LENGTH } from './constants';
+import { gstinProblem } from './gst';
 import { text } from './primitives';
 
 /** The customer's own data (India's DPDP Act, 2023): closing the account, changing the e-mail. */
@@ -14,6 +15,8 @@ export const privacyPaths = {
   nominee: '/api/privacy/nominee',
   /** Grievances to the grievance officer, with the officer's contact (DPDP Rules, rule 14). */
   grievances: '/api/privacy/grievances',
+  /** Requests to correct what the customer cannot change themselves (DPDP Act 2023, s. 12). */
+  corrections: '/api/privacy/corrections',
 } as const;
 
 /** The signed link's path of one prepared export. */
@@ -46,6 +49,7 @@ export const privacyMessages = {
   nomineeIsYou: 'Name someone other than yourself.',
   noNominee: 'You have not named a nominee.',
   grievanceRecorded: 'Your grievance is recorded. Keep its reference.',
+  correctionRecorded: 'Your request is recorded. We will e-mail you the outcome.',
 } as const;
 
 const PasswordSchema = text({ error: 'Password is required' })
@@ -223,3 +227,99 @@ export const GrievanceRecordedResponseSchema = z.object({
   data: z.object({ grievance: GrievanceSchema }),
 });
 export type GrievanceRecordedResponse = z.infer<typeof GrievanceRecordedResponseSchema>;
+
+/**
+ * The details a customer cannot change themselves, so asks to have corrected: the mobile number
+ * and GSTIN they sign in with, and the company name on their invoices.
+ */
+export const CORRECTABLE_FIELDS = ['companyName', 'mobile', 'gstNo'] as const;
+export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];
+
+export const correctableFieldLabels: Record<CorrectableField, string> = {
+  companyName: 'Company name',
+  mobile: 'Mobile number',
+  gstNo: 'GSTIN',
+};
+
+/** An Indian mobile number: ten digits from 6 to 9, optionally after +91 or 0. */
+const MOBILE_PATTERN = /^(?:\+91|0)?[6-9]\d{9}$/;
+
+const reasonField = text().trim().max(500, 'The reason can be at most 500 characters').optional();
+
+/** `POST /api/privacy/corrections`: the field, its correct value, and why. */
+export const CorrectionRequestSchema = z.discriminatedUnion(
+  'field',
+  [
+    z
+      .object({
+        field: z.literal('companyName'),
+        value: text({ error: 'Enter the correct company name' })
+          .trim()
+          .min(2, 'Enter the correct company name')
+          .max(200, 'The company name can be at most 200 characters'),
+        reason: reasonField,
+      })
+      .strict(),
+    z
+      .object({
+        field: z.literal('mobile'),
+        value: text({ error: 'Enter the correct mobile number' })
+          .transform((value) => value.replace(/[\s-]/g, ''))
+          .pipe(
+            z
+              .string()
+              .regex(MOBILE_PATTERN, 'Enter a 10-digit Indian mobile number, optionally after +91'),
+          ),
+        reason: reasonField,
+      })
+      .strict(),
+    z
+      .object({
+        field: z.literal('gstNo'),
+        value: text({ error: 'Enter the correct GSTIN' })
+          .transform((value) => value.replace(/\s/g, '').toUpperCase())
+          .superRefine((gstin, ctx) => {
+            const problem = gstinProblem(gstin);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+        reason: reasonField,
+      })
+      .strict(),
+  ],
+  { error: 'Choose what to correct' },
+);
+export type CorrectionRequest = z.input<typeof CorrectionRequestSchema>;
+/** The request as the server reads it: the value as compared and stored. */
+export type CorrectionRequestBody = z.infer<typeof CorrectionRequestSchema>;
+
+export const CorrectionSchema = z.object({
+  /** What the customer and the operator name it by, e.g. COR-7Q2K9M4T. */
+  reference: z.string(),
+  field: z.enum(CORRECTABLE_FIELDS),
+  /** The value when the request was made, and the one asked for. */
+  currentValue: z.string(),
+  requestedValue: z.string(),
+  reason: z.string().nullable(),
+  submittedAt: z.string(),
+  /** When it must be decided by. */
+  respondBy: z.string(),
+  status: z.enum(['Waiting', 'Corrected', 'Declined']),
+  decidedAt: z.string().nullable(),
+  /** The operator's words with the decision. */
+  note: z.string().nullable(),
+});
+export type Correction = z.infer<typeof CorrectionSchema>;
+
+export const CorrectionsResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ corrections: z.array(CorrectionSchema) }),
+});
+export type CorrectionsResponse = z.infer<typeof CorrectionsResponseSchema>;
+
+export const CorrectionRecordedResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ correction: CorrectionSchema }),
+});
+export type CorrectionRecordedResponse = z.infer<typeof CorrectionRecordedResponseSchema>;

@@ -11,6 +11,7 @@ import { consentCommands } from './consents';
 import { planCommands } from './plans';
 import { orderCommands } from './orders';
 import { jobCommands } from './jobs';
+import { correctionCommands } from './corrections';
 import { grievanceCommands } from './grievances';
 import { auditCommands, runAudited } from './audit';
 import { loggableError } from '../lib/database-errors';
@@ -25,6 +26,7 @@ const commands: Record<string, CliCommand> = {
   ...orderCommands,
   ...jobCommands,
   ...grievanceCommands,
+  ...correctionCommands,
   ...auditCommands,
 };
 

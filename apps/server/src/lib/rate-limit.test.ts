@@ -60,9 +60,10 @@ describe('a rate limit per client address', () => {
       code: { max: 20, windowMs: 15 * minute },
       reset: { max: 10, windowMs: 15 * minute },
       'code-mail': { max: 120, windowMs: 15 * minute },
-      // per customer, a day: each change mails someone (decisions 074 and 075)
+      // per customer, a day: each change mails someone (decisions 074, 075 and 078)
       nominee: { max: 5, windowMs: 24 * 60 * minute },
       grievance: { max: 5, windowMs: 24 * 60 * minute },
+      correction: { max: 5, windowMs: 24 * 60 * minute },
     });
   });
 });

@@ -21,6 +21,8 @@ export const RATE_LIMITS = {
   nominee: { max: 5, windowMs: 24 * 60 * 60_000 },
   /** grievances per customer: each mails the officer (decision 075) */
   grievance: { max: 5, windowMs: 24 * 60 * 60_000 },
+  /** correction requests per customer: each mails the operator (decision 078) */
+  correction: { max: 5, windowMs: 24 * 60 * 60_000 },
 } as const;
 export type RateLimitBucket = keyof typeof RATE_LIMITS;
 

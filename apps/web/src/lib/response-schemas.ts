@@ -71,6 +71,8 @@ export const schemaHomes = {
   NomineeResponseSchema: 'privacy',
   GrievancesResponseSchema: 'privacy',
   GrievanceRecordedResponseSchema: 'privacy',
+  CorrectionsResponseSchema: 'privacy',
+  CorrectionRecordedResponseSchema: 'privacy',
   DataExportResponseSchema: 'privacy',
   DataExportRequestedResponseSchema: 'privacy',
   UserSchema: 'profile',

@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   'nominee_removed',
   'grievance_submitted',
   'grievance_answered',
+  'correction_requested',
+  'correction_decided',
   'account_closed',
   'data_export_requested',
   'data_export_prepared',

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { createCustomer } from '../../test/customers';
 import { freePort } from '../../test/database';
 import { drainQueue } from '../../test/queue';
-import { grievances } from '../privacy/schema';
+import { correctionRequests, grievances } from '../privacy/schema';
 import { countingFailures, createMetrics } from './registry';
 import { processMetrics, serveMetrics } from './server';
 
@@ -128,6 +128,31 @@ describe('the job queues', () => {
         grievance('GRV-SOON0001', 3_600_000),
       ]);
     expect(await sample('portal_grievances_overdue')).toBe(2);
+  });
+
+  it('counts the correction requests past their due date undecided, by the database clock', async () => {
+    const customer = await createCustomer(t);
+    const now = Date.now();
+    const request = (reference: string, field: string, dueInMs: number, decided = false) => ({
+      reference,
+      customerId: customer.id,
+      field,
+      currentValue: 'Old',
+      requestedValue: 'New',
+      submittedAt: new Date(now - 86_400_000),
+      respondBy: new Date(now + dueInMs),
+      decidedAt: decided ? new Date(now) : null,
+      outcome: decided ? 'Declined' : null,
+    });
+    expect(await sample('portal_corrections_overdue')).toBe(0);
+    await t.deps.db
+      .insert(correctionRequests)
+      .values([
+        request('COR-LATE0001', 'companyName', -60_000),
+        request('COR-DONE0001', 'mobile', -60_000, true),
+        request('COR-SOON0001', 'gstNo', 3_600_000),
+      ]);
+    expect(await sample('portal_corrections_overdue')).toBe(1);
   });
 
   it('reads each readiness check', async () => {

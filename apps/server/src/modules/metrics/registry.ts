@@ -8,7 +8,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FileStore } from '../../adapters/file-store';
 import { JOB_NAMES, type JobOutcome, type Queue } from '../../adapters/queue';
 import type { Database } from '../../db/client';
-import { grievances } from '../privacy/schema';
+import { correctionRequests, grievances } from '../privacy/schema';
 import { orders } from '../purchases/schema';
 import { paymentEvents } from '../purchases/schema';
 
@@ -143,6 +143,22 @@ export function createMetrics() {
         .select({ count: sql<number>`count(*)::int` })
         .from(grievances)
         .where(sql`${grievances.answeredAt} IS NULL AND ${grievances.respondBy} < now()`);
+      this.set(Number(row?.count ?? 0));
+    },
+  });
+  new Gauge({
+    name: 'portal_corrections_overdue',
+    help: 'Requests to correct personal data past their due date with no decision (DPDP Act 2023, s. 12)',
+    aggregator: 'max',
+    registers,
+    async collect() {
+      if (!sources) return;
+      const [row] = await sources.db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(correctionRequests)
+        .where(
+          sql`${correctionRequests.decidedAt} IS NULL AND ${correctionRequests.respondBy} < now()`,
+        );
       this.set(Number(row?.count ?? 0));
     },
   });

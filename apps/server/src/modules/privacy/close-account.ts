@@ -40,7 +40,7 @@ import { customers } from '../users/schema';
 import { CLOSED_PASSWORD_HASH, findCustomerById } from '../users/service';
 import { checkCode, checkPassword, consumeCode, issueCode } from './codes';
 import { dataExportsOf, endCustomerDataExports, forgetDataExport } from './data-export';
-import { accountClosures, grievances, nominees, privacyCodes } from './schema';
+import { accountClosures, correctionRequests, grievances, nominees, privacyCodes } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
 
@@ -110,6 +110,7 @@ const PERSONAL_TABLES = [
   privacyCodes,
   nominees,
   grievances,
+  correctionRequests,
   twoFactorApps,
   twoFactorRecoveryCodes,
   secondFactorInvitations,

@@ -120,6 +120,13 @@ async function customerInEveryTable() {
     payload: { topic: 'Something else', message: 'A grievance to be erased on closing.' },
   });
   expect(grieved.statusCode).toBe(201);
+  const corrected = await t.app.inject({
+    method: 'POST',
+    url: privacyPaths.corrections,
+    headers,
+    payload: { field: 'companyName', value: 'A company to be erased on closing' },
+  });
+  expect(corrected.statusCode).toBe(201);
   // the invitation to add the app, turned down before the app was set up
   expect((await post(t, twoFactorPaths.dismissInvitation, headers)).statusCode).toBe(200);
   await withAppOn(t, customer);

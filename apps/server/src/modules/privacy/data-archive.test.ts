@@ -105,6 +105,7 @@ describe('the archive of a customer with nothing but a profile', () => {
       planPeriods: [],
       nominee: null,
       grievances: [],
+      correctionRequests: [],
     });
     expect(files.get('README.txt')).toMatch(/^Your data, as the customer portal holds it\.\n/);
   });
@@ -193,6 +194,7 @@ describe('account.json', () => {
         planPeriods: [earlier, later].map((p) => ({ plan: plan!.planName, ...p })),
         nominee: { ...nominee, nominatedAt: now, updatedAt: now },
         grievances: [],
+        correctionRequests: [],
       }),
     );
   });

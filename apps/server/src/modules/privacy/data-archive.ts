@@ -21,7 +21,7 @@ import {
   twoFactorRecoveryCodes,
 } from '../two-factor/schema';
 import { customers } from '../users/schema';
-import { grievances, nominees } from './schema';
+import { correctionRequests, grievances, nominees } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'files' | 'clock'>;
 
@@ -140,6 +140,22 @@ async function account(db: Database, customerId: string) {
     .from(grievances)
     .where(eq(grievances.customerId, customerId))
     .orderBy(asc(grievances.submittedAt));
+  const corrections = await db
+    .select({
+      reference: correctionRequests.reference,
+      field: correctionRequests.field,
+      currentValue: correctionRequests.currentValue,
+      requestedValue: correctionRequests.requestedValue,
+      reason: correctionRequests.reason,
+      submittedAt: correctionRequests.submittedAt,
+      respondBy: correctionRequests.respondBy,
+      decidedAt: correctionRequests.decidedAt,
+      outcome: correctionRequests.outcome,
+      note: correctionRequests.note,
+    })
+    .from(correctionRequests)
+    .where(eq(correctionRequests.customerId, customerId))
+    .orderBy(asc(correctionRequests.submittedAt));
   const [invitation] = await db
     .select({ dismissedAt: secondFactorInvitations.dismissedAt })
     .from(secondFactorInvitations)
@@ -178,6 +194,7 @@ async function account(db: Database, customerId: string) {
     // the person named to exercise these rights on the customer's death or incapacity
     nominee: nominee ?? null,
     grievances: recordedGrievances,
+    correctionRequests: corrections,
   };
 }
 

@@ -1,7 +1,6 @@
 // Grievances to the grievance officer (DPDP Rules, rule 14; decision 075): recorded with a
 // reference the customer gets at once, due within GRIEVANCE_RESPONSE_DAYS, mailed to the officer,
 // answered by the officer through the CLI, and counted while overdue for an alert.
-import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { Grievance, GrievanceOfficer, GrievanceRequest } from '@portal/contract';
 import type { Config } from '../../config';
@@ -12,18 +11,12 @@ import { reserveRateLimitHit } from '../../lib/rate-limit';
 import { recordAudit } from '../audit/record';
 import { enqueueMail } from '../mail/delivery';
 import { customers } from '../users/schema';
+import { newReference } from './references';
 import { grievances } from './schema';
 
 type GrievanceDeps = Pick<AppDeps, 'db' | 'clock' | 'queue' | 'consents' | 'config'>;
 
 const DAY_MS = 24 * 60 * 60_000;
-/** Crockford's base32 without the letters read as digits: a reference read out on the phone. */
-const REFERENCE_LETTERS = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-function newReference() {
-  const bytes = randomBytes(8);
-  return `GRV-${[...bytes].map((byte) => REFERENCE_LETTERS[byte % 32]).join('')}`;
-}
 
 /** The officer the Privacy page names; a placeholder until configured (warned of in production). */
 export function grievanceOfficer(config: Config): GrievanceOfficer {
@@ -78,7 +71,7 @@ export async function submitGrievance(
     const [row] = await tx
       .insert(grievances)
       .values({
-        reference: newReference(),
+        reference: newReference('GRV'),
         customerId,
         ...input,
         submittedAt: now,

@@ -32,7 +32,34 @@ export type PrivacyMailData =
       companyName: string;
       customerEmail: string;
     }
-  | { kind: 'grievance-answered'; reference: string; topic: string; answer: string };
+  | { kind: 'grievance-answered'; reference: string; topic: string; answer: string }
+  | {
+      kind: 'correction-recorded';
+      reference: string;
+      field: string;
+      requestedValue: string;
+      respondBy: string;
+    }
+  | {
+      kind: 'correction-received';
+      reference: string;
+      field: string;
+      currentValue: string;
+      requestedValue: string;
+      reason: string | null;
+      companyName: string;
+      customerEmail: string;
+    }
+  | {
+      kind: 'correction-decided';
+      reference: string;
+      field: string;
+      requestedValue: string;
+      outcome: 'Corrected' | 'Declined';
+      note: string | null;
+      /** Mobile and GSTIN: the customer signs in with the new value from now on. */
+      signsInWith: boolean;
+    };
 
 declare module '../mail/templates' {
   interface MailTemplateData {
@@ -54,6 +81,14 @@ export const grievanceSubject = (
     'grievance-received': `Grievance ${reference} to answer`,
     'grievance-answered': `An answer to your grievance ${reference}`,
   })[kind];
+export const correctionSubject = (data: CorrectionMail) =>
+  data.kind === 'correction-recorded'
+    ? `Your request ${data.reference} is recorded`
+    : data.kind === 'correction-received'
+      ? `Correction ${data.reference} to decide`
+      : data.outcome === 'Corrected'
+        ? `Your ${data.field.toLowerCase()} is corrected`
+        : `Your request ${data.reference} is declined`;
 
 const CODE_PURPOSE = {
   'close-account-code': 'Enter it in the portal within 10 minutes to close your account.',
@@ -87,6 +122,13 @@ export async function privacyMail(data: PrivacyMailData, ctx: MailContext): Prom
     data.kind === 'grievance-answered'
   ) {
     return grievanceMail(data, ctx);
+  }
+  if (
+    data.kind === 'correction-recorded' ||
+    data.kind === 'correction-received' ||
+    data.kind === 'correction-decided'
+  ) {
+    return correctionMail(data, ctx);
   }
   if (data.kind === 'nominee-named' || data.kind === 'nominee-removed') {
     const named = data.kind === 'nominee-named';
@@ -183,6 +225,65 @@ async function grievanceMail(data: GrievanceMail, ctx: MailContext): Promise<Ren
   } else {
     paragraphs = [data.answer];
   }
+  return requestMail(subject, facts, paragraphs, data.kind !== 'grievance-received', ctx);
+}
+
+type CorrectionMail = Extract<
+  PrivacyMailData,
+  { kind: 'correction-recorded' | 'correction-received' | 'correction-decided' }
+>;
+
+/** The acknowledgement to the customer, the request to the operator, and the outcome. */
+async function correctionMail(data: CorrectionMail, ctx: MailContext): Promise<RenderedMail> {
+  const facts: [string, string][] = [
+    ['Reference', data.reference],
+    ['Detail', data.field],
+  ];
+  let paragraphs: string[];
+  if (data.kind === 'correction-recorded') {
+    const due = indiaTime(data.respondBy);
+    facts.push(['Correct value', data.requestedValue], ['Decided by', due]);
+    paragraphs = [
+      `We have recorded your request to correct your ${data.field.toLowerCase()}. We will decide it by ${due} and e-mail you the outcome.`,
+    ];
+  } else if (data.kind === 'correction-received') {
+    facts.push(['Now', data.currentValue], ['Asked for', data.requestedValue]);
+    facts.push(['From', `${data.companyName} (${data.customerEmail})`]);
+    paragraphs = [
+      ...(data.reason ? [data.reason] : []),
+      `Correct it with: npm run admin -- corrections:decide --reference ${data.reference} --correct`,
+      `Or decline it with: npm run admin -- corrections:decide --reference ${data.reference} --decline --note "..."`,
+    ];
+  } else if (data.outcome === 'Corrected') {
+    facts.push(['Now', data.requestedValue]);
+    paragraphs = [
+      `Your ${data.field.toLowerCase()} is now ${data.requestedValue}.`,
+      ...(data.signsInWith ? [`Sign in with it from now on.`] : []),
+      ...(data.note ? [data.note] : []),
+    ];
+  } else {
+    paragraphs = [
+      `We could not make the correction you asked for: ${data.note ?? ''}`,
+      'You can ask again on the Privacy page, or raise a grievance there.',
+    ];
+  }
+  return requestMail(
+    correctionSubject(data),
+    facts,
+    paragraphs,
+    data.kind !== 'correction-received',
+    ctx,
+  );
+}
+
+/** A mail about a request: its facts, then its words, and a link to the Privacy page for the customer. */
+async function requestMail(
+  subject: string,
+  facts: [string, string][],
+  paragraphs: string[],
+  toCustomer: boolean,
+  ctx: MailContext,
+): Promise<RenderedMail> {
   const text = [...facts.map(([label, value]) => `${label}: ${value}`), '', ...paragraphs];
   return {
     subject,
@@ -193,14 +294,14 @@ async function grievanceMail(data: GrievanceMail, ctx: MailContext): Promise<Ren
       heading: subject,
       paragraphs,
       facts,
-      ...(data.kind === 'grievance-received'
-        ? {}
-        : {
+      ...(toCustomer
+        ? {
             action: {
               label: 'See it on the Privacy page',
               url: portalUrl(ctx.publicUrl, '/privacy'),
             },
-          }),
+          }
+        : {}),
       publicUrl: ctx.publicUrl,
     }),
   };

@@ -8,6 +8,9 @@ import {
   EmailChangeCodeRequestSchema,
   EmailChangeRequestSchema,
   ErrorResponseSchema,
+  CorrectionRecordedResponseSchema,
+  CorrectionRequestSchema,
+  CorrectionsResponseSchema,
   GrievanceRecordedResponseSchema,
   GrievanceRequestSchema,
   GrievancesResponseSchema,
@@ -26,6 +29,7 @@ import {
   requestDataExport,
 } from './data-export';
 import { confirmEmailChange, sendEmailChangeCode } from './email-change';
+import { correctionsOf, requestCorrection } from './corrections';
 import { grievanceOfficer, grievancesOf, submitGrievance } from './grievances';
 import { nomineeOf, removeNominee, saveNominee } from './nominee';
 
@@ -270,6 +274,44 @@ export async function privacyRoutes(app: App) {
         success: true as const,
         message: privacyMessages.grievanceRecorded,
         data: { grievance },
+      });
+    },
+  );
+
+  app.get(
+    privacyPaths.corrections,
+    {
+      ...signedIn,
+      schema: {
+        ...doc('Your requests to correct your company name, mobile number or GSTIN'),
+        response: { 200: CorrectionsResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: 'Correction requests fetched',
+      data: { corrections: await correctionsOf(app.deps, request.auth.customerId) },
+    }),
+  );
+
+  app.post(
+    privacyPaths.corrections,
+    {
+      ...signedIn,
+      schema: {
+        ...doc(
+          'Asks to correct a detail you sign in with; the operator decides and you are mailed the outcome (one waiting per detail, five a day)',
+        ),
+        body: CorrectionRequestSchema,
+        response: { 201: CorrectionRecordedResponseSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const correction = await requestCorrection(app.deps, request.auth.customerId, request.body);
+      return reply.code(201).send({
+        success: true as const,
+        message: privacyMessages.correctionRecorded,
+        data: { correction },
       });
     },
   );

@@ -114,3 +114,41 @@ export const grievances = pgTable(
       .where(sql`${t.answeredAt} IS NULL`),
   ],
 );
+
+/**
+ * A request to correct a detail the customer cannot change themselves (DPDP Act 2023, s. 12;
+ * decision 078): the operator corrects it or declines, once, with a note.
+ */
+export const correctionRequests = pgTable(
+  'correction_requests',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    reference: text().notNull().unique(),
+    customerId: uuid()
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    /** One of the contract's CORRECTABLE_FIELDS. */
+    field: text().notNull(),
+    currentValue: text().notNull(),
+    requestedValue: text().notNull(),
+    reason: text(),
+    submittedAt: at().notNull(),
+    /** When it must be decided by: GRIEVANCE_RESPONSE_DAYS after it was made. */
+    respondBy: at().notNull(),
+    decidedAt: at(),
+    /** Corrected or Declined, once decided. */
+    outcome: text(),
+    note: text(),
+  },
+  (t) => [
+    index('correction_requests_customer_idx').on(t.customerId, t.submittedAt),
+    // the waiting ones, by when they are due: what the overdue count and the operator's list read
+    index('correction_requests_waiting_idx')
+      .on(t.respondBy)
+      .where(sql`${t.decidedAt} IS NULL`),
+    // one waiting request per field: a second one at once fails the insert, on either database
+    uniqueIndex('correction_requests_one_waiting_idx')
+      .on(t.customerId, t.field)
+      .where(sql`${t.decidedAt} IS NULL`),
+  ],
+);

@@ -5,6 +5,7 @@ import {
   type CloseAccountRequest,
   type EmailChangeCodeRequest,
   type EmailChangeRequest,
+  type CorrectionRequest,
   type GrievanceRequest,
   type NomineeRequest,
   type NotificationPreferences,
@@ -157,5 +158,30 @@ export function useSubmitGrievance() {
         schema: responseSchema('GrievanceRecordedResponseSchema'),
       }),
     onSuccess: () => queryClient.invalidateQueries(getGrievancesQueryOptions()),
+  });
+}
+
+export const getCorrectionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['privacy', 'corrections'],
+    queryFn: async () =>
+      (
+        await api.get(privacyPaths.corrections, {
+          schema: responseSchema('CorrectionsResponseSchema'),
+        })
+      ).data,
+  });
+
+export const useCorrections = () => useQuery(getCorrectionsQueryOptions());
+
+/** Asks for a correction; the list shows it at once, Waiting. */
+export function useRequestCorrection() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CorrectionRequest) =>
+      api.post(privacyPaths.corrections, body, {
+        schema: responseSchema('CorrectionRecordedResponseSchema'),
+      }),
+    onSuccess: () => queryClient.invalidateQueries(getCorrectionsQueryOptions()),
   });
 }

@@ -1,5 +1,6 @@
 import { PageTitle } from '@/ui/page-title';
 import { CloseAccountSection } from './close-account-section';
+import { CorrectionSection } from './correction-section';
 import { DataExportSection } from './data-export-section';
 import { EmailSection } from './email-section';
 import { GrievanceSection } from './grievance-section';
@@ -7,8 +8,8 @@ import { NomineeSection } from './nominee-section';
 import { NotificationsSection } from './notifications-section';
 
 /**
- * The customer's own data: how to reach them, what they hear about, a copy of it, who may act
- * for them, where to complain, and closing.
+ * The customer's own data: how to reach them, what they hear about, a copy of it, correcting
+ * it, who may act for them, where to complain, and closing.
  */
 export function PrivacyScreen() {
   return (
@@ -17,6 +18,7 @@ export function PrivacyScreen() {
       <EmailSection />
       <NotificationsSection />
       <DataExportSection />
+      <CorrectionSection />
       <NomineeSection />
       <GrievanceSection />
       <CloseAccountSection />
