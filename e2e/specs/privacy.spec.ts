@@ -135,6 +135,40 @@ test.describe('grievances', () => {
   });
 });
 
+test.describe('the privacy notice', () => {
+  test('is shown on the dashboard until read, then dated on the Privacy page, where optional consent is withdrawn in one step', async ({
+    page,
+    customer,
+  }) => {
+    await signIn(page, customer);
+    const card = page.getByRole('region', { name: 'How we use your data' });
+    await expect(card).toBeVisible();
+    await card.getByText('Read the full notice').click();
+    await expect(card.getByRole('heading', { name: 'What is optional' })).toBeVisible();
+    await expectAccessible(page, 'the dashboard with the privacy notice');
+    await card.getByRole('button', { name: 'I have read it' }).click();
+    await expect(card).toHaveCount(0);
+    // read once, in any browser: not shown again
+    const answered = page.waitForResponse((res) => res.url().endsWith('/api/privacy/notice'));
+    await page.reload();
+    await answered;
+    await expect(
+      page.getByRole('heading', { name: `Welcome back, ${customer.companyName}!` }),
+    ).toBeVisible();
+    await expect(card).toHaveCount(0);
+
+    await openPrivacy(page);
+    const notice = page.getByRole('region', { name: 'Privacy notice' });
+    await expect(notice).toContainText(/You read this notice on \d{2}\/\d{2}\/\d{4}\./);
+    await expect(page.getByRole('switch', { name: /Reminders/ })).toBeChecked();
+    await notice.getByRole('button', { name: 'Withdraw optional consent' }).click();
+    await expect(page.getByText(/^Consent withdrawn:/)).toBeVisible();
+    await expect(page.getByRole('switch', { name: /Reminders/ })).not.toBeChecked();
+    await expect(page.getByRole('switch', { name: /Consent changes/ })).not.toBeChecked();
+    await expectAccessible(page, 'the Privacy page after withdrawing optional consent');
+  });
+});
+
 test.describe('corrections', () => {
   test('asks to correct the company name, acknowledged with a reference and mailed', async ({
     page,

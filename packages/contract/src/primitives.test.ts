@@ -41,6 +41,7 @@ const VALID: Record<string, unknown> = {
   ActivityFeedQuerySchema: { cursor: 'abc', limit: '5', type: 'order' },
   MarkNotificationsSeenRequestSchema: { upTo: WHEN },
   NomineeRequestSchema: { name: 'Asha Rao', email: 'asha@b.co', relation: 'Spouse' },
+  PrivacyNoticeReadRequestSchema: { version: '2026-12-02' },
   CorrectionRequestSchema: { field: 'gstNo', value: '27AAPFU0939F1ZV', reason: 'Registered anew' },
   GrievanceRequestSchema: {
     topic: 'My personal data is wrong',

@@ -17,6 +17,10 @@ export const privacyPaths = {
   grievances: '/api/privacy/grievances',
   /** Requests to correct what the customer cannot change themselves (DPDP Act 2023, s. 12). */
   corrections: '/api/privacy/corrections',
+  /** The privacy notice: whether the customer has read this version, and reading it. */
+  notice: '/api/privacy/notice',
+  /** Withdraws consent to everything optional at once (DPDP Act 2023, s. 6(4)). */
+  withdrawOptional: '/api/privacy/optional-processing/withdraw',
 } as const;
 
 /** The signed link's path of one prepared export. */
@@ -50,6 +54,10 @@ export const privacyMessages = {
   noNominee: 'You have not named a nominee.',
   grievanceRecorded: 'Your grievance is recorded. Keep its reference.',
   correctionRecorded: 'Your request is recorded. We will e-mail you the outcome.',
+  noticeRead: 'Thank you for reading the privacy notice.',
+  noticeChanged: 'The privacy notice has changed. Please read the new one.',
+  optionalWithdrawn:
+    'Consent withdrawn: we no longer send you reminders or consent-change e-mails. You can turn each back on below.',
 } as const;
 
 const PasswordSchema = text({ error: 'Password is required' })
@@ -323,3 +331,54 @@ export const CorrectionRecordedResponseSchema = z.object({
   data: z.object({ correction: CorrectionSchema }),
 });
 export type CorrectionRecordedResponse = z.infer<typeof CorrectionRecordedResponseSchema>;
+
+/**
+ * The privacy notice (DPDP Act 2023, s. 5), in plain words: what the portal processes, why, and
+ * what the customer can do. Its version changes with its words, and a changed notice is shown
+ * again.
+ */
+export const PRIVACY_NOTICE_VERSION = '2026-12-02';
+
+export const PRIVACY_NOTICE: readonly { heading: string; text: string }[] = [
+  {
+    heading: 'What we hold',
+    text: 'Your company name, e-mail address, mobile number, GSTIN and Tally serial number; your billing address; your orders, payments, invoices and plans; the banking consents you grant to partners and when partners read under them; and a record of your sign-ins (time, device and approximate place).',
+  },
+  {
+    heading: 'Why we hold it',
+    text: 'To sign you in safely, to sell and renew your plan and issue GST invoices, to let you manage the consents your bank holds, and to keep your account secure. We keep invoices and orders for 72 months after the year they belong to, as GST law requires.',
+  },
+  {
+    heading: 'What is optional',
+    text: 'Reminder e-mails before your plan or a consent ends, and e-mails when the bank changes one of your consents. You can withdraw your consent to these at any time, in one step, on the Privacy page; everything else is needed to provide the portal.',
+  },
+  {
+    heading: 'Who sees it',
+    text: 'Our payment gateway sees your payments; the partners you grant consents to see what those consents cover at your bank; nobody else. We never sell your data.',
+  },
+  {
+    heading: 'Your rights',
+    text: 'On the Privacy page you can download your data, ask us to correct it, name a nominee, raise a grievance with our grievance officer, withdraw optional consent, and close your account.',
+  },
+];
+
+export const PrivacyNoticeStatusSchema = z.object({
+  /** The notice's current version. */
+  version: z.string(),
+  /** When the customer read this version; null when they have not. */
+  readAt: z.string().nullable(),
+});
+export type PrivacyNoticeStatus = z.infer<typeof PrivacyNoticeStatusSchema>;
+
+export const PrivacyNoticeResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: PrivacyNoticeStatusSchema,
+});
+export type PrivacyNoticeResponse = z.infer<typeof PrivacyNoticeResponseSchema>;
+
+/** `POST /api/privacy/notice`: the version the customer read. */
+export const PrivacyNoticeReadRequestSchema = z
+  .object({ version: text({ error: 'version is required' }).min(1).max(20) })
+  .strict();
+export type PrivacyNoticeReadRequest = z.infer<typeof PrivacyNoticeReadRequestSchema>;

@@ -72,6 +72,7 @@ export const schemaHomes = {
   GrievancesResponseSchema: 'privacy',
   GrievanceRecordedResponseSchema: 'privacy',
   CorrectionsResponseSchema: 'privacy',
+  PrivacyNoticeResponseSchema: 'privacy',
   CorrectionRecordedResponseSchema: 'privacy',
   DataExportResponseSchema: 'privacy',
   DataExportRequestedResponseSchema: 'privacy',

@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'grievance_answered',
   'correction_requested',
   'correction_decided',
+  'optional_processing_withdrawn',
   'account_closed',
   'data_export_requested',
   'data_export_prepared',

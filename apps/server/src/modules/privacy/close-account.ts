@@ -40,7 +40,14 @@ import { customers } from '../users/schema';
 import { CLOSED_PASSWORD_HASH, findCustomerById } from '../users/service';
 import { checkCode, checkPassword, consumeCode, issueCode } from './codes';
 import { dataExportsOf, endCustomerDataExports, forgetDataExport } from './data-export';
-import { accountClosures, correctionRequests, grievances, nominees, privacyCodes } from './schema';
+import {
+  accountClosures,
+  correctionRequests,
+  grievances,
+  nominees,
+  privacyCodes,
+  privacyNoticeReads,
+} from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
 
@@ -111,6 +118,7 @@ const PERSONAL_TABLES = [
   nominees,
   grievances,
   correctionRequests,
+  privacyNoticeReads,
   twoFactorApps,
   twoFactorRecoveryCodes,
   secondFactorInvitations,

@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { getTableName, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingPaths, preferencesPaths, privacyPaths, twoFactorPaths } from '@portal/contract';
+import {
+  PRIVACY_NOTICE_VERSION,
+  billingPaths,
+  preferencesPaths,
+  privacyPaths,
+  twoFactorPaths,
+} from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { drainQueue } from '../../test/queue';
@@ -127,6 +133,13 @@ async function customerInEveryTable() {
     payload: { field: 'companyName', value: 'A company to be erased on closing' },
   });
   expect(corrected.statusCode).toBe(201);
+  const read = await t.app.inject({
+    method: 'POST',
+    url: privacyPaths.notice,
+    headers,
+    payload: { version: PRIVACY_NOTICE_VERSION },
+  });
+  expect(read.statusCode).toBe(200);
   // the invitation to add the app, turned down before the app was set up
   expect((await post(t, twoFactorPaths.dismissInvitation, headers)).statusCode).toBe(200);
   await withAppOn(t, customer);

@@ -106,6 +106,7 @@ describe('the archive of a customer with nothing but a profile', () => {
       nominee: null,
       grievances: [],
       correctionRequests: [],
+      privacyNoticeRead: null,
     });
     expect(files.get('README.txt')).toMatch(/^Your data, as the customer portal holds it\.\n/);
   });
@@ -195,6 +196,7 @@ describe('account.json', () => {
         nominee: { ...nominee, nominatedAt: now, updatedAt: now },
         grievances: [],
         correctionRequests: [],
+        privacyNoticeRead: null,
       }),
     );
   });

@@ -21,7 +21,7 @@ import {
   twoFactorRecoveryCodes,
 } from '../two-factor/schema';
 import { customers } from '../users/schema';
-import { correctionRequests, grievances, nominees } from './schema';
+import { correctionRequests, grievances, nominees, privacyNoticeReads } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'files' | 'clock'>;
 
@@ -156,6 +156,10 @@ async function account(db: Database, customerId: string) {
     .from(correctionRequests)
     .where(eq(correctionRequests.customerId, customerId))
     .orderBy(asc(correctionRequests.submittedAt));
+  const [noticeRead] = await db
+    .select({ version: privacyNoticeReads.version, readAt: privacyNoticeReads.readAt })
+    .from(privacyNoticeReads)
+    .where(eq(privacyNoticeReads.customerId, customerId));
   const [invitation] = await db
     .select({ dismissedAt: secondFactorInvitations.dismissedAt })
     .from(secondFactorInvitations)
@@ -195,6 +199,8 @@ async function account(db: Database, customerId: string) {
     nominee: nominee ?? null,
     grievances: recordedGrievances,
     correctionRequests: corrections,
+    // the version of the privacy notice last read, and when
+    privacyNoticeRead: noticeRead ?? null,
   };
 }
 

@@ -8,6 +8,9 @@ import {
   EmailChangeCodeRequestSchema,
   EmailChangeRequestSchema,
   ErrorResponseSchema,
+  NotificationPreferencesResponseSchema,
+  PrivacyNoticeReadRequestSchema,
+  PrivacyNoticeResponseSchema,
   CorrectionRecordedResponseSchema,
   CorrectionRequestSchema,
   CorrectionsResponseSchema,
@@ -30,6 +33,7 @@ import {
 } from './data-export';
 import { confirmEmailChange, sendEmailChangeCode } from './email-change';
 import { correctionsOf, requestCorrection } from './corrections';
+import { markNoticeRead, noticeStatus, withdrawOptionalConsent } from './notice';
 import { grievanceOfficer, grievancesOf, submitGrievance } from './grievances';
 import { nomineeOf, removeNominee, saveNominee } from './nominee';
 
@@ -314,5 +318,56 @@ export async function privacyRoutes(app: App) {
         data: { correction },
       });
     },
+  );
+
+  app.get(
+    privacyPaths.notice,
+    {
+      ...signedIn,
+      schema: {
+        ...doc('The privacy notice’s current version, and whether you have read it'),
+        response: { 200: PrivacyNoticeResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: 'Privacy notice fetched',
+      data: await noticeStatus(app.deps, request.auth.customerId),
+    }),
+  );
+
+  app.post(
+    privacyPaths.notice,
+    {
+      ...signedIn,
+      schema: {
+        ...doc('Records that you read this version of the privacy notice'),
+        body: PrivacyNoticeReadRequestSchema,
+        response: { 200: PrivacyNoticeResponseSchema, ...refusals },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: privacyMessages.noticeRead,
+      data: await markNoticeRead(app.deps, request.auth.customerId, request.body.version),
+    }),
+  );
+
+  app.post(
+    privacyPaths.withdrawOptional,
+    {
+      ...signedIn,
+      schema: {
+        ...doc(
+          'Withdraws your consent to everything optional at once: the reminder and consent-change e-mails',
+        ),
+        response: { 200: NotificationPreferencesResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: privacyMessages.optionalWithdrawn,
+      data: await withdrawOptionalConsent(app.deps, request.auth.customerId),
+    }),
   );
 }

@@ -152,3 +152,12 @@ export const correctionRequests = pgTable(
       .where(sql`${t.decidedAt} IS NULL`),
   ],
 );
+
+/** The version of the privacy notice the customer last read, and when (decision 079). */
+export const privacyNoticeReads = pgTable('privacy_notice_reads', {
+  customerId: uuid()
+    .primaryKey()
+    .references(() => customers.id, { onDelete: 'cascade' }),
+  version: text().notNull(),
+  readAt: at().notNull(),
+});

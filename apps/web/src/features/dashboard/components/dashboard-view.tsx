@@ -18,6 +18,7 @@ import {
 import { paths } from '@/config/paths';
 import { LazyComingUpCard } from '@/features/coming-up/components/lazy-coming-up-card';
 import { LastSignIn } from '@/features/security/components/last-sign-in';
+import { LazyPrivacyNoticeCard } from '@/features/privacy/components/lazy-privacy-notice-card';
 import { LazyAppInvitationCard } from '@/features/two-factor/components/lazy-app-invitation-card';
 import { formatDate, formatNumber } from '@/lib/format';
 import { Card, CardBody, CardHeader } from '@/ui/card';
@@ -276,7 +277,8 @@ export function DashboardView({
           </ul>
         </CardBody>
       </Card>
-      {/* last: appearing once its status answers, it moves nothing already drawn */}
+      {/* last: appearing once their status answers, they move nothing already drawn */}
+      <LazyPrivacyNoticeCard />
       <LazyAppInvitationCard />
     </div>
   );

@@ -4,6 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   comingUpPath,
+  privacyPaths,
   securityPaths,
   twoFactorPaths,
   type Consent,
@@ -387,13 +388,18 @@ describe("the dashboard route's requests", () => {
       </QueryClientProvider>,
     );
     expect(screen.getByRole('link', { name: /Total Orders/ })).toHaveTextContent('1');
-    // none of the five again; only the Coming up card, the last sign-in line and the
-    // invitation to add an authenticator app ask their own
+    // none of the five again; only the Coming up card, the last sign-in line, the privacy
+    // notice and the invitation to add an authenticator app ask their own
     for (const url of prefetched)
       expect(requested().filter((sent) => sent === url)).toHaveLength(1);
     const others = requested().filter((url) => !prefetched.includes(url));
     for (const url of others) {
-      expect([comingUpPath, securityPaths.lastSignIn, twoFactorPaths.status]).toContain(url);
+      expect([
+        comingUpPath,
+        securityPaths.lastSignIn,
+        privacyPaths.notice,
+        twoFactorPaths.status,
+      ]).toContain(url);
     }
   });
 

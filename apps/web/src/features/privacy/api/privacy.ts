@@ -185,3 +185,45 @@ export function useRequestCorrection() {
     onSuccess: () => queryClient.invalidateQueries(getCorrectionsQueryOptions()),
   });
 }
+
+export const getNoticeQueryOptions = () =>
+  queryOptions({
+    queryKey: ['privacy', 'notice'],
+    queryFn: async () =>
+      (
+        await api.get(privacyPaths.notice, {
+          schema: responseSchema('PrivacyNoticeResponseSchema'),
+        })
+      ).data,
+  });
+
+export const useNoticeStatus = () => useQuery(getNoticeQueryOptions());
+
+/** Records that the customer read this version; the dashboard's card goes. */
+export function useMarkNoticeRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (version: string) =>
+      api.post(
+        privacyPaths.notice,
+        { version },
+        { schema: responseSchema('PrivacyNoticeResponseSchema') },
+      ),
+    onSuccess: (answer) => queryClient.setQueryData(getNoticeQueryOptions().queryKey, answer.data),
+  });
+}
+
+/** Withdraws every optional consent at once; the e-mail switches show it. */
+export function useWithdrawOptional() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      api.post(
+        privacyPaths.withdrawOptional,
+        {},
+        { schema: responseSchema('NotificationPreferencesResponseSchema') },
+      ),
+    onSuccess: (answer) =>
+      queryClient.setQueryData(getPreferencesQueryOptions().queryKey, answer.data),
+  });
+}

@@ -65,6 +65,12 @@ function serve(server: Server) {
         message: 'ok',
         data: { user: testUser({ email }) },
       });
+    if (path === '/api/privacy/notice')
+      return jsonResponse(200, {
+        success: true,
+        message: 'ok',
+        data: { version: '2026-12-02', readAt: '2026-12-01T04:30:00.000Z' },
+      });
     if (path === '/api/privacy/data-export')
       return jsonResponse(200, { success: true, data: null });
     if (path === '/api/privacy/close-account/code')
