@@ -2,9 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
-import { activityEvents } from '../activity/schema';
 import { consents } from './schema';
-import { createTestPartner, requestTestConsent } from './testing';
+import { activityTypesOf, createTestPartner, requestTestConsent } from './testing';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -59,13 +58,7 @@ function holdFirstCall(name: 'getConsent' | 'revokeConsent' | 'setConsentStatus'
 const remove = (headers: Record<string, string>, id: string) =>
   t.app.inject({ method: 'DELETE', url: `/api/user-consents/${id}`, headers });
 
-const eventsOf = async (customerId: string) =>
-  (
-    await t.deps.db
-      .select({ type: activityEvents.type })
-      .from(activityEvents)
-      .where(eq(activityEvents.customerId, customerId))
-  ).map((e) => e.type);
+const eventsOf = (customerId: string) => activityTypesOf(t, customerId);
 
 describe('a consent removed while another request about it waits on the bank', () => {
   it('answers the refresh that lost 404, stores nothing for it, and records only the deletion', async () => {

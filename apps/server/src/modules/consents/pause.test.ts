@@ -5,9 +5,14 @@ import { createHttpConsentProvider } from '../../adapters/consent-provider';
 import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { sandboxBankConsents } from '../../sandbox/bank/schema';
-import { activityEvents } from '../activity/schema';
 import { consents } from './schema';
-import { approvedTestConsent, createTestPartner, partnerRead, requestTestConsent } from './testing';
+import {
+  activityTypesOf,
+  approvedTestConsent,
+  createTestPartner,
+  partnerRead,
+  requestTestConsent,
+} from './testing';
 import { DAY_MS } from '../../lib/clock';
 
 let t: TestApp;
@@ -46,13 +51,7 @@ const partnerView = async (apiKey: string, consentId: string) => {
   return res.json().data as PartnerConsent;
 };
 
-const eventsOf = async (customerId: string) =>
-  (
-    await t.deps.db
-      .select({ type: activityEvents.type })
-      .from(activityEvents)
-      .where(eq(activityEvents.customerId, customerId))
-  ).map((e) => e.type);
+const eventsOf = (customerId: string) => activityTypesOf(t, customerId);
 
 describe('POST /api/user-consents/:id/pause and /resume', () => {
   it('pauses at the bank, refuses the partner’s reads while paused, and resumes them', async () => {

@@ -1,5 +1,7 @@
 import type { PartnerConsent } from '@portal/contract';
+import { eq } from 'drizzle-orm';
 import type { TestApp } from '../../test/app';
+import { activityEvents } from '../activity/schema';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { createPartner } from '../partners/service';
 import { sandboxBankAuthorization } from '../../sandbox/bank/routes';
@@ -90,3 +92,12 @@ export function partnerRead(
     headers: { 'x-api-key': apiKey },
   });
 }
+
+/** The types of the customer's activity events, as recorded. */
+export const activityTypesOf = async (t: TestApp, customerId: string) =>
+  (
+    await t.deps.db
+      .select({ type: activityEvents.type })
+      .from(activityEvents)
+      .where(eq(activityEvents.customerId, customerId))
+  ).map((e) => e.type);

@@ -1,7 +1,8 @@
 // The portal's metrics in Prometheus's format (prom-client): what the alert rules of
 // deploy/prometheus/ watch. Counters count in the process that saw the event; the gauges that
 // describe the database (queues, orders) are read from it at each scrape.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { onResponseHookHandler } from 'fastify';
 import pg from 'pg';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -132,36 +133,34 @@ export function createMetrics() {
       this.set(Number(row?.count ?? 0));
     },
   });
-  new Gauge({
-    name: 'portal_grievances_overdue',
-    help: 'Grievances to the grievance officer past their due date with no answer (DPDP Rules, rule 14)',
-    aggregator: 'max',
-    registers,
-    async collect() {
-      if (!sources) return;
-      const [row] = await sources.db
-        .select({ count: sql<number>`count(*)::int` })
-        .from(grievances)
-        .where(sql`${grievances.answeredAt} IS NULL AND ${grievances.respondBy} < now()`);
-      this.set(Number(row?.count ?? 0));
-    },
-  });
-  new Gauge({
-    name: 'portal_corrections_overdue',
-    help: 'Requests to correct personal data past their due date with no decision (DPDP Act 2023, s. 12)',
-    aggregator: 'max',
-    registers,
-    async collect() {
-      if (!sources) return;
-      const [row] = await sources.db
-        .select({ count: sql<number>`count(*)::int` })
-        .from(correctionRequests)
-        .where(
-          sql`${correctionRequests.decidedAt} IS NULL AND ${correctionRequests.respondBy} < now()`,
-        );
-      this.set(Number(row?.count ?? 0));
-    },
-  });
+  /** The customers' requests past their due date undecided, by the database's clock. */
+  const overdue = (name: string, help: string, table: PgTable, where: SQL) =>
+    new Gauge({
+      name,
+      help,
+      aggregator: 'max',
+      registers,
+      async collect() {
+        if (!sources) return;
+        const [row] = await sources.db
+          .select({ count: sql<number>`count(*)::int` })
+          .from(table)
+          .where(where);
+        this.set(Number(row?.count ?? 0));
+      },
+    });
+  overdue(
+    'portal_grievances_overdue',
+    'Grievances to the grievance officer past their due date with no answer (DPDP Rules, rule 14)',
+    grievances,
+    sql`${grievances.answeredAt} IS NULL AND ${grievances.respondBy} < now()`,
+  );
+  overdue(
+    'portal_corrections_overdue',
+    'Requests to correct personal data past their due date with no decision (DPDP Act 2023, s. 12)',
+    correctionRequests,
+    sql`${correctionRequests.decidedAt} IS NULL AND ${correctionRequests.respondBy} < now()`,
+  );
   new Gauge({
     name: 'portal_ready',
     help: 'Each readiness check of this process: 1 when it answers, 0 when not (database, files, queue, workers)',

@@ -17,7 +17,7 @@ import { reserveRateLimitHit } from '../../lib/rate-limit';
 import { recordAudit } from '../audit/record';
 import { enqueueMail } from '../mail/delivery';
 import { customers } from '../users/schema';
-import { newReference } from './references';
+import { emailOf, newReference, undecidable } from './references';
 import { correctionRequests } from './schema';
 
 type CorrectionDeps = Pick<AppDeps, 'db' | 'clock' | 'queue' | 'consents' | 'config'>;
@@ -172,10 +172,10 @@ export async function decideCorrection(
         .select({ id: correctionRequests.id })
         .from(correctionRequests)
         .where(eq(correctionRequests.reference, reference));
-      throw new AppError(
-        known ? 'CONFLICT' : 'NOT_FOUND',
-        known ? `${reference} is decided already` : `no correction request ${reference}`,
-      );
+      throw undecidable(Boolean(known), reference, {
+        decided: 'decided',
+        kind: 'correction request',
+      });
     }
     const field = row.field as CorrectableField;
     if (decision.outcome === 'Corrected') {
@@ -184,13 +184,9 @@ export async function decideCorrection(
         .set({ [field]: row.requestedValue, updatedAt: clock.now() })
         .where(eq(customers.id, row.customerId));
     }
-    const [customer] = await tx
-      .select({ email: customers.email })
-      .from(customers)
-      .where(eq(customers.id, row.customerId));
     await enqueueMail(tx, deps, {
       template: 'privacy',
-      to: customer!.email,
+      to: await emailOf(tx, row.customerId),
       data: {
         kind: 'correction-decided',
         reference,

@@ -11,7 +11,7 @@ import { reserveRateLimitHit } from '../../lib/rate-limit';
 import { recordAudit } from '../audit/record';
 import { enqueueMail } from '../mail/delivery';
 import { customers } from '../users/schema';
-import { newReference } from './references';
+import { emailOf, newReference, undecidable } from './references';
 import { grievances } from './schema';
 
 type GrievanceDeps = Pick<AppDeps, 'db' | 'clock' | 'queue' | 'consents' | 'config'>;
@@ -123,18 +123,11 @@ export async function answerGrievance(deps: GrievanceDeps, reference: string, an
         .select({ id: grievances.id })
         .from(grievances)
         .where(eq(grievances.reference, reference));
-      throw new AppError(
-        known ? 'CONFLICT' : 'NOT_FOUND',
-        known ? `${reference} is answered already` : `no grievance ${reference}`,
-      );
+      throw undecidable(Boolean(known), reference, { decided: 'answered', kind: 'grievance' });
     }
-    const [customer] = await tx
-      .select({ email: customers.email })
-      .from(customers)
-      .where(eq(customers.id, row.customerId));
     await enqueueMail(tx, deps, {
       template: 'privacy',
-      to: customer!.email,
+      to: await emailOf(tx, row.customerId),
       data: { kind: 'grievance-answered', reference, topic: row.topic, answer },
     });
     await recordAudit(tx, clock, {
