@@ -7,6 +7,7 @@ import { createCustomer } from '../../test/customers';
 import { openTestDatabase } from '../../test/database';
 import { watchedDatabase } from '../../test/watched-database';
 import { jobsOf } from '../../test/queue';
+import { mailResetLink } from './passwords';
 import { passwordResetTokens } from './schema';
 import { freshIp, requestResetLink, unreachableMailer, waitForMailCount } from '../../test/auth';
 
@@ -134,5 +135,20 @@ describe('POST /api/users/forgot-password', () => {
     open();
     await closing;
     expect(await tokensOf(customer.id)).toHaveLength(1);
+  });
+
+  it('logs why a link could not be issued, and never throws after the answer', async () => {
+    const customer = await createCustomer(t);
+    const warned: [unknown, string][] = [];
+    const log = { warn: (fields: unknown, message: string) => warned.push([fields, message]) };
+    const failing = {
+      ...t.deps,
+      db: Object.assign(Object.create(t.deps.db) as typeof t.deps.db, {
+        transaction: () => Promise.reject(new Error('the database went away')),
+      }),
+    };
+    await expect(mailResetLink(failing, log as never, customer.email)).resolves.toBeUndefined();
+    expect(warned).toEqual([[{ reason: 'the database went away' }, 'reset link failed']]);
+    expect(await tokensOf(customer.id)).toEqual([]);
   });
 });
