@@ -26,7 +26,7 @@ const LAYERS = {
   ],
   foundation: [`${SERVER}modules/(users|activity|preferences|mail|audit)/`],
   features: [
-    `${SERVER}modules/(auth|security|two-factor|consents|partners|billing|plans|plugins|invoices)/`,
+    `${SERVER}modules/(auth|security|two-factor|passkeys|consents|partners|billing|plans|plugins|invoices)/`,
   ],
   flows: [`${SERVER}modules/(purchases|privacy|exports|reminders)/`],
   // wires the rest together: the app, its start, jobs, the CLI, the sandboxes and the demo data

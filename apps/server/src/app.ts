@@ -39,6 +39,7 @@ import { billingRoutes } from './modules/billing/routes';
 import { reminderRoutes } from './modules/reminders/routes';
 import { exportRoutes } from './modules/exports/routes';
 import { twoFactorRoutes } from './modules/two-factor/routes';
+import { passkeyRoutes } from './modules/passkeys/routes';
 import { securityRoutes } from './modules/security/routes';
 import { preferencesRoutes } from './modules/preferences/routes';
 import { privacyRoutes } from './modules/privacy/routes';
@@ -149,6 +150,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(reminderRoutes);
   await app.register(exportRoutes);
   await app.register(twoFactorRoutes);
+  await app.register(passkeyRoutes);
   if (deps.payments.settings.sandbox) await app.register(sandboxGatewayRoutes);
   if (deps.consents.sandboxBank) {
     await app.register(sandboxBankRoutes(deps.consents.sandboxBank), {

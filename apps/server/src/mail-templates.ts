@@ -11,6 +11,7 @@ import {
   signInCodeMail,
   type MailTemplates,
 } from './modules/mail/templates';
+import { passkeyMail } from './modules/passkeys/mail';
 import { privacyMail } from './modules/privacy/mail';
 import { reminderMail } from './modules/reminders/mail';
 import { twoFactorMail } from './modules/two-factor/mail';
@@ -24,6 +25,7 @@ export const mailTemplates: MailTemplates = {
   'dead-letter-digest': deadLetterDigestMail,
   reminder: reminderMail,
   'two-factor-changed': twoFactorMail,
+  'passkey-changed': passkeyMail,
   privacy: privacyMail,
   receipt: receiptMailTemplate,
   'credit-note': creditNoteMailTemplate,

@@ -23,6 +23,7 @@ export * from './security';
 export * from './coming-up';
 export * from './invoices';
 export * from './two-factor';
+export * from './passkeys';
 export * from './exports';
 export * from './preferences';
 export * from './privacy';

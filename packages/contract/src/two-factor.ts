@@ -13,8 +13,11 @@ export const twoFactorPaths = {
   verifyRecoveryCode: '/api/auth/verify-recovery-code',
 } as const;
 
-/** What sign-in asks for after the password: the e-mailed code, or the authenticator app's. */
-export const SecondFactorSchema = z.enum(['email', 'app']);
+/**
+ * What sign-in asks for after the password: the e-mailed code, the authenticator app's, or a
+ * passkey (which comes first when the account has both).
+ */
+export const SecondFactorSchema = z.enum(['email', 'app', 'passkey']);
 export type SecondFactor = z.infer<typeof SecondFactorSchema>;
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -26,6 +29,7 @@ export const twoFactorMessages = {
   setupStarted: 'Scan the QR code with your authenticator app, then enter the code it shows.',
   enabled: 'The authenticator app is on. Keep your recovery codes somewhere safe.',
   disabled: 'The authenticator app is off. Sign-in codes come by e-mail again.',
+  disabledPasskeyStays: 'The authenticator app is off. You sign in with your passkey.',
   alreadyOn: 'The authenticator app is already on.',
   notOn: 'The authenticator app is not on.',
   noSetup: 'No set-up is waiting for a code. Please start the set-up again.',
@@ -57,7 +61,7 @@ const PasswordSchema = text({ error: 'Password is required' })
 export const TwoFactorStatusSchema = z.object({
   /** What sign-in asks for after the password. */
   secondFactor: SecondFactorSchema,
-  /** When the app was turned on; null while the code comes by e-mail. */
+  /** When the app was turned on; null while it is off. */
   enabledAt: z.string().nullable(),
   recoveryCodesLeft: z.number().int().nonnegative(),
   /** Whether the customer turned down the dashboard's invitation to add the app. */

@@ -15,6 +15,7 @@ export * from '../modules/mail/schema';
 export * from '../modules/reminders/schema';
 export * from '../modules/security/schema';
 export * from '../modules/two-factor/schema';
+export * from '../modules/passkeys/schema';
 export * from '../modules/preferences/schema';
 export * from '../modules/privacy/schema';
 export * from '../modules/audit/schema';

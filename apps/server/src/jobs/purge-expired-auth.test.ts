@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../test/app';
-import { createCustomer } from '../test/customers';
+import { authHeaders, createCustomer } from '../test/customers';
 import {
   accountThrottles,
   loginChallenges,
@@ -23,6 +23,8 @@ import {
   waitForMailCount,
 } from '../test/auth';
 import { REFRESH_COOKIE } from '../modules/auth/routes';
+import { passkeyChallenges } from '../modules/passkeys/schema';
+import { registrationOptionsFor } from '../test/passkeys';
 import { purgeExpiredAuth, type PurgeCounts } from './purge-expired-auth';
 
 // a fresh database for each test, so that the counts are exactly this test's records
@@ -36,6 +38,7 @@ const minute = 60_000;
 const hour = 60 * minute;
 const none: PurgeCounts = {
   loginChallenges: 0,
+  passkeyChallenges: 0,
   sessions: 0,
   refreshTokens: 0,
   passwordResetTokens: 0,
@@ -172,6 +175,7 @@ describe('purgeExpiredAuth', () => {
     expect(await purge()).toEqual({
       // logged out, idle, abandoned, recovered, locked
       loginChallenges: 5,
+      passkeyChallenges: 0,
       // logged out, idle, recovered, locked
       sessions: 4,
       // two of the idle session (rotated and current), one of each other
@@ -247,5 +251,30 @@ describe('purgeExpiredAuth', () => {
     expect(total('refreshTokens')).toBe(3);
     expect(total('loginChallenges')).toBe(3);
     expect(runs.filter((run) => run.sessions > 0)).toHaveLength(1);
+  });
+});
+
+describe('passkey challenges', () => {
+  it('deletes a registration challenge no one answered, a day after it expired, and no other', async () => {
+    const customer = await createCustomer(t);
+    const old = await registrationOptionsFor(
+      t,
+      await authHeaders(t, customer.id),
+      customer.password,
+    );
+    t.clock.advance(hour);
+    const fresh = await registrationOptionsFor(
+      t,
+      await authHeaders(t, customer.id),
+      customer.password,
+    );
+    // each goes a day after it expired: the first just after a day and five minutes
+    t.clock.advance(24 * hour - 56 * minute);
+    expect(await purge()).toEqual(none);
+    t.clock.advance(2 * minute);
+    expect(await purge()).toEqual({ ...none, passkeyChallenges: 1 });
+    const left = await t.deps.db.select().from(passkeyChallenges);
+    expect(left.map((row) => row.challenge)).toEqual([fresh.challenge]);
+    expect(old.challenge).not.toBe(fresh.challenge);
   });
 });

@@ -9,6 +9,7 @@ import {
   refreshTokens,
   sessions,
 } from '../modules/auth/schema';
+import { passkeyChallenges } from '../modules/passkeys/schema';
 import { ABSOLUTE_LIMIT_MS, IDLE_LIMIT_MS } from '../modules/auth/sessions';
 import { RATE_LIMITS } from '../lib/rate-limit';
 import { whileHoldingJobLock } from '../db/job-lock';
@@ -22,6 +23,7 @@ const LONGEST_WINDOW_MS = Math.max(...Object.values(RATE_LIMITS).map((limit) => 
 
 export interface PurgeCounts {
   loginChallenges: number;
+  passkeyChallenges: number;
   sessions: number;
   refreshTokens: number;
   passwordResetTokens: number;
@@ -31,6 +33,7 @@ export interface PurgeCounts {
 
 const nothing: PurgeCounts = {
   loginChallenges: 0,
+  passkeyChallenges: 0,
   sessions: 0,
   refreshTokens: 0,
   passwordResetTokens: 0,
@@ -54,6 +57,11 @@ export async function purgeExpiredAuth({
       .delete(loginChallenges)
       .where(or(lt(loginChallenges.expiresAt, cutoff), lt(loginChallenges.consumedAt, cutoff)))
       .returning({ id: loginChallenges.id });
+    // a sign-in's go with it (cascade); a registration's that no one answered, here
+    const passkeyAsks = await tx
+      .delete(passkeyChallenges)
+      .where(lt(passkeyChallenges.expiresAt, cutoff))
+      .returning({ challenge: passkeyChallenges.challenge });
 
     // revoked, or past the idle or the absolute limit, which ends a session even unrevoked
     const sessionEnded = or(
@@ -111,6 +119,7 @@ export async function purgeExpiredAuth({
 
     return {
       loginChallenges: challenges.length,
+      passkeyChallenges: passkeyAsks.length,
       sessions: ended.length,
       refreshTokens: tokens.length,
       passwordResetTokens: resetTokens.length,

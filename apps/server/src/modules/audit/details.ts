@@ -31,7 +31,8 @@ export interface AuditDetails {
   rows?: number;
   recoveryCodes?: number;
   /** How the second factor was proved. */
-  with?: 'app_code' | 'recovery_code';
+  with?: 'app_code' | 'recovery_code' | 'passkey';
+  passkeyId?: string;
   /** How a password was reset. */
   via?: 'email_link' | 'operator';
   /** An operator command's name, never its arguments. */

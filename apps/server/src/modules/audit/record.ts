@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = [
   'two_factor_app_added',
   'two_factor_app_removed',
   'recovery_code_used',
+  'passkey_added',
+  'passkey_removed',
   'password_changed',
   'password_reset',
   'password_reset_link_sent',

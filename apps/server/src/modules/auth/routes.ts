@@ -6,15 +6,20 @@ import {
   LoginRequestSchema,
   LoginResponseSchema,
   LogoutResponseSchema,
+  PasskeyOptionsResponseSchema,
+  PasskeySignInOptionsRequestSchema,
   ProfileResponseSchema,
   RefreshTokenResponseSchema,
   ResendVerificationRequestSchema,
   ResendVerificationResponseSchema,
   Verify2faRequestSchema,
   Verify2faResponseSchema,
+  VerifyPasskeyRequestSchema,
   VerifyRecoveryCodeRequestSchema,
   authMessages,
   authPaths,
+  passkeyMessages,
+  passkeyPaths,
   twoFactorMessages,
   twoFactorPaths,
 } from '@portal/contract';
@@ -22,6 +27,7 @@ import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { createAccessTokens } from './access-token';
 import { sessionExpired } from './authenticate';
+import { passkeyOptionsForSignIn, verifyPasskeyLogin } from './passkey-sign-in';
 import { readProfile } from './profile';
 import {
   codeMailStatus,
@@ -30,8 +36,8 @@ import {
   resendCode,
   startLogin,
   verifyLogin,
-  type CompletedLogin,
 } from './service';
+import type { CompletedLogin } from './complete-sign-in';
 import { ABSOLUTE_LIMIT_MS, type IssuedSession } from './sessions';
 
 /** `__Host-`: Secure, Path=/ and no Domain, so no sibling host can set or read it. */
@@ -115,9 +121,10 @@ export async function authRoutes(app: App) {
         request.headers['user-agent'],
         (work) => app.afterAnswer(request, work),
       );
-      // the e-mailed path answers exactly as before; only the app is named
-      if (secondFactor === 'app') {
-        const message = twoFactorMessages.appCodeAsked;
+      // the e-mailed path answers exactly as before; only the app and a passkey are named
+      if (secondFactor !== 'email') {
+        const message =
+          secondFactor === 'app' ? twoFactorMessages.appCodeAsked : passkeyMessages.passkeyAsked;
         return { success: true as const, tempToken, message, secondFactor };
       }
       return { success: true as const, tempToken, message: authMessages.codeSent };
@@ -233,6 +240,47 @@ export async function authRoutes(app: App) {
       if (!user) throw sessionExpired();
       return { success: true as const, message: authMessages.profileFetched, data: { user } };
     },
+  );
+
+  app.post(
+    passkeyPaths.signInOptions,
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Sign-in step two with a passkey: the options for navigator.credentials.get, for this sign-in',
+        security: [],
+        body: PasskeySignInOptionsRequestSchema,
+        response: { 200: PasskeyOptionsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: passkeyMessages.signInOptions,
+      data: { ...(await passkeyOptionsForSignIn(deps, request.body.tempToken, request.ip)) },
+    }),
+  );
+
+  app.post(
+    passkeyPaths.verify,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "Sign-in step two with a passkey's signature; sets the refresh cookie",
+        security: [],
+        body: VerifyPasskeyRequestSchema,
+        response: { 200: Verify2faResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      signedIn(
+        reply,
+        await verifyPasskeyLogin(deps, tokens, request.body, {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+        }),
+        deps.clock.now(),
+      ),
   );
 
   app.post(

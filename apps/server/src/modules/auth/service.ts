@@ -1,27 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, lt, lte, sql } from 'drizzle-orm';
 import {
   CODE_TTL_MS,
   RESEND_INTERVAL_MS,
   authMessages,
+  passkeyMessages,
   type LoginRequestSchema,
-  type User,
   twoFactorMessages,
 } from '@portal/contract';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
+import type { Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
-import { recordActivity } from '../activity/record';
+import { givenBackIfRefused, reserveRateLimitHit } from '../../lib/rate-limit';
 import { mailStatus, type MailStatus } from '../mail/delivery';
-import { appSignInCheck, secondFactorOf, type GivenCode } from '../two-factor/service';
-import { recordSignInAttempt, type SignInClient } from './sign-in-record';
-import type { Executor } from '../../db/client';
-import type { Clock } from '../../lib/clock';
-import { customers } from '../users/schema';
+import { signInCodeCheck, secondFactorOf, type GivenCode } from '../two-factor/service';
 import { findCustomerByEmail, normaliseEmail } from '../users/service';
-import { getUser } from './profile';
 import type { AccessTokens } from './access-token';
+import {
+  codeExpired,
+  findChallenge,
+  openChallenge,
+  recordSignInFailure,
+  refuseCode,
+  reserveCodeAttempt,
+  stillOpen,
+  type FoundChallenge,
+} from './challenges';
+import { completeSignIn, type CompletedLogin } from './complete-sign-in';
 import { codeMailJobId, queueCodeMail } from './mails';
 import { loginChallenges } from './schema';
 import { codeHash, randomCode, randomToken, sameHash, sha256 } from './secrets';
@@ -29,48 +36,23 @@ import {
   revokeSession,
   rotateRefreshToken,
   sessionOfRefreshToken,
-  startSession,
   type IssuedSession,
 } from './sessions';
-import { givenBackIfRefused, reserveRateLimitHit } from '../../lib/rate-limit';
-import { clearAccountFailures, recordAccountFailure, reserveAccountAttempt } from './throttle';
+import { reserveAccountAttempt } from './throttle';
 
-export const MAX_CODE_ATTEMPTS = 5;
+export { MAX_CODE_ATTEMPTS } from './challenges';
 export const MAX_RESENDS = 5;
 
 export type ServiceDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'queue' | 'consents'>;
 type LoginInput = z.output<typeof LoginRequestSchema>;
 
 const invalidLogin = () => new AppError('UNAUTHORIZED', authMessages.invalidLogin);
-const codeExpired = () => new AppError('BAD_REQUEST', authMessages.codeExpired);
-const tooManyCodes = () => new AppError('BAD_REQUEST', authMessages.tooManyCodes);
 
 // People type these with spaces or in lower case; the stored values are canonical.
 const squash = (value: string) => value.replace(/[\s-]/g, '');
 const sameMobile = (a: string, b: string) => squash(a) === squash(b);
 const sameGst = (a: string, b: string) => squash(a).toUpperCase() === squash(b).toUpperCase();
 const sameSerial = (a: string, b: string) => squash(a) === squash(b);
-
-/** What a refused step leaves in the account: its activity event and its sign-in history row. */
-async function recordSignInFailure(
-  tx: Executor,
-  clock: Clock,
-  customerId: string,
-  client: SignInClient,
-  outcome: 'wrong_password' | 'wrong_code',
-) {
-  await recordActivity(tx, clock, {
-    customerId,
-    type: 'signin_failed',
-    title: 'Sign-in failed',
-    description:
-      outcome === 'wrong_password'
-        ? 'Someone tried to sign in to your account with incorrect details.'
-        : 'An incorrect verification code was entered.',
-    status: 'failed',
-  });
-  await recordSignInAttempt(tx, clock, { customerId, outcome, client });
-}
 
 /**
  * Step one: every credential together; answers a handle to the challenge and mails the code.
@@ -143,60 +125,6 @@ export async function startLogin(
   return { tempToken, secondFactor };
 }
 
-async function findChallenge(deps: ServiceDeps, tempToken: string) {
-  const [row] = await deps.db
-    .select({ challenge: loginChallenges, email: customers.email })
-    .from(loginChallenges)
-    .innerJoin(customers, eq(customers.id, loginChallenges.customerId))
-    .where(eq(loginChallenges.tokenHash, sha256(tempToken)))
-    .limit(1);
-  return row;
-}
-
-type FoundChallenge = NonNullable<Awaited<ReturnType<typeof findChallenge>>>;
-
-/** The challenge, if it still takes codes now; otherwise the reason it does not. */
-function openChallenge(found: FoundChallenge | undefined, now: Date): FoundChallenge {
-  if (!found || found.challenge.consumedAt) throw codeExpired();
-  if (found.challenge.attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
-  if (now >= found.challenge.expiresAt) throw codeExpired();
-  return found;
-}
-
-/** The same rules in SQL, for the statements that decide. */
-const stillOpen = (id: string, now: Date) =>
-  and(
-    eq(loginChallenges.id, id),
-    isNull(loginChallenges.consumedAt),
-    lt(loginChallenges.attempts, MAX_CODE_ATTEMPTS),
-    gt(loginChallenges.expiresAt, now),
-  );
-
-/**
- * Counts a try on the challenge before its code is compared, so that codes arriving together
- * get at most five comparisons; answers the code hash this try is compared with.
- */
-async function reserveCodeAttempt(deps: ServiceDeps, tempToken: string, now: Date) {
-  const { challenge, email } = openChallenge(await findChallenge(deps, tempToken), now);
-  const [reserved] = await deps.db
-    .update(loginChallenges)
-    .set({ attempts: sql`${loginChallenges.attempts} + 1` })
-    .where(stillOpen(challenge.id, now))
-    .returning({ attempts: loginChallenges.attempts, codeHash: loginChallenges.codeHash });
-  if (!reserved) {
-    // another request changed the challenge in between: tell why it is closed now
-    openChallenge(await findChallenge(deps, tempToken), now);
-    throw codeExpired();
-  }
-  return { challenge, email, attempts: reserved.attempts, comparedHash: reserved.codeHash };
-}
-
-export interface CompletedLogin {
-  token: string;
-  user: User;
-  session: IssuedSession;
-}
-
 type CodeInput = { tempToken: string } & ({ verificationCode: string } | { recoveryCode: string });
 
 const givenCode = (input: CodeInput): GivenCode =>
@@ -221,61 +149,28 @@ export async function verifyLogin(
   );
 
   // the request schema has trimmed the code already
-  const app = await appSignInCheck(deps, challenge.customerId, givenCode(input));
+  const app = await signInCodeCheck(deps, challenge.customerId, givenCode(input));
   const matches = app
     ? app.matches
     : 'verificationCode' in input &&
       sameHash(codeHash(challenge.id, input.verificationCode), comparedHash);
   if (!matches) {
-    await db.transaction(async (tx) => {
-      await recordAccountFailure(tx, clock, email);
-      await recordSignInFailure(tx, clock, challenge.customerId, { ip, userAgent }, 'wrong_code');
-    });
-    if (attempts >= MAX_CODE_ATTEMPTS) throw tooManyCodes();
-    throw new AppError('BAD_REQUEST', authMessages.invalidCode);
+    return refuseCode(
+      deps,
+      { challenge, email, attempts },
+      { ip, userAgent },
+      authMessages.invalidCode,
+    );
   }
   await addressAttempt.giveBack();
+  return completeSignIn(deps, tokens, { challenge, email, comparedHash }, app, { ip, userAgent });
+}
 
-  const session = await db.transaction(async (tx) => {
-    // claimed with a condition, so that two requests with the same code cannot both sign in
-    const [claimed] = await tx
-      .update(loginChallenges)
-      .set({ consumedAt: clock.now() })
-      .where(
-        and(
-          eq(loginChallenges.id, challenge.id),
-          isNull(loginChallenges.consumedAt),
-          eq(loginChallenges.codeHash, comparedHash),
-        ),
-      )
-      .returning({ id: loginChallenges.id });
-    if (!claimed) return null;
-    // the app's code or a recovery code serves one sign-in: of two at once, the first
-    if (app && !(await app.claim(tx))) {
-      throw new AppError('BAD_REQUEST', authMessages.invalidCode);
-    }
-    const issued = await startSession(tx, clock, challenge.customerId, challenge.rememberMe, {
-      ip,
-      userAgent,
-    });
-    await clearAccountFailures(tx, email);
-    await recordActivity(tx, clock, {
-      customerId: challenge.customerId,
-      type: 'signin',
-      title: 'Signed in',
-      description: 'You signed in to the portal.',
-      status: 'success',
-      details: { sessionId: issued.sessionId },
-    });
-    return issued;
-  });
-  if (!session) throw codeExpired();
-
-  const token = await tokens.sign({
-    customerId: challenge.customerId,
-    sessionId: session.sessionId,
-  });
-  return { token, user: await getUser(db, clock, challenge.customerId), session };
+/** An account that signs in with its app or a passkey is sent no code. */
+async function refuseUnlessEmailCode(db: Executor, customerId: string) {
+  const factor = await secondFactorOf(db, customerId);
+  if (factor === 'app') throw new AppError('BAD_REQUEST', twoFactorMessages.noEmailCode);
+  if (factor === 'passkey') throw new AppError('BAD_REQUEST', passkeyMessages.noEmailCode);
 }
 
 /** The challenge, if it may have a new code now; otherwise the reason it may not. */
@@ -302,9 +197,7 @@ export async function resendCode(deps: ServiceDeps, tempToken: string) {
   const { db, clock } = deps;
   const now = clock.now();
   const { challenge, email } = resendableChallenge(await findChallenge(deps, tempToken), now);
-  if ((await secondFactorOf(db, challenge.customerId)) === 'app') {
-    throw new AppError('BAD_REQUEST', twoFactorMessages.noEmailCode);
-  }
+  await refuseUnlessEmailCode(db, challenge.customerId);
   const code = randomCode();
   // every limit again in the statement, so that resends arriving together send one code
   const updated = await db.transaction(async (tx) => {
@@ -348,9 +241,7 @@ export async function codeMailStatus(
   const { db, clock } = deps;
   await reserveRateLimitHit(db, clock, 'code-mail', ip);
   const { challenge } = openChallenge(await findChallenge(deps, tempToken), clock.now());
-  if ((await secondFactorOf(db, challenge.customerId)) === 'app') {
-    throw new AppError('BAD_REQUEST', twoFactorMessages.noEmailCode);
-  }
+  await refuseUnlessEmailCode(db, challenge.customerId);
   return mailStatus(deps, codeMailJobId(challenge.id, challenge.resendCount));
 }
 

@@ -36,6 +36,7 @@ import {
   twoFactorApps,
   twoFactorRecoveryCodes,
 } from '../two-factor/schema';
+import { passkeyChallenges, passkeys } from '../passkeys/schema';
 import { customers } from '../users/schema';
 import { CLOSED_PASSWORD_HASH, findCustomerById } from '../users/service';
 import { checkCode, checkPassword, consumeCode, issueCode } from './codes';
@@ -122,6 +123,8 @@ const PERSONAL_TABLES = [
   twoFactorApps,
   twoFactorRecoveryCodes,
   secondFactorInvitations,
+  passkeyChallenges,
+  passkeys,
   loginChallenges,
   passwordResetTokens,
   seenBrowsers,

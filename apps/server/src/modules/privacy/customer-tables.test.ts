@@ -22,6 +22,7 @@ import { remindersSent } from '../reminders/schema';
 import * as sandboxBank from '../../sandbox/bank/schema';
 import * as sandboxGateway from '../../sandbox/gateway/schema';
 import { CHROME_ON_WINDOWS, SAFARI_ON_IPHONE, passwordStep, signInFrom } from '../../test/security';
+import { registrationOptionsFor, withPasskey } from '../../test/passkeys';
 import { withAppOn } from '../../test/two-factor';
 import {
   countCustomerRows,
@@ -143,6 +144,9 @@ async function customerInEveryTable() {
   // the invitation to add the app, turned down before the app was set up
   expect((await post(t, twoFactorPaths.dismissInvitation, headers)).statusCode).toBe(200);
   await withAppOn(t, customer);
+  await withPasskey(t, customer);
+  // a registration begun and not finished leaves its challenge
+  await registrationOptionsFor(t, headers, customer.password);
   expect((await post(t, privacyPaths.dataExport, headers)).statusCode).toBe(202);
   await drainQueue(t, 'data-export');
   return customer;

@@ -6,6 +6,7 @@ import { createCustomer } from '../../test/customers';
 import { unzip } from '../../test/zip';
 import { describeDevice } from '../auth/browsers';
 import { billingDetails } from '../billing/schema';
+import { passkeys } from '../passkeys/schema';
 import { customerPlans, plans } from '../plans/schema';
 import { notificationPreferences } from '../preferences/schema';
 import { signInEvents } from '../security/schema';
@@ -101,7 +102,13 @@ describe('the archive of a customer with nothing but a profile', () => {
       billingAddress: null,
       notificationPreferences: { reminders: true, consentChanges: true },
       // every account has the emailed code; the authenticator app is the customer's choice
-      secondFactor: { emailedCode: true, authenticatorApp: null, appInvitationDismissedAt: null },
+      secondFactor: {
+        emailedCode: true,
+        authenticatorApp: null,
+        passkeys: [],
+        unusedRecoveryCodes: 0,
+        appInvitationDismissedAt: null,
+      },
       planPeriods: [],
       nominee: null,
       grievances: [],
@@ -167,6 +174,17 @@ describe('account.json', () => {
       .insert(customerPlans)
       .values([later, earlier].map((p) => ({ customerId: customer.id, planId: plan!.id, ...p })));
 
+    await t.deps.db.insert(passkeys).values({
+      customerId: customer.id,
+      credentialId: randomUUID(),
+      publicKey: 'pQECAyYgASFYIA',
+      signCount: 0,
+      transports: 'internal',
+      backedUp: true,
+      name: 'Work laptop',
+      createdAt: now,
+    });
+
     const files = await filesOf(customer.id);
 
     expect(JSON.parse(files.get('account.json')!)).toEqual(
@@ -190,6 +208,8 @@ describe('account.json', () => {
         secondFactor: {
           emailedCode: true,
           authenticatorApp: null,
+          passkeys: [{ name: 'Work laptop', createdAt: now, lastUsedAt: null, synced: true }],
+          unusedRecoveryCodes: 0,
           appInvitationDismissedAt: now,
         },
         planPeriods: [earlier, later].map((p) => ({ plan: plan!.planName, ...p })),

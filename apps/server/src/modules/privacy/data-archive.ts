@@ -4,6 +4,7 @@ import yazl from 'yazl';
 import type { AppDeps } from '../../deps';
 import type { Database } from '../../db/client';
 import { sessions } from '../auth/schema';
+import { passkeys } from '../passkeys/schema';
 import { describeDevice } from '../auth/browsers';
 import { billingDetails } from '../billing/schema';
 import { consentAccesses, consents } from '../consents/schema';
@@ -117,6 +118,16 @@ async function account(db: Database, customerId: string) {
     .select({ enabledAt: twoFactorApps.enabledAt, createdAt: twoFactorApps.createdAt })
     .from(twoFactorApps)
     .where(eq(twoFactorApps.customerId, customerId));
+  const keys = await db
+    .select({
+      name: passkeys.name,
+      createdAt: passkeys.createdAt,
+      lastUsedAt: passkeys.lastUsedAt,
+      synced: passkeys.backedUp,
+    })
+    .from(passkeys)
+    .where(eq(passkeys.customerId, customerId))
+    .orderBy(asc(passkeys.createdAt));
   const [nominee] = await db
     .select({
       name: nominees.name,
@@ -188,9 +199,10 @@ async function account(db: Database, customerId: string) {
     notificationPreferences: preferences ?? { reminders: true, consentChanges: true },
     secondFactor: {
       emailedCode: true,
-      authenticatorApp: app?.enabledAt
-        ? { enabledAt: app.enabledAt, unusedRecoveryCodes: recovery?.left ?? 0 }
-        : null,
+      authenticatorApp: app?.enabledAt ? { enabledAt: app.enabledAt } : null,
+      // each passkey's name and dates; its key is public and of no use to the customer
+      passkeys: keys,
+      unusedRecoveryCodes: recovery?.left ?? 0,
       // when the dashboard's invitation to add the app was turned down; null while it is shown
       appInvitationDismissedAt: invitation?.dismissedAt ?? null,
     },

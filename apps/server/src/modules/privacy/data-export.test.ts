@@ -156,7 +156,10 @@ describe('POST /api/privacy/data-export', () => {
     );
     expect(json('account.json')).toMatchObject({
       customer: { id: customer.id, email: customer.email, companyName: customer.companyName },
-      secondFactor: { authenticatorApp: { unusedRecoveryCodes: recoveryCodes.length } },
+      secondFactor: {
+        authenticatorApp: { enabledAt: expect.any(String) },
+        unusedRecoveryCodes: recoveryCodes.length,
+      },
       notificationPreferences: { reminders: true, consentChanges: true },
     });
     expect(json('orders.json')).toEqual([

@@ -1,5 +1,8 @@
 import { createHmac, hkdfSync, randomInt } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
 import { RECOVERY_CODE_COUNT } from '@portal/contract';
+import type { Executor } from '../../db/client';
+import { twoFactorRecoveryCodes } from './schema';
 
 // Crockford's base32 without I, L, O and U: nothing to misread when typed from paper.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -32,4 +35,35 @@ export function recoveryCodeHasher(serverSecret: string) {
   );
   return (code: string) =>
     createHmac('sha256', key).update(normaliseRecoveryCode(code)).digest('hex');
+}
+
+/** A new set of codes in place of any earlier one; answers the codes, to be shown once. */
+export async function replaceRecoveryCodes(
+  tx: Executor,
+  hash: (code: string) => string,
+  customerId: string,
+  now: Date,
+): Promise<string[]> {
+  const codes = newRecoveryCodes();
+  await dropRecoveryCodes(tx, customerId);
+  await tx
+    .insert(twoFactorRecoveryCodes)
+    .values(codes.map((code) => ({ customerId, codeHash: hash(code), createdAt: now })));
+  return codes;
+}
+
+export const dropRecoveryCodes = (tx: Executor, customerId: string) =>
+  tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.customerId, customerId));
+
+export async function recoveryCodesLeft(db: Executor, customerId: string): Promise<number> {
+  const unused = await db
+    .select(
+      // Stryker disable next-line ObjectLiteral: only the number of rows is read; a select of no columns answers the same rows
+      { id: twoFactorRecoveryCodes.id },
+    )
+    .from(twoFactorRecoveryCodes)
+    .where(
+      and(eq(twoFactorRecoveryCodes.customerId, customerId), isNull(twoFactorRecoveryCodes.usedAt)),
+    );
+  return unused.length;
 }

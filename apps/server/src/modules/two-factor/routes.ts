@@ -112,8 +112,11 @@ export async function twoFactorRoutes(app: App) {
       },
     },
     async (request) => {
-      await disableApp(deps, request.auth.customerId, request.body);
-      return { success: true as const, message: twoFactorMessages.disabled };
+      const { passkeyStays } = await disableApp(deps, request.auth.customerId, request.body);
+      const message = passkeyStays
+        ? twoFactorMessages.disabledPasskeyStays
+        : twoFactorMessages.disabled;
+      return { success: true as const, message };
     },
   );
 }

@@ -5,15 +5,20 @@ import {
   type SecondFactor,
   type TwoFactorStatus,
 } from '@portal/contract';
-import type { Database, Executor } from '../../db/client';
+import type { Executor } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
-import { verifyPassword } from '../../lib/password';
 import { recordAudit } from '../audit/record';
 import { enqueueMail } from '../mail/delivery';
+import { passkeys } from '../passkeys/schema';
 import { customers } from '../users/schema';
-import { reserveRateLimitHit } from '../../lib/rate-limit';
-import { recoveryCodeHasher, newRecoveryCodes } from './recovery-codes';
+import { checkedPassword, WrongCode, type Confirmer } from './confirm';
+import {
+  dropRecoveryCodes,
+  recoveryCodeHasher,
+  recoveryCodesLeft,
+  replaceRecoveryCodes,
+} from './recovery-codes';
 import { secondFactorInvitations, twoFactorApps, twoFactorRecoveryCodes } from './schema';
 import { acceptedStep, newSecret, otpauthUri, qrCodeDataUrl } from './totp';
 
@@ -27,12 +32,6 @@ type AppRow = typeof twoFactorApps.$inferSelect;
 const APP_ADDED = 'two_factor_app_added';
 const APP_REMOVED = 'two_factor_app_removed';
 
-/** A wrong guess: counted against the limit, where other refusals are not. */
-class WrongCode extends AppError {
-  constructor() {
-    super('BAD_REQUEST', twoFactorMessages.wrongCode);
-  }
-}
 const wrongCode = () => new WrongCode();
 const alreadyOn = () => new AppError('CONFLICT', twoFactorMessages.alreadyOn);
 
@@ -48,7 +47,8 @@ function openSecret(deps: TwoFactorDeps, row: AppRow): string | null {
   }
 }
 
-const hasherOf = (deps: TwoFactorDeps) => recoveryCodeHasher(deps.secrets.linkSigning);
+export const hasherOf = (deps: Pick<AppDeps, 'secrets'>) =>
+  recoveryCodeHasher(deps.secrets.linkSigning);
 
 async function appOf(db: Executor, customerId: string): Promise<AppRow | undefined> {
   const [row] = await db
@@ -62,40 +62,46 @@ async function appOf(db: Executor, customerId: string): Promise<AppRow | undefin
 const isOn = (row: AppRow | undefined): row is AppRow & { enabledAt: Date } =>
   row?.enabledAt != null;
 
-/** What sign-in asks for after the password. */
-export async function secondFactorOf(db: Database, customerId: string): Promise<SecondFactor> {
-  return isOn(await appOf(db, customerId)) ? 'app' : 'email';
+export const appIsOn = async (db: Executor, customerId: string) =>
+  isOn(await appOf(db, customerId));
+
+/** Whether the customer has a passkey: it signs in with one rather than a code. */
+export async function hasPasskey(db: Executor, customerId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: passkeys.id })
+    .from(passkeys)
+    .where(eq(passkeys.customerId, customerId))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** What sign-in asks for after the password: a passkey first, where the account has one. */
+export async function secondFactorOf(db: Executor, customerId: string): Promise<SecondFactor> {
+  const [app, passkey] = await Promise.all([appOf(db, customerId), hasPasskey(db, customerId)]);
+  if (passkey) return 'passkey';
+  return isOn(app) ? 'app' : 'email';
 }
 
 export async function twoFactorStatus(
   deps: TwoFactorDeps,
   customerId: string,
 ): Promise<TwoFactorStatus> {
-  const [row, [dismissed]] = await Promise.all([
+  const [row, passkey, [dismissed]] = await Promise.all([
     appOf(deps.db, customerId),
+    hasPasskey(deps.db, customerId),
     deps.db
       .select({ at: secondFactorInvitations.dismissedAt })
       .from(secondFactorInvitations)
       .where(eq(secondFactorInvitations.customerId, customerId)),
   ]);
-  const invitationDismissed = dismissed !== undefined;
-  if (!isOn(row)) {
-    return { secondFactor: 'email', enabledAt: null, recoveryCodesLeft: 0, invitationDismissed };
-  }
-  const unused = await deps.db
-    .select(
-      // Stryker disable next-line ObjectLiteral: only the number of rows is read; a select of no columns answers the same rows
-      { id: twoFactorRecoveryCodes.id },
-    )
-    .from(twoFactorRecoveryCodes)
-    .where(
-      and(eq(twoFactorRecoveryCodes.customerId, customerId), isNull(twoFactorRecoveryCodes.usedAt)),
-    );
+  const on = isOn(row);
+  const secondFactor = passkey ? 'passkey' : on ? 'app' : 'email';
   return {
-    secondFactor: 'app',
-    enabledAt: row.enabledAt.toISOString(),
-    recoveryCodesLeft: unused.length,
-    invitationDismissed,
+    secondFactor,
+    enabledAt: on ? row.enabledAt.toISOString() : null,
+    // codes exist only while the app or a passkey is on
+    recoveryCodesLeft: secondFactor === 'email' ? 0 : await recoveryCodesLeft(deps.db, customerId),
+    invitationDismissed: dismissed !== undefined,
   };
 }
 
@@ -135,64 +141,22 @@ export async function startSetup(deps: TwoFactorDeps, customerId: string) {
   return { secret, otpauthUri: uri, qrCode: await qrCodeDataUrl(uri) };
 }
 
-/**
- * The password, counted against the customer's limit of wrong entries before it is hashed
- * (the same limit as wrong codes); the customer's row for the notice. A wrong password or code
- * is recorded in the audit log as a refused `action`.
- */
-async function checkedPassword<T>(
-  deps: TwoFactorDeps,
-  customerId: string,
-  password: string,
-  action: typeof APP_ADDED | typeof APP_REMOVED,
-  check: (customer: { email: string; companyName: string }) => Promise<T>,
-): Promise<T> {
-  const refused = (reason: 'wrong_password' | 'wrong_code') =>
-    recordAudit(deps.db, deps.clock, {
-      actor: 'customer',
-      customerId,
-      action,
-      outcome: 'failure',
-      details: { reason },
-    });
-  const attempt = await reserveRateLimitHit(
-    deps.db,
-    deps.clock,
-    'code',
-    `two-factor:${customerId}`,
-  );
-  const [customer] = await deps.db
-    .select({
-      email: customers.email,
-      companyName: customers.companyName,
-      passwordHash: customers.passwordHash,
-    })
-    .from(customers)
-    .where(eq(customers.id, customerId));
-  if (!customer || !(await verifyPassword(customer.passwordHash, password))) {
-    await refused('wrong_password');
-    throw new AppError('BAD_REQUEST', twoFactorMessages.wrongPassword);
-  }
-  // a refusal that is not a wrong guess (nothing to turn on or off) gives the count back
-  const result = await check(customer).catch(async (error: unknown) => {
-    if (error instanceof WrongCode) await refused('wrong_code');
-    else await attempt.giveBack();
-    throw error;
-  });
-  await attempt.giveBack();
-  return result;
-}
-
 const queueNotice = (
   tx: Executor,
   deps: TwoFactorDeps,
-  customer: { email: string; companyName: string },
+  customer: Confirmer,
   on: boolean,
+  passkeyStays = false,
 ) =>
   enqueueMail(tx, deps, {
     template: 'two-factor-changed',
     to: customer.email,
-    data: { on, at: deps.clock.now().toISOString(), companyName: customer.companyName },
+    data: {
+      on,
+      at: deps.clock.now().toISOString(),
+      companyName: customer.companyName,
+      ...(passkeyStays && { passkeyStays }),
+    },
   });
 
 /** Turns the app on with the set-up's first code; answers the recovery codes, shown once. */
@@ -209,10 +173,8 @@ export async function enableApp(
     const step =
       secret === null ? null : await acceptedStep(secret, input.code, deps.clock.now(), null);
     if (step === null) throw wrongCode();
-    const codes = newRecoveryCodes();
-    const hash = hasherOf(deps);
     const now = deps.clock.now();
-    await deps.db.transaction(async (tx) => {
+    return deps.db.transaction(async (tx) => {
       // only the set-up this code was checked against: a set-up restarted meanwhile waits
       const [enabled] = await tx
         .update(twoFactorApps)
@@ -227,12 +189,7 @@ export async function enableApp(
         .returning({ customerId: twoFactorApps.customerId });
       // the code was checked against a set-up that is no longer the one waiting
       if (!enabled) throw wrongCode();
-      await tx
-        .delete(twoFactorRecoveryCodes)
-        .where(eq(twoFactorRecoveryCodes.customerId, customerId));
-      await tx
-        .insert(twoFactorRecoveryCodes)
-        .values(codes.map((code) => ({ customerId, codeHash: hash(code), createdAt: now })));
+      const codes = await replaceRecoveryCodes(tx, hasherOf(deps), customerId, now);
       await recordAudit(tx, deps.clock, {
         actor: 'customer',
         customerId,
@@ -240,8 +197,8 @@ export async function enableApp(
         details: { recoveryCodes: codes.length },
       });
       await queueNotice(tx, deps, customer, true);
+      return codes;
     });
-    return codes;
   });
 }
 
@@ -258,41 +215,15 @@ export interface GivenCode {
   code: string;
 }
 
-async function checkAppCode(
+// Stryker disable next-line BooleanLiteral: every caller reads `matches` first and never claims a code that does not match
+const NO_MATCH: AppCodeCheck = { matches: false, claim: async () => false };
+
+/** One of the customer's unused recovery codes. */
+async function checkRecoveryCode(
   deps: TwoFactorDeps,
-  row: AppRow,
-  { kind, code }: GivenCode,
+  customerId: string,
+  code: string,
 ): Promise<AppCodeCheck> {
-  const { customerId } = row;
-  if (kind === 'app') {
-    const secret = openSecret(deps, row);
-    const step =
-      secret === null ? null : await acceptedStep(secret, code, deps.clock.now(), row.lastUsedStep);
-    if (step === null)
-      return {
-        matches: false,
-        // Stryker disable next-line BooleanLiteral: both callers read `matches` first and never claim a code that does not match
-        claim: async () => false,
-      };
-    return {
-      matches: true,
-      async claim(tx) {
-        // later steps only, in one statement: of two requests with one code, one wins
-        const [used] = await tx
-          .update(twoFactorApps)
-          .set({ lastUsedStep: step })
-          .where(
-            and(
-              eq(twoFactorApps.customerId, customerId),
-              isNotNull(twoFactorApps.enabledAt),
-              or(isNull(twoFactorApps.lastUsedStep), lt(twoFactorApps.lastUsedStep, step)),
-            ),
-          )
-          .returning({ customerId: twoFactorApps.customerId });
-        return used !== undefined;
-      },
-    };
-  }
   const unused = and(
     eq(twoFactorRecoveryCodes.customerId, customerId),
     eq(twoFactorRecoveryCodes.codeHash, hasherOf(deps)(code)),
@@ -326,26 +257,63 @@ async function checkAppCode(
   };
 }
 
+async function checkAppCode(
+  deps: TwoFactorDeps,
+  row: AppRow,
+  { kind, code }: GivenCode,
+): Promise<AppCodeCheck> {
+  const { customerId } = row;
+  if (kind === 'recovery') return checkRecoveryCode(deps, customerId, code);
+  const secret = openSecret(deps, row);
+  const step =
+    secret === null ? null : await acceptedStep(secret, code, deps.clock.now(), row.lastUsedStep);
+  if (step === null) return NO_MATCH;
+  return {
+    matches: true,
+    async claim(tx) {
+      // later steps only, in one statement: of two requests with one code, one wins
+      const [used] = await tx
+        .update(twoFactorApps)
+        .set({ lastUsedStep: step })
+        .where(
+          and(
+            eq(twoFactorApps.customerId, customerId),
+            isNotNull(twoFactorApps.enabledAt),
+            or(isNull(twoFactorApps.lastUsedStep), lt(twoFactorApps.lastUsedStep, step)),
+          ),
+        )
+        .returning({ customerId: twoFactorApps.customerId });
+      return used !== undefined;
+    },
+  };
+}
+
 /**
- * Sign-in step two for an account with the app on: the check of the code given, or undefined
- * when the account takes the e-mailed code.
+ * Sign-in step two by a typed code for an account with the app or a passkey: the check of the
+ * code given, or undefined when the account takes the e-mailed code. A passkey account takes
+ * its recovery codes only: it has no app whose code could match.
  */
-export async function appSignInCheck(
+export async function signInCodeCheck(
   deps: TwoFactorDeps,
   customerId: string,
   given: GivenCode,
 ): Promise<AppCodeCheck | undefined> {
   const row = await appOf(deps.db, customerId);
-  return isOn(row) ? checkAppCode(deps, row, given) : undefined;
+  if (isOn(row)) return checkAppCode(deps, row, given);
+  if (!(await hasPasskey(deps.db, customerId))) return undefined;
+  return given.kind === 'recovery' ? checkRecoveryCode(deps, customerId, given.code) : NO_MATCH;
 }
 
-/** Turns the app off with a code from it or a recovery code; sign-in codes come by e-mail again. */
+/**
+ * Turns the app off with a code from it or a recovery code; sign-in codes come by e-mail again,
+ * unless the account has a passkey, which keeps the recovery codes. Answers whether it has.
+ */
 export async function disableApp(
   deps: TwoFactorDeps,
   customerId: string,
   input: { password: string; code: string },
-): Promise<void> {
-  await checkedPassword(deps, customerId, input.password, APP_REMOVED, async (customer) => {
+): Promise<{ passkeyStays: boolean }> {
+  return checkedPassword(deps, customerId, input.password, APP_REMOVED, async (customer) => {
     const row = await appOf(deps.db, customerId);
     if (!isOn(row)) throw new AppError('BAD_REQUEST', twoFactorMessages.notOn);
     // six digits (a space between the halves allowed) are the app's; anything else a recovery code
@@ -356,11 +324,10 @@ export async function disableApp(
       code: kind === 'app' ? digits : input.code,
     });
     if (!check.matches) throw wrongCode();
-    await deps.db.transaction(async (tx) => {
+    return deps.db.transaction(async (tx) => {
       if (!(await check.claim(tx))) throw wrongCode();
-      await tx
-        .delete(twoFactorRecoveryCodes)
-        .where(eq(twoFactorRecoveryCodes.customerId, customerId));
+      const passkeyStays = await hasPasskey(tx, customerId);
+      if (!passkeyStays) await dropRecoveryCodes(tx, customerId);
       await tx.delete(twoFactorApps).where(eq(twoFactorApps.customerId, customerId));
       await recordAudit(tx, deps.clock, {
         actor: 'customer',
@@ -368,7 +335,8 @@ export async function disableApp(
         action: APP_REMOVED,
         details: { with: kind === 'app' ? 'app_code' : 'recovery_code' },
       });
-      await queueNotice(tx, deps, customer, false);
+      await queueNotice(tx, deps, customer, false, passkeyStays);
+      return { passkeyStays };
     });
   });
 }

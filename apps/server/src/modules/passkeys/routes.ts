@@ -1,0 +1,143 @@
+import {
+  AddPasskeyRequestSchema,
+  AddPasskeyResponseSchema,
+  ErrorResponseSchema,
+  IdParamsSchema,
+  PasskeyListResponseSchema,
+  PasskeyOptionsRequestSchema,
+  PasskeyOptionsResponseSchema,
+  RemovePasskeyRequestSchema,
+  RemovePasskeyResponseSchema,
+  RenamePasskeyRequestSchema,
+  RenamePasskeyResponseSchema,
+  passkeyMessages,
+  passkeyPaths,
+} from '@portal/contract';
+import type { App } from '../../lib/types';
+import {
+  addPasskey,
+  listPasskeys,
+  registrationOptions,
+  removePasskey,
+  renamePasskey,
+} from './service';
+
+const security = [{ bearer: [] }];
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  429: ErrorResponseSchema,
+};
+const tags = ['security'];
+
+export async function passkeyRoutes(app: App) {
+  const { deps } = app;
+
+  app.get(
+    passkeyPaths.list,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "The customer's passkeys, with the recovery codes left",
+        security,
+        response: { 200: PasskeyListResponseSchema, 401: ErrorResponseSchema },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: passkeyMessages.listed,
+      data: await listPasskeys(deps, request.auth.customerId),
+    }),
+  );
+
+  app.post(
+    passkeyPaths.registrationOptions,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary:
+          'After the password: the options for navigator.credentials.create, with a challenge good for five minutes',
+        security,
+        body: PasskeyOptionsRequestSchema,
+        response: { 200: PasskeyOptionsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: passkeyMessages.optionsReady,
+      data: {
+        ...(await registrationOptions(deps, request.auth.customerId, request.body.password)),
+      },
+    }),
+  );
+
+  app.post(
+    passkeyPaths.add,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary:
+          "Adds the browser's new passkey; the account's first second step beyond e-mail answers ten recovery codes, once",
+        security,
+        body: AddPasskeyRequestSchema,
+        response: { 200: AddPasskeyResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const added = await addPasskey(deps, request.auth.customerId, request.body);
+      const message = added.recoveryCodes ? passkeyMessages.addedWithCodes : passkeyMessages.added;
+      return { success: true as const, message, data: added };
+    },
+  );
+
+  app.patch(
+    passkeyPaths.rename,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "Renames one of the customer's passkeys",
+        security,
+        params: IdParamsSchema,
+        body: RenamePasskeyRequestSchema,
+        response: { 200: RenamePasskeyResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: passkeyMessages.renamed,
+      data: {
+        passkey: await renamePasskey(
+          deps,
+          request.auth.customerId,
+          request.params.id,
+          request.body.name,
+        ),
+      },
+    }),
+  );
+
+  app.post(
+    passkeyPaths.remove,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "After the password: removes one of the customer's passkeys",
+        security,
+        params: IdParamsSchema,
+        body: RemovePasskeyRequestSchema,
+        response: { 200: RemovePasskeyResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await removePasskey(deps, request.auth.customerId, request.params.id, request.body.password);
+      return { success: true as const, message: passkeyMessages.removed };
+    },
+  );
+}
