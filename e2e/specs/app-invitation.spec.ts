@@ -45,7 +45,7 @@ for (const [width, use] of WIDTHS) {
         ).toBe(true);
       }
 
-      await card.getByRole('link', { name: 'Set up the app' }).click();
+      await card.getByRole('link', { name: 'Set up on the Security page' }).click();
       await page.waitForURL('**/security');
       await expect(page.getByRole('heading', { name: 'Authenticator app' })).toBeVisible();
 

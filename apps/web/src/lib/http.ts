@@ -27,7 +27,7 @@ export class SessionEndedError extends ApiError {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Loads the schema an answer is checked against (see lib/response-schema). A loader rather than
@@ -197,6 +197,8 @@ export const api = {
     request('POST', path, { ...options, body: body ?? {} }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions<T>, 'body'>) =>
     request('PUT', path, { ...options, body: body ?? {} }),
+  patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions<T>, 'body'>) =>
+    request('PATCH', path, { ...options, body: body ?? {} }),
   delete: <T>(path: string, options?: Omit<RequestOptions<T>, 'body'>) =>
     request('DELETE', path, options),
 };

@@ -26,8 +26,8 @@ export async function login(credentials: LoginRequest): Promise<LoginResult> {
         success: true,
         requires2FA: true,
         message: typeof message === 'string' ? message : '',
-        // the e-mailed code unless the answer names the authenticator app
-        secondFactor: secondFactor === 'app' ? 'app' : 'email',
+        // the e-mailed code unless the answer names the authenticator app or a passkey
+        secondFactor: secondFactor === 'app' || secondFactor === 'passkey' ? secondFactor : 'email',
       };
     }
     if (typeof message === 'string') return { success: false, message: message || 'Login failed' };

@@ -18,11 +18,12 @@ import { Button } from '@/ui/button';
 import { Dialog } from '@/ui/dialog';
 import { PasswordCodeForm, codeBox, type PasswordCodeFormHandle } from '@/ui/password-code-form';
 import { resendVerification } from '../api/resend-verification';
-import { verify2fa, verifyRecoveryCode } from '../api/verify-2fa';
+import { verify2fa, verifyRecoveryCode, type VerifyResult } from '../api/verify-2fa';
+import { verifyPasskey } from '../api/verify-passkey';
 import { maskEmail } from '../utils/mask-email';
 import { CodeMailNotice } from './code-mail-notice';
-
-type Notice = { tone: 'error' | 'success'; text: string } | null;
+import { PasskeyStep } from './passkey-step';
+import { SignInNotice, type Notice } from './sign-in-notice';
 
 const CODE_VALID_MINUTES = CODE_TTL_MS / 60_000;
 
@@ -30,11 +31,6 @@ const sixDigits = (code: string) => code.length === VERIFICATION_CODE_LENGTH;
 const LARGE_CODE = 'text-center text-lg';
 const SPACED_DIGITS = `${LARGE_CODE} tracking-[0.5em]`;
 
-/**
- * The codes that complete a sign-in: the e-mailed one; for an account with the authenticator
- * app, the app's, or, when the phone is not at hand, one of the recovery codes. Each with how it
- * is typed, the contract's check, and where it goes.
- */
 /** The box of a six-digit code, spaced for reading, focused as the dialog opens. */
 const sixDigitBox = (label: string, keep: (typed: string) => string) =>
   codeBox({
@@ -47,6 +43,11 @@ const sixDigitBox = (label: string, keep: (typed: string) => string) =>
     className: SPACED_DIGITS,
   });
 
+/**
+ * The codes that complete a sign-in: the e-mailed one; for an account with the authenticator
+ * app, the app's, or, when the phone (or the passkey) is not at hand, one of the recovery codes.
+ * Each with how it is typed, the contract's check, and where it goes.
+ */
 const codeSteps = {
   email: {
     schema: z.object({ code: VerificationCodeSchema }),
@@ -99,10 +100,17 @@ function useResendCountdown() {
   return { seconds, restart };
 }
 
+const descriptions = {
+  email:
+    "We've sent a verification code to your email. Please enter it below to complete your login.",
+  app: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes, to complete your login.',
+  passkey: 'Use your passkey, or one of your recovery codes, to complete your login.',
+} as const;
+
 /**
- * The e-mailed-code step (spec §2 Two-factor modal), or the authenticator app's code for an
- * account that uses one. Messages raised while the modal is open are shown inside it, where a
- * screen reader can still reach them.
+ * The e-mailed-code step (spec §2 Two-factor modal), or, for an account that uses one, the
+ * authenticator app's code or a passkey. Messages raised while the modal is open are shown
+ * inside it, where a screen reader can still reach them.
  */
 export function TwoFactorDialog({
   open,
@@ -112,7 +120,7 @@ export function TwoFactorDialog({
 }: {
   open: boolean;
   onOpenChange(open: boolean): void;
-  /** What the login answer asked for: the e-mailed code unless the account uses the app. */
+  /** What the login answer asked for: the e-mailed code, the app's, or a passkey. */
   secondFactor?: SecondFactor;
   /** The sign-in button: it is busy (so unfocused) while the dialog opens. */
   returnFocus(): HTMLElement | null;
@@ -120,7 +128,7 @@ export function TwoFactorDialog({
   const navigate = useNavigate();
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<'verify' | 'resend' | null>(null);
-  // an account with the app may sign in with a recovery code instead
+  // an account with the app or a passkey may sign in with a recovery code instead
   const [recovering, setRecovering] = useState(false);
   const email = useSessionStore((s) => s.pendingEmail);
   const countdown = useResendCountdown();
@@ -129,6 +137,7 @@ export function TwoFactorDialog({
   const [codeRound, setCodeRound] = useState(0);
   const kind = secondFactor === 'email' ? 'email' : recovering ? 'recovery' : 'app';
   const step = codeSteps[kind];
+  const passkeyStep = secondFactor === 'passkey' && !recovering;
 
   // opening means a code was just sent: the next one may be asked for after the interval
   const [shownOpen, setShownOpen] = useState(false);
@@ -145,13 +154,14 @@ export function TwoFactorDialog({
     onOpenChange(next);
   };
 
-  const onVerify = async ({ code }: { code: string }) => {
+  /** Checks the proof, and once it holds, opens the dashboard; a refusal stays in the modal. */
+  const verifyWith = async (proof: () => Promise<VerifyResult>) => {
     if (busy) return;
     setBusy('verify');
     setNotice(null);
     // a new session starts with no data cached from an earlier one
     queryClient.clear();
-    const result = await step.verify(code);
+    const result = await proof();
     setBusy(null);
     if (!result.success) {
       setNotice({ tone: 'error', text: result.message });
@@ -161,6 +171,8 @@ export function TwoFactorDialog({
     toast.success('Login successful!');
     navigate(paths.dashboard, { replace: true });
   };
+
+  const onVerify = ({ code }: { code: string }) => verifyWith(() => step.verify(code));
 
   const onResend = async () => {
     setBusy('resend');
@@ -190,80 +202,79 @@ export function TwoFactorDialog({
       onOpenChange={close}
       returnFocus={returnFocus}
       title="Two-Factor Authentication"
-      description={
-        secondFactor === 'email'
-          ? "We've sent a verification code to your email. Please enter it below to complete your login."
-          : 'Enter the 6-digit code from your authenticator app, or one of your recovery codes, to complete your login.'
-      }
+      description={descriptions[secondFactor]}
     >
-      <PasswordCodeForm
-        // the other kind of code: a fresh form, its empty box focused
-        key={kind}
-        ref={codeForm}
-        schema={step.schema}
-        boxes={[step.box]}
-        intro={
-          kind === 'email' &&
-          email && (
-            <p className="text-sm text-slate-700">
-              Code sent to <span className="font-medium text-slate-900">{maskEmail(email)}</span>.
-              It is valid for {CODE_VALID_MINUTES} minutes.
-            </p>
-          )
-        }
-        onSubmit={onVerify}
-        actions={(ready) => (
-          <>
-            {/* one live region: how the code's mail goes, then what the last action did */}
-            <div aria-live="polite" aria-atomic="true" className="space-y-2">
-              {kind === 'email' && <CodeMailNotice round={codeRound} />}
-              {notice && (
-                <p
-                  className={
-                    notice.tone === 'error'
-                      ? 'rounded-md bg-red-50 px-3 py-2 text-sm text-red-800'
-                      : 'rounded-md bg-green-50 px-3 py-2 text-sm text-green-800'
-                  }
-                >
-                  {notice.text}
+      {passkeyStep ? (
+        <PasskeyStep
+          busy={busy !== null}
+          notice={notice}
+          onUse={() => void verifyWith(verifyPasskey)}
+          onRecover={switchCode}
+        />
+      ) : (
+        <PasswordCodeForm
+          // the other kind of code: a fresh form, its empty box focused
+          key={kind}
+          ref={codeForm}
+          schema={step.schema}
+          boxes={[step.box]}
+          intro={
+            kind === 'email' &&
+            email && (
+              <p className="text-sm text-slate-700">
+                Code sent to <span className="font-medium text-slate-900">{maskEmail(email)}</span>.
+                It is valid for {CODE_VALID_MINUTES} minutes.
+              </p>
+            )
+          }
+          onSubmit={onVerify}
+          actions={(ready) => (
+            <>
+              {/* one live region: how the code's mail goes, then what the last action did */}
+              <div aria-live="polite" aria-atomic="true" className="space-y-2">
+                {kind === 'email' && <CodeMailNotice round={codeRound} />}
+                <SignInNotice notice={notice} />
+              </div>
+              <div className="flex flex-col gap-2 sm:flex-row-reverse">
+                {/* flex-1 only side by side: in a column a zero basis would squash them to their text */}
+                <Button type="submit" className="sm:flex-1" disabled={!ready || busy !== null}>
+                  Verify &amp; Login
+                </Button>
+                {kind === 'email' ? (
+                  <Button
+                    variant="secondary"
+                    className="sm:flex-1"
+                    onClick={onResend}
+                    disabled={busy !== null || waiting}
+                    aria-describedby={waiting ? 'resend-wait' : undefined}
+                  >
+                    Resend Code
+                  </Button>
+                ) : (
+                  <Button
+                    variant="secondary"
+                    className="sm:flex-1"
+                    onClick={switchCode}
+                    disabled={busy !== null}
+                  >
+                    {kind === 'app'
+                      ? 'Use a recovery code'
+                      : secondFactor === 'passkey'
+                        ? 'Use your passkey instead'
+                        : 'Use the app’s code'}
+                  </Button>
+                )}
+              </div>
+              {kind === 'email' && waiting && (
+                <p id="resend-wait" className="text-center text-sm text-slate-700">
+                  You can ask for a new code in{' '}
+                  <span className="font-medium tabular-nums">{formatWait(countdown.seconds)}</span>.
                 </p>
               )}
-            </div>
-            <div className="flex flex-col gap-2 sm:flex-row-reverse">
-              {/* flex-1 only side by side: in a column a zero basis would squash them to their text */}
-              <Button type="submit" className="sm:flex-1" disabled={!ready || busy !== null}>
-                Verify &amp; Login
-              </Button>
-              {kind === 'email' ? (
-                <Button
-                  variant="secondary"
-                  className="sm:flex-1"
-                  onClick={onResend}
-                  disabled={busy !== null || waiting}
-                  aria-describedby={waiting ? 'resend-wait' : undefined}
-                >
-                  Resend Code
-                </Button>
-              ) : (
-                <Button
-                  variant="secondary"
-                  className="sm:flex-1"
-                  onClick={switchCode}
-                  disabled={busy !== null}
-                >
-                  {kind === 'app' ? 'Use a recovery code' : 'Use the app’s code'}
-                </Button>
-              )}
-            </div>
-            {kind === 'email' && waiting && (
-              <p id="resend-wait" className="text-center text-sm text-slate-700">
-                You can ask for a new code in{' '}
-                <span className="font-medium tabular-nums">{formatWait(countdown.seconds)}</span>.
-              </p>
-            )}
-          </>
-        )}
-      />
+            </>
+          )}
+        />
+      )}
     </Dialog>
   );
 }

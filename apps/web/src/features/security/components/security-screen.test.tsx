@@ -1,7 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { twoFactorMessages, type SecuritySession, type SignInEvent } from '@portal/contract';
+import {
+  passkeyMessages,
+  twoFactorMessages,
+  type Passkey,
+  type SecuritySession,
+  type SignInEvent,
+} from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { jsonResponse, testUser } from '@/test/data';
 import { renderWithProviders } from '@/test/render';
@@ -33,6 +39,7 @@ interface Server {
   sessions: SecuritySession[] | 'fail' | 'hang';
   /** What sign-in asks for after the password; turning the app off makes it the e-mail. */
   secondFactor?: 'app' | 'email';
+  passkeys?: Passkey[];
   history?: { data: SignInEvent[]; nextCursor: string | null }[];
   lastSignIn?: { at: string; browser: string } | null;
 }
@@ -87,6 +94,18 @@ function serve(server: Server) {
     if (url.pathname === '/api/security/two-factor/disable' && method === 'POST') {
       server.secondFactor = 'email';
       return jsonResponse(200, { success: true, message: twoFactorMessages.disabled });
+    }
+    if (url.pathname === '/api/security/passkeys' && method === 'GET') {
+      return jsonResponse(200, {
+        success: true,
+        message: passkeyMessages.listed,
+        data: { passkeys: server.passkeys ?? [], recoveryCodesLeft: 10 },
+      });
+    }
+    if (url.pathname.endsWith('/remove') && method === 'POST') {
+      const id = decodeURIComponent(url.pathname.split('/').at(-2)!);
+      server.passkeys = server.passkeys?.filter((p) => p.id !== id);
+      return jsonResponse(200, { success: true, message: passkeyMessages.removed });
     }
     if (url.pathname === '/api/security/sign-ins') {
       const pages = server.history ?? [{ data: [], nextCursor: null }];
@@ -225,6 +244,32 @@ describe('SecurityScreen', () => {
       { path: '/api/security/sessions/end-others', method: 'POST' },
     ]);
     await waitFor(() => expect(screen.queryByText(/Your two-step sign-in changed/)).toBeNull());
+  });
+
+  it('shows the passkeys beside the app, and offers to sign out the other sessions once one is removed', async () => {
+    serve({
+      sessions: [session('a'), session('here', { current: true })],
+      passkeys: [
+        {
+          id: 'pk-1',
+          name: 'Work laptop',
+          createdAt: '2026-11-20T04:44:00.000Z',
+          lastUsedAt: null,
+          synced: false,
+        },
+      ],
+    });
+    renderWithProviders(<SecurityScreen />);
+    const user = userEvent.setup();
+    await shown();
+    const passkeys = await screen.findByRole('region', { name: 'Passkeys' });
+    expect(screen.getByRole('region', { name: 'Authenticator app' })).toBeVisible();
+    await user.click(within(passkeys).getByRole('button', { name: 'Remove Work laptop' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove this passkey?' });
+    await user.type(within(dialog).getByLabelText('Password'), 'Secret@123');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText(/Your two-step sign-in changed/)).toBeVisible();
+    expect(within(passkeys).getByText(/^No passkeys yet\./)).toBeVisible();
   });
 
   it('says what failed and retries, keeps the layout while loading, and says when there are none', async () => {

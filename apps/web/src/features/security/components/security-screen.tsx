@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { PasskeysSection } from '@/features/passkeys/components/passkeys-section';
 import { TwoFactorSection } from '@/features/two-factor/components/two-factor-section';
 import { PageTitle } from '@/ui/page-title';
 import { SessionsSection } from './sessions-section';
@@ -17,6 +18,7 @@ export function SecurityScreen() {
         onOfferDone={() => setSecondStepChanged(false)}
       />
       <TwoFactorSection onChanged={() => setSecondStepChanged(true)} />
+      <PasskeysSection onChanged={() => setSecondStepChanged(true)} />
       <SignInHistorySection />
     </div>
   );

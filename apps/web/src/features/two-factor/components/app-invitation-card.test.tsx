@@ -8,7 +8,7 @@ import { jsonResponse, testUser } from '@/test/data';
 import { AppInvitationCard } from './app-invitation-card';
 
 interface Server {
-  secondFactor: 'email' | 'app';
+  secondFactor: 'email' | 'app' | 'passkey';
   invitationDismissed: boolean;
   dismissFails?: boolean;
 }
@@ -51,25 +51,27 @@ afterEach(() => {
   useSessionStore.getState().clearSession();
 });
 
-const heading = () => screen.queryByRole('heading', { name: 'Add an authenticator app' });
+const TITLE = 'Add an authenticator app or a passkey';
+const heading = () => screen.queryByRole('heading', { name: TITLE });
 
 describe('AppInvitationCard', () => {
-  it('invites a customer whose codes come by e-mail to set up the app on the Security page', async () => {
+  it('invites a customer whose codes come by e-mail to add the app or a passkey on the Security page', async () => {
     serve({ secondFactor: 'email', invitationDismissed: false });
     renderWithProviders(<AppInvitationCard />);
-    expect(await screen.findByRole('heading', { name: 'Add an authenticator app' })).toBeVisible();
-    expect(screen.getByRole('region', { name: 'Add an authenticator app' })).toHaveTextContent(
-      'Your sign-in codes come by e-mail.',
-    );
-    expect(screen.getByRole('link', { name: 'Set up the app' })).toHaveAttribute(
+    expect(await screen.findByRole('heading', { name: TITLE })).toBeVisible();
+    const card = screen.getByRole('region', { name: TITLE });
+    expect(card).toHaveTextContent('Your sign-in codes come by e-mail.');
+    expect(card).toHaveTextContent('An authenticator app on your phone, or a passkey');
+    expect(screen.getByRole('link', { name: 'Set up on the Security page' })).toHaveAttribute(
       'href',
       '/security',
     );
   });
 
-  it('is not shown once the app is on, nor once it was turned down', async () => {
+  it('is not shown once the app or a passkey is on, nor once it was turned down', async () => {
     for (const server of [
       { secondFactor: 'app', invitationDismissed: false },
+      { secondFactor: 'passkey', invitationDismissed: false },
       { secondFactor: 'email', invitationDismissed: true },
     ] as const) {
       const calls = serve({ ...server });

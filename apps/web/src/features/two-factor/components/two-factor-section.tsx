@@ -17,7 +17,9 @@ export function TwoFactorSection({ onChanged }: { onChanged?(): void }) {
   const status = useTwoFactorStatus();
   const [dialog, setDialog] = useState<'setup' | 'disable' | null>(null);
   const state = status.data?.data;
-  const on = state?.secondFactor === 'app';
+  // with a passkey too, sign-in asks for the passkey first, and the app is still on
+  const on = state?.enabledAt != null;
+  const passkeyFirst = state?.secondFactor === 'passkey';
 
   return (
     <Card aria-labelledby="two-factor-heading">
@@ -48,15 +50,18 @@ export function TwoFactorSection({ onChanged }: { onChanged?(): void }) {
               {on ? (
                 <div className="space-y-1 text-sm text-slate-700">
                   <p>
-                    Sign-in asks for a code from your authenticator app. On since{' '}
-                    {formatDateTime(state.enabledAt ?? '')}.
+                    {passkeyFirst
+                      ? 'Sign-in asks for your passkey first.'
+                      : 'Sign-in asks for a code from your authenticator app.'}{' '}
+                    On since {formatDateTime(state.enabledAt ?? '')}.
                   </p>
                   <p>{state.recoveryCodesLeft} of 10 recovery codes left.</p>
                 </div>
               ) : (
                 <p className="text-sm text-slate-700">
-                  Sign-in asks for a code sent by e-mail. Use an authenticator app on your phone
-                  instead, so that a code never travels by e-mail.
+                  {passkeyFirst
+                    ? 'Sign-in asks for your passkey. An authenticator app can be set up as well.'
+                    : 'Sign-in asks for a code sent by e-mail. Use an authenticator app on your phone instead, so that a code never travels by e-mail.'}
                 </p>
               )}
             </div>
