@@ -2,11 +2,7 @@
 // codes come by e-mail, leading to the Security page, and once turned down, gone for good.
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, signIn, test } from '../support/fixtures';
-
-const WIDTHS = [
-  ['desktop', { viewport: { width: 1280, height: 900 } }],
-  ['phone', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
-] as const;
+import { WIDTHS } from '../support/layout';
 
 const invitation = (page: Page) => page.getByRole('region', { name: 'Add an authenticator app' });
 

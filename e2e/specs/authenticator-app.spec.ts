@@ -11,11 +11,7 @@ import {
   test,
   type Credentials,
 } from '../support/fixtures';
-
-const WIDTHS = [
-  ['desktop', { viewport: { width: 1280, height: 900 } }],
-  ['phone', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
-] as const;
+import { WIDTHS } from '../support/layout';
 
 /** The app's code `steps` time steps of 30 s from now. */
 const codeOf = (secret: string, steps = 0) =>

@@ -11,11 +11,7 @@ import {
   test,
   type Credentials,
 } from '../support/fixtures';
-
-const WIDTHS = [
-  ['desktop', { viewport: { width: 1280, height: 900 } }],
-  ['phone', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
-] as const;
+import { WIDTHS } from '../support/layout';
 
 const card = (page: Page) => page.getByRole('region', { name: 'Passkeys' });
 

@@ -13,12 +13,7 @@ import {
   waitForMailMatching,
   type Credentials,
 } from '../support/fixtures';
-import { expectFitsScreen } from '../support/layout';
-
-const WIDTHS = [
-  ['desktop', { viewport: { width: 1280, height: 900 } }],
-  ['phone', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
-] as const;
+import { WIDTHS, expectFitsScreen } from '../support/layout';
 
 async function openPrivacy(page: Page) {
   await page.goto('/privacy');

@@ -11,11 +11,7 @@ import {
   waitForMailMatching,
   type Credentials,
 } from '../support/fixtures';
-
-const WIDTHS = [
-  ['desktop', { viewport: { width: 1280, height: 900 } }],
-  ['phone', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
-] as const;
+import { WIDTHS } from '../support/layout';
 
 /** Another browser (a context of its own: no cookies, no device id) signed in as `customer`. */
 async function signInElsewhere(browser: Browser, customer: Credentials) {

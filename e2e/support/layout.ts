@@ -2,6 +2,12 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
+/** The two widths a screen's walk runs at: a desktop's, and a phone's with touch (UI.md). */
+export const WIDTHS = [
+  ['desktop', { viewport: { width: 1280, height: 900 } }],
+  ['phone', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
+] as const;
+
 /** WCAG 2.5.5 and the screen conventions: a control on a touch screen is at least 44 × 44 px. */
 export const MIN_TARGET_PX = 44;
 /** ...with at least 8 px between controls. */

@@ -1,6 +1,5 @@
-import { indiaTime, portalUrl } from '../mail/format';
-import { renderLayout } from '../mail/layout';
 import type { MailContext, RenderedMail } from '../mail/rendered';
+import { securityChangeMail } from '../mail/security-notice';
 
 /** What the notice of the authenticator app turned on or off is made from. */
 export interface TwoFactorMailData {
@@ -32,20 +31,5 @@ export async function twoFactorMail(
       }`;
   const notYou =
     'If this was not you, reset your password at once with "Forgot password?" on the sign-in screen.';
-  const when = indiaTime(at);
-  return {
-    subject,
-    text: [what, '', `When: ${when}`, '', notYou].join('\n'),
-    html: await renderLayout({
-      subject,
-      preview: what,
-      heading: subject,
-      greeting: companyName,
-      paragraphs: [what],
-      facts: [['When', when]],
-      notes: [notYou],
-      action: { label: 'Review your security', url: portalUrl(ctx.publicUrl, '/security') },
-      publicUrl: ctx.publicUrl,
-    }),
-  };
+  return securityChangeMail({ subject, what, notYou, at, companyName }, ctx);
 }
