@@ -16,7 +16,7 @@ import { verifyAgainstDummy, verifyPassword } from '../../lib/password';
 import { givenBackIfRefused, reserveRateLimitHit } from '../../lib/rate-limit';
 import { mailStatus, type MailStatus } from '../mail/delivery';
 import { signInCodeCheck, secondFactorOf, type GivenCode } from '../two-factor/service';
-import { findCustomerByEmail, normaliseEmail } from '../users/service';
+import { findCustomerByEmail, normaliseEmail, squashDetail } from '../users/service';
 import type { AccessTokens } from './access-token';
 import {
   codeExpired,
@@ -49,10 +49,9 @@ type LoginInput = z.output<typeof LoginRequestSchema>;
 const invalidLogin = () => new AppError('UNAUTHORIZED', authMessages.invalidLogin);
 
 // People type these with spaces or in lower case; the stored values are canonical.
-const squash = (value: string) => value.replace(/[\s-]/g, '');
-const sameMobile = (a: string, b: string) => squash(a) === squash(b);
-const sameGst = (a: string, b: string) => squash(a).toUpperCase() === squash(b).toUpperCase();
-const sameSerial = (a: string, b: string) => squash(a) === squash(b);
+const sameSquashed = (a: string, b: string) => squashDetail(a) === squashDetail(b);
+const sameGst = (a: string, b: string) =>
+  squashDetail(a).toUpperCase() === squashDetail(b).toUpperCase();
 
 /**
  * Step one: every credential together; answers a handle to the challenge and mails the code.
@@ -80,9 +79,9 @@ export async function startLogin(
   const matches =
     customer !== undefined &&
     passwordOk &&
-    sameMobile(customer.mobile, input.mobile) &&
+    sameSquashed(customer.mobile, input.mobile) &&
     sameGst(customer.gstNo, input.gstNo) &&
-    sameSerial(customer.tallySerialNo, input.tally_serialno);
+    sameSquashed(customer.tallySerialNo, input.tally_serialno);
 
   if (!matches) {
     // recorded after the answer: until it is sent, an address with an account and one without

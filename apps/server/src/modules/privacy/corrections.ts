@@ -17,6 +17,7 @@ import { reserveRateLimitHit } from '../../lib/rate-limit';
 import { recordAudit } from '../audit/record';
 import { enqueueMail } from '../mail/delivery';
 import { customers } from '../users/schema';
+import { squashDetail } from '../users/service';
 import { emailOf, newReference, undecidable } from './references';
 import { correctionRequests } from './schema';
 
@@ -38,7 +39,7 @@ const toCorrection = (row: Row): Correction => ({
 
 /** The form sign-in compares a detail in: spaces and case do not make a different one. */
 const compared = (field: CorrectableField, value: string) =>
-  field === 'companyName' ? value.trim() : value.replace(/[\s-]/g, '').toUpperCase();
+  field === 'companyName' ? value.trim() : squashDetail(value).toUpperCase();
 
 /** The customer's requests, newest first. */
 export async function correctionsOf(deps: Pick<AppDeps, 'db'>, customerId: string) {

@@ -41,15 +41,17 @@ export async function markNoticeRead(
   if (version !== PRIVACY_NOTICE_VERSION) {
     throw new AppError('CONFLICT', privacyMessages.noticeChanged);
   }
+  const readAt = deps.clock.now();
   await deps.db
     .insert(privacyNoticeReads)
-    .values({ customerId, version, readAt: deps.clock.now() })
+    .values({ customerId, version, readAt })
     .onConflictDoUpdate({
       target: privacyNoticeReads.customerId,
-      set: { version, readAt: deps.clock.now() },
+      set: { version, readAt },
       // the first reading of this version stays
       setWhere: sql`${privacyNoticeReads.version} <> excluded.version`,
     });
+  // read back rather than returned: a reading kept from before is not in RETURNING
   return noticeStatus(deps, customerId);
 }
 

@@ -4,6 +4,9 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { customers, type NewCustomer } from './schema';
 
+/** People type a mobile number, GSTIN or serial with spaces or hyphens; the stored ones have none. */
+export const squashDetail = (value: string) => value.replace(/[\s-]/g, '');
+
 /** Addresses are stored trimmed and lower-cased, so that look-ups are exact. */
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
