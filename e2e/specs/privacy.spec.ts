@@ -99,6 +99,80 @@ for (const [width, use] of WIDTHS) {
       await expect(section).toContainText('You have not named a nominee.');
       await waitForMailMatching(nominee, before + 1, /no longer names you/);
     });
+
+    test('shows the notice on the dashboard until read, then dated here, where optional consent is withdrawn in one step', async ({
+      page,
+      customer,
+    }) => {
+      await signIn(page, customer);
+      const card = page.getByRole('region', { name: 'How we use your data' });
+      await expect(card).toBeVisible();
+      await card.getByText('Read the full notice').click();
+      await expect(card.getByRole('heading', { name: 'What is optional' })).toBeVisible();
+      await expectAccessible(page, `the dashboard with the privacy notice on a ${width}`);
+      // by keyboard
+      await card.getByRole('button', { name: 'I have read it' }).focus();
+      await page.keyboard.press('Enter');
+      await expect(card).toHaveCount(0);
+      // read once, in any browser: not shown again
+      const answered = page.waitForResponse((res) => res.url().endsWith('/api/privacy/notice'));
+      await page.reload();
+      await answered;
+      await expect(
+        page.getByRole('heading', { name: `Welcome back, ${customer.companyName}!` }),
+      ).toBeVisible();
+      await expect(card).toHaveCount(0);
+
+      await openPrivacy(page);
+      const notice = page.getByRole('region', { name: 'Privacy notice' });
+      await expect(notice).toContainText(/You read this notice on \d{2}\/\d{2}\/\d{4}\./);
+      await expect(page.getByRole('switch', { name: /Reminders/ })).toBeChecked();
+      await notice.getByRole('button', { name: 'Withdraw optional consent' }).focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByText(/^Consent withdrawn:/)).toBeVisible();
+      await expect(page.getByRole('switch', { name: /Reminders/ })).not.toBeChecked();
+      await expect(page.getByRole('switch', { name: /Consent changes/ })).not.toBeChecked();
+      await expectAccessible(page, `the Privacy page after withdrawing on a ${width}`);
+      if (width === 'phone') {
+        await expectFitsScreen(page, 'the privacy notice', { touch: true });
+      }
+    });
+
+    test('asks by keyboard to correct the company name, acknowledged with a reference and mailed', async ({
+      page,
+      customer,
+    }) => {
+      await signIn(page, customer);
+      await openPrivacy(page);
+      const section = page.getByRole('region', { name: 'Correct your details' });
+      const detail = section.getByLabel('Detail to correct');
+      await detail.selectOption('Company name');
+      await detail.focus();
+      await page.keyboard.press('Tab');
+      await expect(section.getByLabel('Correct value')).toBeFocused();
+      await page.keyboard.type('Acme Traders LLP');
+      await page.keyboard.press('Tab');
+      await expect(section.getByLabel('Why (optional)')).toBeFocused();
+      await page.keyboard.type('We became an LLP in October.');
+      await page.keyboard.press('Tab');
+      const ask = section.getByRole('button', { name: 'Ask for the correction' });
+      await expect(ask).toBeFocused();
+      const before = mailCount(customer.email);
+      await page.keyboard.press('Enter');
+      const recorded = section.getByRole('status');
+      await expect(recorded).toContainText(
+        /Recorded as COR-[0-9A-Z]{8}\. We will decide it by \d{2}\/\d{2}\/\d{4} and e-mail you/,
+      );
+      const reference = /COR-[0-9A-Z]{8}/.exec((await recorded.textContent())!)![0];
+      const list = section.getByRole('list', { name: 'Your correction requests' });
+      await expect(list).toContainText(reference);
+      await expect(list).toContainText('Waiting');
+      await expectAccessible(page, `the corrections section with one waiting on a ${width}`);
+      if (width === 'phone') {
+        await expectFitsScreen(page, 'the corrections section', { touch: true });
+      }
+      await waitForMailMatching(customer.email, before, new RegExp(`Reference: ${reference}`));
+    });
   });
 }
 
@@ -126,66 +200,6 @@ test.describe('grievances', () => {
     const reference = /GRV-[0-9A-Z]{8}/.exec((await recorded.textContent())!)![0];
     await expect(section.getByRole('list', { name: 'Your grievances' })).toContainText(reference);
     await expectAccessible(page, 'the grievances section with one recorded');
-    await waitForMailMatching(customer.email, before, new RegExp(`Reference: ${reference}`));
-  });
-});
-
-test.describe('the privacy notice', () => {
-  test('is shown on the dashboard until read, then dated on the Privacy page, where optional consent is withdrawn in one step', async ({
-    page,
-    customer,
-  }) => {
-    await signIn(page, customer);
-    const card = page.getByRole('region', { name: 'How we use your data' });
-    await expect(card).toBeVisible();
-    await card.getByText('Read the full notice').click();
-    await expect(card.getByRole('heading', { name: 'What is optional' })).toBeVisible();
-    await expectAccessible(page, 'the dashboard with the privacy notice');
-    await card.getByRole('button', { name: 'I have read it' }).click();
-    await expect(card).toHaveCount(0);
-    // read once, in any browser: not shown again
-    const answered = page.waitForResponse((res) => res.url().endsWith('/api/privacy/notice'));
-    await page.reload();
-    await answered;
-    await expect(
-      page.getByRole('heading', { name: `Welcome back, ${customer.companyName}!` }),
-    ).toBeVisible();
-    await expect(card).toHaveCount(0);
-
-    await openPrivacy(page);
-    const notice = page.getByRole('region', { name: 'Privacy notice' });
-    await expect(notice).toContainText(/You read this notice on \d{2}\/\d{2}\/\d{4}\./);
-    await expect(page.getByRole('switch', { name: /Reminders/ })).toBeChecked();
-    await notice.getByRole('button', { name: 'Withdraw optional consent' }).click();
-    await expect(page.getByText(/^Consent withdrawn:/)).toBeVisible();
-    await expect(page.getByRole('switch', { name: /Reminders/ })).not.toBeChecked();
-    await expect(page.getByRole('switch', { name: /Consent changes/ })).not.toBeChecked();
-    await expectAccessible(page, 'the Privacy page after withdrawing optional consent');
-  });
-});
-
-test.describe('corrections', () => {
-  test('asks to correct the company name, acknowledged with a reference and mailed', async ({
-    page,
-    customer,
-  }) => {
-    await signIn(page, customer);
-    await openPrivacy(page);
-    const section = page.getByRole('region', { name: 'Correct your details' });
-    await section.getByLabel('Detail to correct').selectOption('Company name');
-    await section.getByLabel('Correct value').fill('Acme Traders LLP');
-    await section.getByLabel('Why (optional)').fill('We became an LLP in October.');
-    const before = mailCount(customer.email);
-    await section.getByRole('button', { name: 'Ask for the correction' }).click();
-    const recorded = section.getByRole('status');
-    await expect(recorded).toContainText(
-      /Recorded as COR-[0-9A-Z]{8}\. We will decide it by \d{2}\/\d{2}\/\d{4} and e-mail you/,
-    );
-    const reference = /COR-[0-9A-Z]{8}/.exec((await recorded.textContent())!)![0];
-    const list = section.getByRole('list', { name: 'Your correction requests' });
-    await expect(list).toContainText(reference);
-    await expect(list).toContainText('Waiting');
-    await expectAccessible(page, 'the corrections section with one waiting');
     await waitForMailMatching(customer.email, before, new RegExp(`Reference: ${reference}`));
   });
 });
