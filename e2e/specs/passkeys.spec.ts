@@ -93,6 +93,7 @@ for (const [width, use] of WIDTHS) {
       // renamed
       await card(page).getByRole('button', { name: 'Rename Work laptop' }).click();
       const rename = page.getByRole('dialog', { name: 'Rename passkey' });
+      await expectAccessible(page, 'rename-passkey dialog');
       await rename.getByLabel('Passkey name').fill('Office laptop');
       await rename.getByRole('button', { name: 'Save' }).click();
       await expect(rename).toHaveCount(0);

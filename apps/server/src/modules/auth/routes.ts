@@ -6,20 +6,16 @@ import {
   LoginRequestSchema,
   LoginResponseSchema,
   LogoutResponseSchema,
-  PasskeyOptionsResponseSchema,
-  PasskeySignInOptionsRequestSchema,
   ProfileResponseSchema,
   RefreshTokenResponseSchema,
   ResendVerificationRequestSchema,
   ResendVerificationResponseSchema,
   Verify2faRequestSchema,
   Verify2faResponseSchema,
-  VerifyPasskeyRequestSchema,
   VerifyRecoveryCodeRequestSchema,
   authMessages,
   authPaths,
   passkeyMessages,
-  passkeyPaths,
   twoFactorMessages,
   twoFactorPaths,
 } from '@portal/contract';
@@ -27,7 +23,6 @@ import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
 import { createAccessTokens } from './access-token';
 import { sessionExpired } from './authenticate';
-import { passkeyOptionsForSignIn, verifyPasskeyLogin } from './passkey-sign-in';
 import { readProfile } from './profile';
 import {
   codeMailStatus,
@@ -89,7 +84,8 @@ export function assertSameOrigin(request: FastifyRequest, publicUrl: string) {
   }
 }
 
-const errors = {
+/** What a sign-in step may answer besides its success. */
+export const signInErrors = {
   400: ErrorResponseSchema,
   401: ErrorResponseSchema,
   403: ErrorResponseSchema,
@@ -110,7 +106,7 @@ export async function authRoutes(app: App) {
         tags: ['auth'],
         summary: 'Sign-in step one: every credential; mails a 6-digit code',
         body: LoginRequestSchema,
-        response: { 200: LoginResponseSchema, ...errors },
+        response: { 200: LoginResponseSchema, ...signInErrors },
       },
     },
     async (request) => {
@@ -138,7 +134,7 @@ export async function authRoutes(app: App) {
         tags: ['auth'],
         summary: 'Sign-in step two: the e-mailed code; sets the refresh cookie',
         body: Verify2faRequestSchema,
-        response: { 200: Verify2faResponseSchema, ...errors },
+        response: { 200: Verify2faResponseSchema, ...signInErrors },
       },
     },
     async (request, reply) =>
@@ -156,7 +152,7 @@ export async function authRoutes(app: App) {
         tags: ['auth'],
         summary: 'A new code for a pending sign-in; the old one stops working',
         body: ResendVerificationRequestSchema,
-        response: { 200: ResendVerificationResponseSchema, ...errors },
+        response: { 200: ResendVerificationResponseSchema, ...signInErrors },
       },
     },
     async (request) => {
@@ -172,7 +168,7 @@ export async function authRoutes(app: App) {
         tags: ['auth'],
         summary: "Whether a pending sign-in's newest code mail was sent, waits, or is failing",
         body: CodeMailStatusRequestSchema,
-        response: { 200: CodeMailStatusResponseSchema, ...errors },
+        response: { 200: CodeMailStatusResponseSchema, ...signInErrors },
       },
     },
     async (request) => ({
@@ -187,7 +183,7 @@ export async function authRoutes(app: App) {
       schema: {
         tags: ['auth'],
         summary: 'A new access token for the refresh cookie, which is rotated',
-        response: { 200: RefreshTokenResponseSchema, ...errors },
+        response: { 200: RefreshTokenResponseSchema, ...signInErrors },
       },
     },
     async (request, reply) => {
@@ -209,7 +205,7 @@ export async function authRoutes(app: App) {
       schema: {
         tags: ['auth'],
         summary: 'Ends the session of the refresh cookie and clears it',
-        response: { 200: LogoutResponseSchema, ...errors },
+        response: { 200: LogoutResponseSchema, ...signInErrors },
       },
     },
     async (request, reply) => {
@@ -240,47 +236,6 @@ export async function authRoutes(app: App) {
       if (!user) throw sessionExpired();
       return { success: true as const, message: authMessages.profileFetched, data: { user } };
     },
-  );
-
-  app.post(
-    passkeyPaths.signInOptions,
-    {
-      schema: {
-        tags: ['auth'],
-        summary:
-          'Sign-in step two with a passkey: the options for navigator.credentials.get, for this sign-in',
-        security: [],
-        body: PasskeySignInOptionsRequestSchema,
-        response: { 200: PasskeyOptionsResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      message: passkeyMessages.signInOptions,
-      data: { ...(await passkeyOptionsForSignIn(deps, request.body.tempToken, request.ip)) },
-    }),
-  );
-
-  app.post(
-    passkeyPaths.verify,
-    {
-      schema: {
-        tags: ['auth'],
-        summary: "Sign-in step two with a passkey's signature; sets the refresh cookie",
-        security: [],
-        body: VerifyPasskeyRequestSchema,
-        response: { 200: Verify2faResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) =>
-      signedIn(
-        reply,
-        await verifyPasskeyLogin(deps, tokens, request.body, {
-          ip: request.ip,
-          userAgent: request.headers['user-agent'],
-        }),
-        deps.clock.now(),
-      ),
   );
 
   app.post(

@@ -4,16 +4,22 @@ import {
   ErrorResponseSchema,
   IdParamsSchema,
   PasskeyListResponseSchema,
+  PasskeySignInOptionsRequestSchema,
   PasskeyOptionsRequestSchema,
   PasskeyOptionsResponseSchema,
   RemovePasskeyRequestSchema,
   RemovePasskeyResponseSchema,
   RenamePasskeyRequestSchema,
   RenamePasskeyResponseSchema,
+  Verify2faResponseSchema,
+  VerifyPasskeyRequestSchema,
   passkeyMessages,
   passkeyPaths,
 } from '@portal/contract';
 import type { App } from '../../lib/types';
+import { createAccessTokens } from '../auth/access-token';
+import { signedIn, signInErrors } from '../auth/routes';
+import { passkeyOptionsForSignIn, verifyPasskeyLogin } from './passkey-sign-in';
 import {
   addPasskey,
   listPasskeys,
@@ -34,6 +40,7 @@ const tags = ['security'];
 
 export async function passkeyRoutes(app: App) {
   const { deps } = app;
+  const tokens = createAccessTokens(deps.secrets.jwt, deps.clock);
 
   app.get(
     passkeyPaths.list,
@@ -139,5 +146,46 @@ export async function passkeyRoutes(app: App) {
       await removePasskey(deps, request.auth.customerId, request.params.id, request.body.password);
       return { success: true as const, message: passkeyMessages.removed };
     },
+  );
+
+  app.post(
+    passkeyPaths.signInOptions,
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Sign-in step two with a passkey: the options for navigator.credentials.get, for this sign-in',
+        security: [],
+        body: PasskeySignInOptionsRequestSchema,
+        response: { 200: PasskeyOptionsResponseSchema, ...signInErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: passkeyMessages.signInOptions,
+      data: { ...(await passkeyOptionsForSignIn(deps, request.body.tempToken, request.ip)) },
+    }),
+  );
+
+  app.post(
+    passkeyPaths.verify,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "Sign-in step two with a passkey's signature; sets the refresh cookie",
+        security: [],
+        body: VerifyPasskeyRequestSchema,
+        response: { 200: Verify2faResponseSchema, ...signInErrors },
+      },
+    },
+    async (request, reply) =>
+      signedIn(
+        reply,
+        await verifyPasskeyLogin(deps, tokens, request.body, {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+        }),
+        deps.clock.now(),
+      ),
   );
 }

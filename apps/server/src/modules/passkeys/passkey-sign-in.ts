@@ -1,11 +1,11 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { AppDeps } from '../../deps';
 import { givenBackIfRefused, reserveRateLimitHit } from '../../lib/rate-limit';
-import { checkPasskeySignIn, passkeySignInOptions } from '../passkeys/sign-in';
-import type { AccessTokens } from './access-token';
-import { findChallenge, openChallenge, refuseCode, reserveCodeAttempt } from './challenges';
-import { completeSignIn, type CompletedLogin } from './complete-sign-in';
-import type { SignInClient } from './sign-in-record';
+import type { AccessTokens } from '../auth/access-token';
+import { findChallenge, openChallenge, refuseCode, reserveCodeAttempt } from '../auth/challenges';
+import { completeSignIn, type CompletedLogin } from '../auth/complete-sign-in';
+import type { SignInClient } from '../auth/sign-in-record';
+import { checkPasskeySignIn, passkeySignInOptions } from './sign-in';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
