@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { authHeaders, createCustomer } from '../../test/customers';
 import { verifyPassword } from '../../lib/password';
 import { jobsOf } from '../../test/queue';
+import { auditOf, byCustomer } from '../../test/audit';
 import {
   activityFeed,
   bearer,
@@ -105,6 +106,9 @@ describe('PUT /api/users/:id', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ success: false, message: 'Current password is incorrect' });
     expect(await verifyPassword(await passwordHashOf(customer.id), customer.password)).toBe(true);
+    expect(await auditOf(t, customer.id)).toContainEqual(
+      byCustomer(customer.id, 'password_changed', { reason: 'wrong_password' }, 'failure'),
+    );
   });
 
   it('stops guessing the current password after five tries', async () => {
