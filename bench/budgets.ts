@@ -16,7 +16,8 @@ export const BUDGET = {
   maxServerTimeMs: 20,
   /** … and at most this many times its time at ten thousand. */
   maxGrowth: 2,
-  maxLoginFirstLoadGzipKiB: 120,
+  /** 120 until the sign-in form took react-hook-form's 12 KiB (decision 081). */
+  maxLoginFirstLoadGzipKiB: 125,
   /** Settlements that number their invoice, 100 at once on PostgreSQL, signed or not (070). */
   minInvoicesIssuedPerSecond: 100,
   lighthouse: {

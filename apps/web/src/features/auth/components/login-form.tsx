@@ -1,4 +1,5 @@
-import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from '@/lib/toast';
 import type { LoginRequest, SecondFactor } from '@portal/contract';
@@ -11,11 +12,10 @@ import {
   readRememberedLogin,
   saveRememberedLogin,
 } from '../utils/remembered-login';
-import type { LoginErrors } from './login-validation';
 /*
- * The first screen stays light: the form keeps its own few fields (no form library), and the
- * schemas (and zod), the sign-in call and the two-factor modal load when the customer first
- * needs them, fetched as soon as the form takes focus.
+ * The first screen stays light: the contract's schema (and zod), the sign-in call and the
+ * two-factor modal load when the customer first needs them, fetched as soon as the form takes
+ * focus.
  */
 const loadValidation = () => import('./login-validation');
 const loadLogin = () => import('../api/login');
@@ -45,33 +45,23 @@ const identityFields: IdentityField[] = [
     autoComplete: 'off',
   },
 ];
-/** What the form holds, as the contract's LoginRequest takes it before its checks. */
-function valuesOf(form: HTMLFormElement) {
-  const text = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value;
-  const rememberMe = form.elements.namedItem('rememberMe') as HTMLInputElement;
-  return {
-    ...Object.fromEntries(identityFields.map(({ name }) => [name, text(name)])),
-    password: text('password'),
-    rememberMe: rememberMe.checked,
-  };
-}
-/** The fields in the order they are shown: the first one in error takes the focus. */
-const fieldOrder = [...identityFields.map(({ name }) => name), 'password'] as const;
+const loginResolver: Resolver<LoginRequest> = async (values) =>
+  (await loadValidation()).resolveLogin(values);
 /** 'Welcome Back': the credentials step, then the two-factor modal (spec §2, §4, §5). */
 export function LoginForm() {
   const [defaultValues] = useState(() => ({ ...emptyForm, ...readRememberedLogin() }));
-  const [errors, setErrors] = useState<LoginErrors>({});
-  // after a first try, each change checks the form again, so that fixed messages go
-  const [tried, setTried] = useState(false);
-  const [isSubmitting, setSubmitting] = useState(false);
+  // the first field in error takes the focus; after a first try each change checks again
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginRequest>({ defaultValues, resolver: loginResolver });
   const [verifying, setVerifying] = useState(false);
   // mounted from the first code step on, so that it can animate out when closed
   const [asked, setAsked] = useState(false);
   const [secondFactor, setSecondFactor] = useState<SecondFactor>('email');
   const submitButton = useRef<HTMLButtonElement>(null);
-  const check = async (form: HTMLFormElement) =>
-    (await loadValidation()).validateLogin(valuesOf(form));
-  const signIn = async (credentials: LoginRequest) => {
+  const onSubmit = handleSubmit(async (credentials) => {
     void loadTwoFactorDialog();
     const { login } = await loadLogin();
     const result = await login(credentials);
@@ -85,32 +75,7 @@ export function LoginForm() {
     setSecondFactor(result.secondFactor);
     setAsked(true);
     setVerifying(true);
-  };
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (isSubmitting) return;
-    const form = event.currentTarget;
-    setSubmitting(true);
-    setTried(true);
-    try {
-      const checked = await check(form);
-      if (!checked.success) {
-        setErrors(checked.errors);
-        const first = fieldOrder.find((name) => checked.errors[name]);
-        if (first) (form.elements.namedItem(first) as HTMLInputElement).focus();
-        return;
-      }
-      setErrors({});
-      await signIn(checked.credentials);
-    } finally {
-      setSubmitting(false);
-    }
-  };
-  const onChange = async (event: FormEvent<HTMLFormElement>) => {
-    if (!tried) return;
-    const checked = await check(event.currentTarget);
-    setErrors(checked.success ? {} : checked.errors);
-  };
+  });
   const preload = () => {
     void loadValidation();
     void loadLogin();
@@ -119,26 +84,19 @@ export function LoginForm() {
     <>
       <form
         onSubmit={onSubmit}
-        onChange={onChange}
         onFocus={preload}
         noValidate
         className="space-y-4"
         aria-labelledby="login-title"
       >
         {identityFields.map(({ name, ...props }) => (
-          <Field
-            key={name}
-            name={name}
-            defaultValue={defaultValues[name]}
-            error={errors[name]}
-            {...props}
-          />
+          <Field key={name} error={errors[name]?.message} {...props} {...register(name)} />
         ))}
         <PasswordField
           label="Password"
           autoComplete="current-password"
-          name="password"
-          error={errors.password}
+          error={errors.password?.message}
+          {...register('password')}
         />
         <div className="flex flex-wrap items-center justify-between gap-2">
           {/* on a touch screen the whole label is the 44 px target */}
@@ -146,8 +104,7 @@ export function LoginForm() {
             <input
               type="checkbox"
               className="h-4 w-4 rounded border-slate-400 accent-blue-700 pointer-coarse:h-5 pointer-coarse:w-5"
-              name="rememberMe"
-              defaultChecked={defaultValues.rememberMe}
+              {...register('rememberMe')}
             />
             Remember me
           </label>

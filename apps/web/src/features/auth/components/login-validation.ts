@@ -1,20 +1,17 @@
+import type { FieldErrors, ResolverResult } from 'react-hook-form';
 import { LoginRequestSchema, type LoginRequest } from '@portal/contract';
 
-export type LoginErrors = Partial<Record<keyof LoginRequest, string>>;
-
 /**
- * The credentials step's checks, from the contract; loaded apart from the form (zod is large).
+ * The credentials step's resolver, from the contract; loaded apart from the form (zod is large).
  * The first message of each field, as the form shows one a field.
  */
-export function validateLogin(
-  values: unknown,
-): { success: true; credentials: LoginRequest } | { success: false; errors: LoginErrors } {
+export function resolveLogin(values: LoginRequest): ResolverResult<LoginRequest> {
   const parsed = LoginRequestSchema.safeParse(values);
-  if (parsed.success) return { success: true, credentials: parsed.data };
-  const errors: LoginErrors = {};
+  if (parsed.success) return { values: parsed.data, errors: {} };
+  const errors: FieldErrors<LoginRequest> = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path[0] as keyof LoginRequest;
-    errors[field] ??= issue.message;
+    errors[field] ??= { type: issue.code, message: issue.message };
   }
-  return { success: false, errors };
+  return { values: {}, errors };
 }
