@@ -11,7 +11,8 @@ const SERVER = '^apps/server/src/';
  */
 const LAYERS = {
   tables: [
-    `${SERVER}(modules|sandbox)/[^/]+/schema\\.ts$`,
+    // a module's tables, in schema.ts or, where it has several kinds, in `<kind>-schema.ts`
+    `${SERVER}(modules|sandbox)/[^/]+/[a-z-]*schema\\.ts$`,
     `${SERVER}db/schema\\.ts$`,
     // the audit row's details: the type of one of its columns
     `${SERVER}modules/audit/details\\.ts$`,

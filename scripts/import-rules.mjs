@@ -22,7 +22,7 @@ const cruised = JSON.parse(
 );
 
 const TABLES =
-  /^apps\/server\/src\/((modules|sandbox)\/[^/]+\/schema|db\/schema|modules\/audit\/details)\.ts$/;
+  /^apps\/server\/src\/((modules|sandbox)\/[^/]+\/[a-z-]*schema|db\/schema|modules\/audit\/details)\.ts$/;
 
 /** The group a file belongs to: a server module, a sandbox, a web feature, or a top folder. */
 export function groupOf(file) {

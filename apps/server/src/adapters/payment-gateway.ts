@@ -2,6 +2,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConfigError, sandboxesInUse, type Config } from '../config';
 import { settingOrLocalSecrets } from '../lib/secrets';
 import { createInProcessRoute, type InProcessRoute } from '../lib/in-process-route';
+import {
+  razorpaySubscriptions,
+  type GatewayCall,
+  type SubscriptionGateway,
+} from './payment-gateway-subscriptions';
 
 /** Where the built-in sandbox gateway answers, relative to PUBLIC_URL. */
 export const SANDBOX_GATEWAY_PREFIX = '/sandbox/razorpay';
@@ -56,8 +61,8 @@ export class GatewayError extends Error {
   }
 }
 
-/** The Razorpay Payment Links contract, as the portal uses it. */
-export interface PaymentGateway {
+/** The Razorpay Payment Links, Plans and Subscriptions contract, as the portal uses it. */
+export interface PaymentGateway extends SubscriptionGateway {
   createPaymentLink(input: CreatePaymentLinkInput): Promise<PaymentLink>;
   fetchPaymentLink(id: string): Promise<PaymentLink>;
   /** Closes a link still `created`, so that it takes no payment; the gateway refuses any other. */
@@ -91,7 +96,7 @@ export function createRazorpayGateway(
   const auth = `Basic ${Buffer.from(`${settings.keyId}:${settings.keySecret}`).toString('base64')}`;
   const base = settings.baseUrl.replace(/\/+$/, '');
 
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<PaymentLink> {
+  const call: GatewayCall = async <T>(method: 'GET' | 'POST', path: string, body?: unknown) => {
     let response: Response;
     try {
       response = await fetchImpl(`${base}${path}`, {
@@ -124,12 +129,12 @@ export function createRazorpayGateway(
         response.status,
       );
     }
-    return JSON.parse(text) as PaymentLink;
-  }
+    return JSON.parse(text) as T;
+  };
 
   return {
     createPaymentLink: (input) =>
-      call('POST', '/v1/payment_links', {
+      call<PaymentLink>('POST', '/v1/payment_links', {
         amount: input.amountPaise,
         currency: 'INR',
         accept_partial: false,
@@ -143,8 +148,11 @@ export function createRazorpayGateway(
         callback_method: 'get',
         ...(input.expireBy ? { expire_by: input.expireBy } : {}),
       }),
-    fetchPaymentLink: (id) => call('GET', `/v1/payment_links/${encodeURIComponent(id)}`),
-    cancelPaymentLink: (id) => call('POST', `/v1/payment_links/${encodeURIComponent(id)}/cancel`),
+    fetchPaymentLink: (id) =>
+      call<PaymentLink>('GET', `/v1/payment_links/${encodeURIComponent(id)}`),
+    cancelPaymentLink: (id) =>
+      call<PaymentLink>('POST', `/v1/payment_links/${encodeURIComponent(id)}/cancel`),
+    ...razorpaySubscriptions(call),
     verifyCallback: (p) => safeEqualHex(callbackSignature(settings.keySecret, p), p.signature),
     verifyWebhook: (rawBody, signature) =>
       safeEqualHex(hmacHex(settings.webhookSecret, rawBody), signature),

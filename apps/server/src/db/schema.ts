@@ -8,6 +8,7 @@ export * from '../modules/purchases/schema';
 export * from '../modules/billing/schema';
 export * from '../modules/invoices/schema';
 export * from '../sandbox/gateway/schema';
+export * from '../sandbox/gateway/subscriptions-schema';
 export * from '../modules/partners/schema';
 export * from '../modules/consents/schema';
 export * from '../sandbox/bank/schema';

@@ -2,6 +2,7 @@ import { orderRef } from '@portal/contract';
 import { SANDBOX_GATEWAY_PREFIX, callbackSignature } from '../../adapters/payment-gateway';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
+import { razorpayBodies } from './http';
 import { randomId } from './ids';
 import type { LinkRow, SandboxLinks } from './links';
 import { renderCheckoutPage, renderClosedPage } from './pages';
@@ -35,11 +36,7 @@ export async function checkoutRoutes(app: App, { entity, findLink, closeLink }: 
 
   await app.register(async (page: App) => {
     // the checkout page's buttons are plain HTML forms
-    page.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-    );
+    razorpayBodies(page);
 
     page.get(
       `${SANDBOX_GATEWAY_PREFIX}/checkout/:id`,

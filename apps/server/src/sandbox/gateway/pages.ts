@@ -17,6 +17,11 @@ button.pay{background:#15803d;color:#fff;border:0}
 button.fail{background:#fff;color:#b91c1c;border:1px solid #b91c1c}
 a.button{background:#1d4ed8;color:#fff}
 button:focus-visible,a:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+fieldset{border:1px solid #e2e8f0;border-radius:.5rem;margin:0 0 1.5rem;padding:.75rem 1rem}
+legend{font-weight:600;padding:0 .25rem}
+label{display:block;padding:.35rem 0}
+input:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+p.alert{margin:0 0 1rem;color:#b91c1c;font-weight:600}
 `;
 
 function layout(title: string, body: string) {
@@ -79,5 +84,87 @@ export function renderClosedPage(merchant: string, status: string, portalUrl: st
     `<h1>Sandbox checkout</h1>
 <p class="note">${escape(text)}</p>
 <a class="button" href="${escape(portalUrl)}/orders?tab=history">Back to the portal</a>`,
+  );
+}
+
+/** The ways the hosted page offers to authorise a mandate, as Razorpay names them. */
+export const MANDATE_METHODS = {
+  upi: 'UPI Autopay',
+  emandate: 'E-mandate (net banking or debit card)',
+  card: 'Card',
+} as const;
+export type MandateMethod = keyof typeof MANDATE_METHODS;
+
+export interface SubscriptionPage {
+  merchant: string;
+  plan: string;
+  description: string | null;
+  /** Per cycle: the plan's amount times the quantity. */
+  amountPaise: number;
+  /** How often: `every month`, `every 3 weeks`. */
+  every: string;
+  cycles: number;
+  /** When the first charge is made: on authorising, or the day the subscription starts. */
+  firstCharge: string;
+  /** The last authorisation failed: the customer is trying again. */
+  failedBefore: boolean;
+  action: string;
+}
+
+/** The sandbox's hosted authorisation: what the mandate allows, then how to authorise it. */
+export function renderSubscriptionPage(p: SubscriptionPage): string {
+  const row = (label: string, value: string) =>
+    `<dt>${escape(label)}</dt><dd>${escape(value)}</dd>`;
+  const methods = Object.entries(MANDATE_METHODS)
+    .map(
+      ([value, label], i) =>
+        `<label><input type="radio" name="method" value="${value}"${i === 0 ? ' checked' : ''}> ${escape(label)}</label>`,
+    )
+    .join('\n');
+  return layout(
+    `Subscribe to ${p.merchant}`,
+    `<h1>Sandbox subscription</h1>
+<p class="note">Test payment gateway: no money is moved.</p>
+${p.failedBefore ? '<p class="alert" role="alert">The last authorisation failed and nothing was charged. You can try again.</p>' : ''}
+<dl>
+${row('Merchant', p.merchant)}
+${row('Plan', p.plan)}
+${p.description ? row('Description', p.description) : ''}
+${row('Amount', `${formatPaise(p.amountPaise)} ${p.every}`)}
+${row('Cycles', String(p.cycles))}
+${row('First charge', p.firstCharge)}
+</dl>
+<form method="post" action="${escape(p.action)}">
+<fieldset>
+<legend>Authorise the mandate with</legend>
+${methods}
+</fieldset>
+<div class="actions">
+<button type="submit" name="outcome" value="authorise" class="pay">Authorise</button>
+<button type="submit" name="outcome" value="fail" class="fail">Fail authorisation</button>
+</div>
+</form>`,
+  );
+}
+
+/** A subscription past its authorisation: what became of it. */
+export function renderSubscriptionStatusPage(
+  merchant: string,
+  status: string,
+  method: MandateMethod | null,
+  portalUrl: string,
+): string {
+  const by = method ? ` with ${MANDATE_METHODS[method]}` : '';
+  const text =
+    status === 'authenticated'
+      ? `The mandate is authorised${by}: the first charge is made when the subscription starts.`
+      : status === 'active'
+        ? `The mandate is authorised${by} and the subscription is active.`
+        : `This subscription is ${status}.`;
+  return layout(
+    `Subscribe to ${merchant}`,
+    `<h1>Sandbox subscription</h1>
+<p class="note">${escape(text)}</p>
+<a class="button" href="${escape(portalUrl)}">Back to the portal</a>`,
   );
 }

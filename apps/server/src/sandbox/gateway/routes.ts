@@ -1,20 +1,24 @@
 import { timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, gte, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { SANDBOX_GATEWAY_PREFIX } from '../../adapters/payment-gateway';
-import type { FastifyError, FastifyReply } from 'fastify';
+import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { App } from '../../lib/types';
 import { checkoutRoutes } from './checkout-routes';
+import { createdWithin, razorpayBodies, refuse } from './http';
 import { randomId } from './ids';
 import { sandboxLinks } from './links';
 import { CreateLinkSchema, IdParams, ListQuerySchema, refusedField } from './request-schemas';
 import { sandboxPaymentLinks } from './schema';
+import { subscriptionCheckoutRoutes } from './subscription-checkout-routes';
+import { subscriptionRoutes } from './subscription-routes';
+import { sandboxSubscriptionStore } from './subscriptions';
 import { deliverWebhook } from './webhooks';
 
 /**
- * A stand-in for Razorpay's payment links, served by this app: the same API (Basic auth with
- * the key id and secret), a hosted checkout page, the signed callback redirect and signed
- * webhooks. Nothing real is charged.
+ * A stand-in for Razorpay's payment links, plans and subscriptions, served by this app: the same
+ * API (Basic auth with the key id and secret), hosted checkout and authorisation pages, the
+ * signed callback redirect and signed webhooks. Nothing real is charged.
  */
 export async function sandboxGatewayRoutes(app: App) {
   const { payments } = app.deps;
@@ -25,10 +29,7 @@ export async function sandboxGatewayRoutes(app: App) {
   );
   const links = sandboxLinks(app);
   const { entity, findLink, closeLink } = links;
-
-  /** A refusal in Razorpay's shape: its SDK reads `error.description`. */
-  const refuse = (reply: FastifyReply, status: number, description: string) =>
-    reply.code(status).send({ error: { code: 'BAD_REQUEST_ERROR', description } });
+  const subscriptions = sandboxSubscriptionStore(app);
 
   function checkAuth(header: string | undefined) {
     const given = Buffer.from(header ?? '');
@@ -55,25 +56,7 @@ export async function sandboxGatewayRoutes(app: App) {
       }
       return refuse(reply, status, error.message);
     });
-    // Bodies as Razorpay takes them: JSON or form-encoded, and none at all on cancel, where its
-    // SDK sends a form content type and its own examples send `Content-Type: application/json`
-    api.removeContentTypeParser('application/json');
-    api.addContentTypeParser(
-      ['application/json', 'application/x-www-form-urlencoded'],
-      { parseAs: 'string' },
-      (request, body, done) => {
-        const text = String(body);
-        if (text.trim() === '') return done(null, undefined);
-        if (!request.headers['content-type']?.startsWith('application/json')) {
-          return done(null, Object.fromEntries(new URLSearchParams(text)));
-        }
-        try {
-          done(null, JSON.parse(text));
-        } catch {
-          done(Object.assign(new Error('The request body is not valid JSON'), { statusCode: 400 }));
-        }
-      },
-    );
+    razorpayBodies(api);
 
     api.post(
       `${SANDBOX_GATEWAY_PREFIX}/v1/payment_links`,
@@ -116,17 +99,12 @@ export async function sandboxGatewayRoutes(app: App) {
       { schema: { hide: true, querystring: ListQuerySchema } },
       async (request) => {
         const q = request.query;
-        const where: SQL[] = [];
+        const where = createdWithin(sandboxPaymentLinks.createdAt, q);
         if (q.reference_id) where.push(eq(sandboxPaymentLinks.referenceId, q.reference_id));
         if (q.payment_id) {
           const tried = JSON.stringify([{ payment_id: q.payment_id }]);
           where.push(sql`${sandboxPaymentLinks.payments} @> ${tried}::jsonb`);
         }
-        if (q.from !== undefined)
-          where.push(gte(sandboxPaymentLinks.createdAt, new Date(q.from * 1000)));
-        // `to` names a whole second: everything before the next one is in it
-        if (q.to !== undefined)
-          where.push(lte(sandboxPaymentLinks.createdAt, new Date(q.to * 1000 + 999)));
         const rows = await app.deps.db
           .select()
           .from(sandboxPaymentLinks)
@@ -169,7 +147,10 @@ export async function sandboxGatewayRoutes(app: App) {
         return entity(row);
       },
     );
+
+    await subscriptionRoutes(api, subscriptions);
   });
 
   await checkoutRoutes(app, links);
+  await subscriptionCheckoutRoutes(app, subscriptions);
 }

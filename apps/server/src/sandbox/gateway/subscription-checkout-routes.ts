@@ -1,0 +1,80 @@
+import { SANDBOX_GATEWAY_PREFIX } from '../../adapters/payment-gateway';
+import { AppError } from '../../lib/errors';
+import type { App } from '../../lib/types';
+import { razorpayBodies } from './http';
+import { renderSubscriptionPage, renderSubscriptionStatusPage, type MandateMethod } from './pages';
+import { AuthoriseSchema, IdParams } from './request-schemas';
+import { authorise, type PlanRow, type SandboxSubscriptionStore } from './subscriptions';
+
+const UNITS = { daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year' } as const;
+
+/** How often a plan charges, in words: `every month`, `every 3 weeks`. */
+function every(plan: PlanRow) {
+  const unit = UNITS[plan.period as keyof typeof UNITS];
+  return plan.interval === 1 ? `every ${unit}` : `every ${plan.interval} ${unit}s`;
+}
+
+/**
+ * The hosted authorisation page a subscription's short_url leads to: the customer chooses how
+ * to pay, then authorises the mandate or fails, and the subscription and its webhooks follow.
+ */
+export async function subscriptionCheckoutRoutes(
+  app: App,
+  { findSubscription, change }: SandboxSubscriptionStore,
+) {
+  const { config } = app.deps;
+  const pagePath = (id: string) => `${SANDBOX_GATEWAY_PREFIX}/subscribe/${id}`;
+
+  await app.register(async (page: App) => {
+    razorpayBodies(page);
+
+    page.get(
+      pagePath(':id'),
+      { schema: { hide: true, params: IdParams } },
+      async (request, reply) => {
+        const found = await findSubscription(request.params.id);
+        if (!found) throw new AppError('NOT_FOUND', 'Subscription not found');
+        const { row, plan } = found;
+        const html =
+          row.status === 'created'
+            ? renderSubscriptionPage({
+                merchant: config.INVOICE_SUPPLIER_NAME,
+                plan: plan.name,
+                description: plan.description,
+                amountPaise: plan.amount * row.quantity,
+                every: every(plan),
+                cycles: row.totalCount,
+                firstCharge: row.startAt
+                  ? row.startAt.toLocaleDateString('en-IN', {
+                      dateStyle: 'long',
+                      timeZone: 'Asia/Kolkata',
+                    })
+                  : 'On authorising',
+                failedBefore: row.authAttempts > 0,
+                action: pagePath(row.id),
+              })
+            : renderSubscriptionStatusPage(
+                config.INVOICE_SUPPLIER_NAME,
+                row.status,
+                row.paymentMethod as MandateMethod | null,
+                config.PUBLIC_URL,
+              );
+        return reply
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(html);
+      },
+    );
+
+    page.post(
+      pagePath(':id'),
+      { schema: { hide: true, params: IdParams, body: AuthoriseSchema } },
+      async (request, reply) => {
+        const changed = await change(request.params.id, authorise(request.body));
+        if (!changed) throw new AppError('NOT_FOUND', 'Subscription not found');
+        // the page shows what became of it, and a reload sends nothing again
+        return reply.redirect(pagePath(request.params.id), 303);
+      },
+    );
+  });
+}

@@ -1,0 +1,72 @@
+import { hmacHex } from '../adapters/payment-gateway';
+import type { TestApp } from './app';
+
+/** A webhook the sandbox gateway sent about a subscription, as the portal received it. */
+export interface SentWebhook {
+  event: string;
+  subscription: { id: string; status: string; paid_count: number };
+  payment?: { id: string; entity: string; amount: number; status: string; method: string };
+  /** Its `x-razorpay-signature` is the HMAC of the body with the webhook secret. */
+  signed: boolean;
+  /** The portal's answer. */
+  answered: number;
+}
+
+/** Records every webhook the sandbox gateway sends from now on; they still reach the portal. */
+export function captureWebhooks(t: TestApp) {
+  const sent: SentWebhook[] = [];
+  const deliver = t.deps.payments.fetch;
+  t.deps.payments.fetch = async (url, init) => {
+    const response = await deliver(url, init);
+    const body = String(init?.body);
+    const { event, payload } = JSON.parse(body);
+    sent.push({
+      event,
+      subscription: payload.subscription?.entity,
+      payment: payload.payment?.entity,
+      signed:
+        new Headers(init?.headers).get('x-razorpay-signature') ===
+        hmacHex(t.deps.payments.settings.webhookSecret, body),
+      answered: response.status,
+    });
+    return response;
+  };
+  /** The webhooks about one subscription, in the order they were sent. */
+  return (subscriptionId: string) => sent.filter((w) => w.subscription?.id === subscriptionId);
+}
+
+/** The customer's answer on a subscription's hosted page: its form, posted as a browser does. */
+export async function answerAuthorisation(
+  t: TestApp,
+  shortUrl: string,
+  method: 'upi' | 'emandate' | 'card',
+  outcome: 'authorise' | 'fail' = 'authorise',
+) {
+  const page = new URL(shortUrl).pathname;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: page,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ method, outcome }).toString(),
+  });
+  // the page shows what became of the subscription
+  if (res.statusCode !== 303 || res.headers.location !== page) {
+    throw new Error(`the authorisation page answered ${res.statusCode}: ${res.body}`);
+  }
+}
+
+/** The sandbox's own call (not Razorpay's): runs a subscription's next charge. */
+export async function runCharge(
+  t: TestApp,
+  subscriptionId: string,
+  body: { outcome: 'success' | 'failure'; authenticated?: boolean },
+) {
+  const { keyId, keySecret } = t.deps.payments.settings;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/sandbox/razorpay/v1/sandbox/subscriptions/${subscriptionId}/charge`,
+    headers: { authorization: `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}` },
+    payload: body,
+  });
+  return { status: res.statusCode, body: res.json() };
+}
