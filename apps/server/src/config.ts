@@ -26,6 +26,8 @@ const optionalUrl = (protocols: string[]) =>
 
 const secret = z.string().min(32, 'must be at least 32 characters').optional();
 
+const gstin = z.string().refine(isValidGstin, 'must be a GSTIN with its check character');
+
 const ONE_PROXY_EXAMPLE =
   'set TRUST_PROXY=127.0.0.1 for a reverse proxy on this machine, or to the addresses or CIDRs of your proxies, comma-separated';
 const FALSE_WORDS = ['', 'false', '0', 'no', 'off', 'n', 'disabled'];
@@ -133,6 +135,16 @@ const ConfigSchema = z.object({
   /** Required with PAYMENT_GATEWAY_URL; the sandbox's are generated once and kept in DATA_DIR. */
   PAYMENT_GATEWAY_KEY_SECRET: z.string().min(8).optional(),
   PAYMENT_GATEWAY_WEBHOOK_SECRET: z.string().min(8).optional(),
+  /** Registers B2B invoices and credit notes with an Invoice Registration Portal (IRP). */
+  E_INVOICING: z.enum(['off', 'on']).default('off'),
+  /** The IRP's or a GSP's NIC e-invoice API (1.03). Unset: the built-in sandbox IRP. */
+  E_INVOICE_URL: optionalUrl(['http', 'https']),
+  /** Required with E_INVOICE_URL: the API user the IRP or GSP issued, and its GSTIN. */
+  E_INVOICE_CLIENT_ID: z.string().min(1).optional(),
+  E_INVOICE_CLIENT_SECRET: z.string().min(1).optional(),
+  E_INVOICE_USERNAME: z.string().min(1).optional(),
+  E_INVOICE_PASSWORD: z.string().min(1).optional(),
+  E_INVOICE_GSTIN: gstin.optional(),
   /** Minutes between reconciliation runs; 0 turns the job off. */
   PAYMENT_RECONCILE_MINUTES: z.coerce.number().min(0).max(1440).default(5),
   /** Minutes between purges of sign-in records unusable for over a day; 0 turns the job off. */
@@ -181,10 +193,7 @@ const ConfigSchema = z.object({
     .string()
     .min(1)
     .default('4th Floor, Prestige Tech Park, Outer Ring Road, Bengaluru, Karnataka 560103'),
-  INVOICE_SUPPLIER_GSTIN: z
-    .string()
-    .refine(isValidGstin, 'must be a GSTIN with its check character')
-    .default('29AAGCL1234M1ZA'),
+  INVOICE_SUPPLIER_GSTIN: gstin.default('29AAGCL1234M1ZA'),
   /** Services Accounting Code of the subscription (997331: licensing of software). */
   INVOICE_SAC_CODE: z
     .string()
@@ -227,6 +236,16 @@ const SERVICES = [
   ['CONSENT_PROVIDER_URL', 'CONSENT_PROVIDER_CLIENT_ID', 'CONSENT_PROVIDER_CLIENT_SECRET'],
 ] as const;
 
+/** The real IRP, used only with E_INVOICING=on: its address first, then what it needs with it. */
+const E_INVOICE_SERVICE = [
+  'E_INVOICE_URL',
+  'E_INVOICE_CLIENT_ID',
+  'E_INVOICE_CLIENT_SECRET',
+  'E_INVOICE_USERNAME',
+  'E_INVOICE_PASSWORD',
+  'E_INVOICE_GSTIN',
+] as const;
+
 /** What deploy/portal.env.example holds where the operator must put a value of their own. */
 const PLACEHOLDER = 'CHANGE_ME';
 
@@ -255,6 +274,18 @@ function missingSettings(parsed: ParsedConfig, sandbox: boolean): string[] {
       ? 'in production, which never runs the sandbox gateway and bank (SANDBOX=on runs them, for a public demo only)'
       : 'with SANDBOX=off',
   );
+  if (parsed.E_INVOICING === 'on') {
+    const [url, ...credentials] = E_INVOICE_SERVICE;
+    if (parsed[url]) need(credentials, `with ${url}`);
+    else if (!sandbox) {
+      need(
+        E_INVOICE_SERVICE,
+        production
+          ? 'with E_INVOICING=on in production, which never runs the sandbox IRP (SANDBOX=on runs it, for a public demo only)'
+          : 'with E_INVOICING=on and SANDBOX=off',
+      );
+    }
+  }
   return problems;
 }
 
@@ -311,11 +342,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * configured, and only where SANDBOX allows it (loadConfig refuses the rest).
  */
 export function sandboxesInUse(
-  config: Pick<Config, 'SANDBOX' | 'PAYMENT_GATEWAY_URL' | 'CONSENT_PROVIDER_URL'>,
+  config: Pick<
+    Config,
+    'SANDBOX' | 'PAYMENT_GATEWAY_URL' | 'CONSENT_PROVIDER_URL' | 'E_INVOICING' | 'E_INVOICE_URL'
+  >,
 ) {
   return {
     gateway: config.SANDBOX && !config.PAYMENT_GATEWAY_URL,
     bank: config.SANDBOX && !config.CONSENT_PROVIDER_URL,
+    irp: config.SANDBOX && config.E_INVOICING === 'on' && !config.E_INVOICE_URL,
   };
 }
 
