@@ -104,6 +104,11 @@ for (const [width, use] of widths) {
       await expect(card).toContainText(number);
       await expect(card).toContainText('Issued');
       await expect(card).toContainText('₹613.77');
+      // registered with the sandbox IRP before it was drawn: its IRN in short, whole for a reader
+      await expect(card).toContainText(/IRN [0-9a-f]{8}…[0-9a-f]{4}/);
+      await expect(card).toContainText(/Ack No \d{15}/);
+      const irn = /IRN ([0-9a-f]{64})/.exec((await card.textContent())!)![1]!;
+      const ackNo = /Ack No (\d{15})/.exec((await card.textContent())!)![1]!;
       await expectAccessible(page, `the invoices list on a ${width}`);
       if (width === 'phone') {
         // nothing scrolls sideways, and the download is a full-size touch target
@@ -123,6 +128,8 @@ for (const [width, use] of widths) {
       expect(text).toContain('Reverse charge: No');
       expect(text).toContain('Total ₹613.77');
       expect(text).not.toContain('valid without a signature');
+      expect(text).toContain(`Ack No: ${ackNo}`);
+      expect(text.replace(/\s/g, '')).toContain(`IRN:${irn}`);
     });
   });
 }

@@ -44,6 +44,8 @@ import { securityRoutes } from './modules/security/routes';
 import { preferencesRoutes } from './modules/preferences/routes';
 import { privacyRoutes } from './modules/privacy/routes';
 import { sandboxGatewayRoutes } from './sandbox/gateway/routes';
+import { sandboxIrpRoutes } from './sandbox/irp/routes';
+import { SANDBOX_IRP_PREFIX } from './sandbox/irp/settings';
 import { registerAfterAnswer } from './lib/after-answer';
 
 declare module 'fastify' {
@@ -155,6 +157,11 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   if (deps.consents.sandboxBank) {
     await app.register(sandboxBankRoutes(deps.consents.sandboxBank), {
       prefix: SANDBOX_BANK_PREFIX,
+    });
+  }
+  if (deps.eInvoicing?.sandboxIrp) {
+    await app.register(sandboxIrpRoutes(deps.eInvoicing.sandboxIrp), {
+      prefix: SANDBOX_IRP_PREFIX,
     });
   }
 

@@ -6,22 +6,7 @@ import { parseEnv } from 'node:util';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, REPO_ROOT, settingSources, settingWarnings } from './config';
-
-/** A complete production configuration: its own secrets, address, gateway and bank. */
-const production = {
-  NODE_ENV: 'production',
-  PUBLIC_URL: 'https://portal.example.in',
-  JWT_SECRET: 'j'.repeat(32),
-  LINK_SIGNING_SECRET: 'l'.repeat(32),
-  DATA_ENCRYPTION_KEY: 'd'.repeat(32),
-  PAYMENT_GATEWAY_URL: 'https://api.razorpay.com',
-  PAYMENT_GATEWAY_KEY_ID: 'rzp_live_abc',
-  PAYMENT_GATEWAY_KEY_SECRET: 'key-secret-1',
-  PAYMENT_GATEWAY_WEBHOOK_SECRET: 'hook-secret-1',
-  CONSENT_PROVIDER_URL: 'https://api.bank.example/open-banking/v3.1/aisp',
-  CONSENT_PROVIDER_CLIENT_ID: 'portal-client',
-  CONSENT_PROVIDER_CLIENT_SECRET: 'client-secret-1',
-};
+import { production } from './test/production-config';
 
 const without = (env: Record<string, string>, ...names: string[]) =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !names.includes(name)));
@@ -280,7 +265,7 @@ describe('settingSources', () => {
     const embedded = loadConfig({ DATA_DIR: '/srv/portal' });
     expect(settingSources(embedded, { DATA_DIR: '/srv/portal' }).slice(0, 2)).toEqual([
       'Settings from the environment: DATA_DIR.',
-      "Secrets kept in /srv/portal/secrets.json: JWT_SECRET, LINK_SIGNING_SECRET, DATA_ENCRYPTION_KEY, PAYMENT_GATEWAY_KEY_SECRET, PAYMENT_GATEWAY_WEBHOOK_SECRET, the sandbox bank's client secret.",
+      "Secrets kept in /srv/portal/secrets.json: JWT_SECRET, LINK_SIGNING_SECRET, DATA_ENCRYPTION_KEY, PAYMENT_GATEWAY_KEY_SECRET, PAYMENT_GATEWAY_WEBHOOK_SECRET, the sandbox bank's client secret, the sandbox IRP's client secret and password.",
     ]);
   });
 });

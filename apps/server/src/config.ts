@@ -1,7 +1,8 @@
-import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
+import { addressParts } from './lib/address-parts';
+import { TrustProxySchema } from './lib/trust-proxy-setting';
 import { isValidGstin } from '@portal/contract';
 import { localSecretsFile } from './lib/secrets';
 import { signingSettingsProblem } from './lib/signing-certificate';
@@ -27,62 +28,6 @@ const optionalUrl = (protocols: string[]) =>
 const secret = z.string().min(32, 'must be at least 32 characters').optional();
 
 const gstin = z.string().refine(isValidGstin, 'must be a GSTIN with its check character');
-
-const ONE_PROXY_EXAMPLE =
-  'set TRUST_PROXY=127.0.0.1 for a reverse proxy on this machine, or to the addresses or CIDRs of your proxies, comma-separated';
-const FALSE_WORDS = ['', 'false', '0', 'no', 'off', 'n', 'disabled'];
-const TRUE_WORDS = ['true', 'yes', 'on', 'y', 'enabled'];
-/** proxy-addr's names for address ranges, which Fastify's trustProxy accepts beside addresses. */
-const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
-
-function isProxyAddress(entry: string): boolean {
-  if (RANGE_NAMES.includes(entry)) return true;
-  const [address = '', prefix, ...rest] = entry.split('/');
-  const version = isIP(address);
-  if (!version || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  // proxy-addr (Fastify's) refuses a /0, which would trust every address anyway
-  return (
-    /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (version === 4 ? 32 : 128)
-  );
-}
-
-/**
- * The reverse proxies whose X-Forwarded-For entry is believed, in the form Fastify's trustProxy
- * takes: false, or a comma-separated list of addresses and CIDRs. A bare `true` would believe
- * whatever the client writes; a hop count cannot tell the proxy from a client that connects
- * directly (Fastify 5.12 ignores one for that reason), so both are refused.
- */
-const TrustProxySchema = z
-  .string()
-  .optional()
-  .transform((raw, ctx): string | false => {
-    const value = (raw ?? '').trim();
-    const lower = value.toLowerCase();
-    if (FALSE_WORDS.includes(lower)) return false;
-    const refuse = (message: string) => {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    };
-    if (TRUE_WORDS.includes(lower)) {
-      return refuse(
-        `must name the proxies to trust, not "${value}", which lets every client choose its own address: ${ONE_PROXY_EXAMPLE}`,
-      );
-    }
-    if (/^\d+$/.test(value)) {
-      return refuse(
-        `must name the proxies to trust, not a hop count ("${value}"), which cannot tell the proxy from a client that connects directly: ${ONE_PROXY_EXAMPLE}`,
-      );
-    }
-    const entries = value.split(',').map((entry) => entry.trim());
-    const bad = entries.find((entry) => !isProxyAddress(entry));
-    if (bad !== undefined) {
-      return refuse(
-        `has "${bad}", which is not an IP address, a CIDR, loopback, linklocal or uniquelocal`,
-      );
-    }
-    return entries.join(',');
-  });
 
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -135,8 +80,12 @@ const ConfigSchema = z.object({
   /** Required with PAYMENT_GATEWAY_URL; the sandbox's are generated once and kept in DATA_DIR. */
   PAYMENT_GATEWAY_KEY_SECRET: z.string().min(8).optional(),
   PAYMENT_GATEWAY_WEBHOOK_SECRET: z.string().min(8).optional(),
-  /** Registers B2B invoices and credit notes with an Invoice Registration Portal (IRP). */
-  E_INVOICING: z.enum(['off', 'on']).default('off'),
+  /**
+   * Registers B2B invoices and credit notes with an Invoice Registration Portal (IRP). Default:
+   * on where the demo runs (development, with the sandboxes), where the sandbox IRP stands in;
+   * off in production and in tests, which ask for it by name.
+   */
+  E_INVOICING: z.enum(['off', 'on']).optional(),
   /** The IRP's or a GSP's NIC e-invoice API (1.03). Unset: the built-in sandbox IRP. */
   E_INVOICE_URL: optionalUrl(['http', 'https']),
   /** Required with E_INVOICE_URL: the API user the IRP or GSP issued, and its GSTIN. */
@@ -206,8 +155,12 @@ const ConfigSchema = z.object({
 
 type ParsedConfig = z.infer<typeof ConfigSchema>;
 
-export type Config = Omit<ParsedConfig, 'SANDBOX' | 'SEED_DEMO' | 'PAYMENT_GATEWAY_KEY_ID'> & {
+export type Config = Omit<
+  ParsedConfig,
+  'SANDBOX' | 'SEED_DEMO' | 'PAYMENT_GATEWAY_KEY_ID' | 'E_INVOICING'
+> & {
   PUBLIC_URL: string;
+  E_INVOICING: 'off' | 'on';
   SANDBOX: boolean;
   SEED_DEMO: boolean;
   PAYMENT_GATEWAY_KEY_ID: string;
@@ -306,13 +259,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = result.error.issues[0]!;
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
-  const parsed = result.data;
-  const production = parsed.NODE_ENV === 'production';
-  const sandbox = parsed.SANDBOX ?? !production;
+  const production = result.data.NODE_ENV === 'production';
+  const sandbox = result.data.SANDBOX ?? !production;
+  const parsed = {
+    ...result.data,
+    E_INVOICING:
+      result.data.E_INVOICING ??
+      (result.data.NODE_ENV === 'development' && sandbox ? ('on' as const) : ('off' as const)),
+  };
   const problems = missingSettings(parsed, sandbox);
   if (parsed.WEB_CONCURRENCY > 1 && !parsed.DATABASE_URL) {
     problems.push(
       `WEB_CONCURRENCY=${parsed.WEB_CONCURRENCY} needs DATABASE_URL (PostgreSQL), since the embedded database can be opened by one process only`,
+    );
+  }
+  if (parsed.E_INVOICING === 'on' && !addressParts(parsed.INVOICE_SUPPLIER_ADDRESS)) {
+    problems.push(
+      'INVOICE_SUPPLIER_ADDRESS must end with its city, then its State and PIN (…, Bengaluru, Karnataka 560103), which an e-invoice names apart, with E_INVOICING=on',
     );
   }
   if (problems.length > 0) {
@@ -372,6 +335,7 @@ export function settingSources(config: Config, env: NodeJS.ProcessEnv = process.
   const given = names.filter((name) => env[name] !== undefined);
   const kept: string[] = LOCAL_SECRETS.filter((name) => !config[name]);
   if (sandboxesInUse(config).bank) kept.push("the sandbox bank's client secret");
+  if (sandboxesInUse(config).irp) kept.push("the sandbox IRP's client secret and password");
   return [
     `Settings from the environment: ${given.length > 0 ? given.join(', ') : 'none'}.`,
     kept.length > 0

@@ -10,6 +10,7 @@ import type { InProcessRoute } from './lib/in-process-route';
 import type { PaymentsDeps } from './adapters/payment-gateway';
 import type { ConsentProvider } from './adapters/consent-provider';
 import type { Queue } from './adapters/queue';
+import type { EInvoiceClient, EInvoiceSettings } from './adapters/e-invoice';
 import type { Metrics } from './modules/metrics/registry';
 
 // What the app's services are given. They are built at composition (create-deps.ts).
@@ -36,6 +37,8 @@ export interface AppDeps {
   queue: Queue;
   /** What the operator's Prometheus reads (modules/metrics). */
   metrics: Metrics;
+  /** The IRP that registers B2B invoices and credit notes; null with E_INVOICING=off. */
+  eInvoicing: EInvoicingDeps | null;
 }
 
 export const outboxDir = (config: Pick<Config, 'DATA_DIR'>) => path.join(config.DATA_DIR, 'outbox');
@@ -52,4 +55,10 @@ export interface ConsentDeps {
   provider: ConsentProvider;
   /** The credentials the built-in sandbox bank accepts; null when a real provider is configured. */
   sandboxBank: SandboxBankOptions | null;
+}
+
+export interface EInvoicingDeps {
+  client: EInvoiceClient;
+  /** The credentials the built-in sandbox IRP accepts; null when a real IRP is configured. */
+  sandboxIrp: (Omit<EInvoiceSettings, 'baseUrl'> & { route?: InProcessRoute }) | null;
 }

@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig, sandboxesInUse } from './config';
-
-/** A production configuration complete but for e-invoicing. */
-const production = {
-  NODE_ENV: 'production',
-  PUBLIC_URL: 'https://portal.example.in',
-  JWT_SECRET: 'j'.repeat(32),
-  LINK_SIGNING_SECRET: 'l'.repeat(32),
-  DATA_ENCRYPTION_KEY: 'd'.repeat(32),
-  PAYMENT_GATEWAY_URL: 'https://api.razorpay.com',
-  PAYMENT_GATEWAY_KEY_ID: 'rzp_live_abc',
-  PAYMENT_GATEWAY_KEY_SECRET: 'key-secret-1',
-  PAYMENT_GATEWAY_WEBHOOK_SECRET: 'hook-secret-1',
-  CONSENT_PROVIDER_URL: 'https://api.bank.example/open-banking/v3.1/aisp',
-  CONSENT_PROVIDER_CLIENT_ID: 'portal-client',
-  CONSENT_PROVIDER_CLIENT_SECRET: 'client-secret-1',
-};
+import { production } from './test/production-config';
 
 const irp = {
   E_INVOICE_URL: 'https://gsp.example.in/einvoice',
@@ -54,13 +39,35 @@ describe('the e-invoicing settings', () => {
     expect(sandboxesInUse(real).irp).toBe(false);
   });
 
-  it('run the sandbox IRP outside production only when e-invoicing is on', () => {
-    expect(sandboxesInUse(loadConfig({ E_INVOICING: 'on' })).irp).toBe(true);
-    expect(sandboxesInUse(loadConfig({})).irp).toBe(false);
+  it('run the sandbox IRP in the demo by default, and elsewhere outside production when asked', () => {
+    expect(loadConfig({}).E_INVOICING).toBe('on');
+    expect(sandboxesInUse(loadConfig({})).irp).toBe(true);
+    expect(sandboxesInUse(loadConfig({ E_INVOICING: 'off' })).irp).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).E_INVOICING).toBe('off');
+    expect(sandboxesInUse(loadConfig({ NODE_ENV: 'test', E_INVOICING: 'on' })).irp).toBe(true);
+    // a development start with the real services of its own registers nothing unasked
+    expect(loadConfig({ SANDBOX: 'off', ...production, NODE_ENV: 'development' }).E_INVOICING).toBe(
+      'off',
+    );
     const development = { ...production, NODE_ENV: 'development', E_INVOICING: 'on' };
     expect(() => loadConfig({ ...development, SANDBOX: 'off' })).toThrow(
       /E_INVOICE_URL, .* required with E_INVOICING=on and SANDBOX=off$/,
     );
+  });
+
+  it('ask for a supplier address that ends with its city, State and PIN', () => {
+    expect(() =>
+      loadConfig({ E_INVOICING: 'on', INVOICE_SUPPLIER_ADDRESS: 'Outer Ring Road, Bengaluru' }),
+    ).toThrow('INVOICE_SUPPLIER_ADDRESS must end with its city, then its State and PIN');
+    const config = loadConfig({
+      E_INVOICING: 'on',
+      INVOICE_SUPPLIER_ADDRESS: '12 MG Road, Pune, Maharashtra 411001',
+    });
+    expect(config.INVOICE_SUPPLIER_ADDRESS).toBe('12 MG Road, Pune, Maharashtra 411001');
+    // off, the address is printed as given and never taken apart
+    expect(
+      loadConfig({ E_INVOICING: 'off', INVOICE_SUPPLIER_ADDRESS: 'Bengaluru' }).E_INVOICING,
+    ).toBe('off');
   });
 
   it('refuse a GSTIN whose check character is wrong', () => {

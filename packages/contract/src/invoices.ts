@@ -22,6 +22,31 @@ export const INVOICE_CURSOR_MESSAGE = 'must be the nextCursor of an earlier page
 export const InvoiceStatusSchema = z.enum(['Issued', 'Partly refunded', 'Refunded']);
 export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 
+/**
+ * A document's registration with the GST Invoice Registration Portal (IRP): Being registered
+ * until the IRP answers, then Registered, or Refused with its reasons; Cancelled once its IRN is
+ * cancelled, which the IRP allows within 24 hours.
+ */
+export const EInvoiceStatusSchema = z.enum([
+  'Being registered',
+  'Registered',
+  'Refused',
+  'Cancelled',
+]);
+export type EInvoiceStatus = z.infer<typeof EInvoiceStatusSchema>;
+
+/** What a registered document carries: its IRN and the IRP's acknowledgement. */
+export const EInvoiceSchema = z.object({
+  status: EInvoiceStatusSchema,
+  /** The Invoice Reference Number, 64 hexadecimal characters; null until registered. */
+  irn: z.string().nullable(),
+  ackNo: z.string().nullable(),
+  ackDate: z.string().nullable(),
+  /** The IRP's reasons, in its words, when it refused the document; else null. */
+  refusal: z.string().nullable(),
+});
+export type EInvoice = z.infer<typeof EInvoiceSchema>;
+
 /** The amounts a document states, in paise; `taxPaise` is CGST + SGST + IGST. */
 const DocumentAmountsSchema = z.object({
   taxablePaise: z.number().int(),
@@ -41,6 +66,8 @@ export const CreditNoteSchema = DocumentAmountsSchema.extend({
   pdfUrl: z.string(),
   /** False for the moment after issue while the PDF is drawn: the link answers 409 till then. */
   pdfReady: z.boolean(),
+  /** Its registration with the IRP; null where e-invoicing does not apply to it. */
+  eInvoice: EInvoiceSchema.nullable(),
 });
 export type CreditNote = z.infer<typeof CreditNoteSchema>;
 
@@ -54,6 +81,8 @@ export const InvoiceSchema = DocumentAmountsSchema.extend({
   pdfUrl: z.string(),
   /** False for the moment after issue while the PDF is drawn: the link answers 409 till then. */
   pdfReady: z.boolean(),
+  /** Its registration with the IRP; null where e-invoicing does not apply to it. */
+  eInvoice: EInvoiceSchema.nullable(),
   creditNotes: z.array(CreditNoteSchema),
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../lib/clock';
 
@@ -60,6 +61,22 @@ export class EInvoiceRefusal extends Error {
 
 /** No answer, or one that is not the IRP's: nothing is known of the document, so try again. */
 export class EInvoiceUnavailable extends Error {}
+
+/**
+ * The IRN of a document: the SHA-256 hex of supplier GSTIN + financial year (2019-20) +
+ * document type + document number (einv-apisandbox.nic.in, "IRN"), e.g. of
+ * "01AAAAA9999A19N2019-20INVABC01234". The IRP has treated document numbers without regard to
+ * case since 1 June 2025, so the number is hashed in capitals.
+ */
+export function irnOf(parts: {
+  gstin: string;
+  financialYear: string;
+  docType: string;
+  docNo: string;
+}): string {
+  const key = `${parts.gstin}${parts.financialYear}${parts.docType}${parts.docNo.toUpperCase()}`;
+  return createHash('sha256').update(key).digest('hex');
+}
 
 /** The IRP's "Invalid Token" (vital error 1005): the token went before its stated expiry. */
 const INVALID_TOKEN = '1005';

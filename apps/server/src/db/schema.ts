@@ -12,6 +12,7 @@ export * from '../sandbox/gateway/subscriptions-schema';
 export * from '../modules/partners/schema';
 export * from '../modules/consents/schema';
 export * from '../sandbox/bank/schema';
+export * from '../sandbox/irp/schema';
 export * from '../modules/mail/schema';
 export * from '../modules/reminders/schema';
 export * from '../modules/security/schema';

@@ -8,6 +8,7 @@ import {
   SANDBOX_BANK_PREFIX,
   SANDBOX_BANK_SECRET_KEY,
 } from './bank/settings';
+import { SANDBOX_IRP_PREFIX } from './irp/settings';
 
 export interface StartNotices {
   /** For the person who started the portal. */
@@ -29,8 +30,14 @@ export function startNotices(config: Config, { demoSeeded }: { demoSeeded: boole
     `"${SANDBOX_BANK_SECRET_KEY}" in ${path.join(config.DATA_DIR, 'secrets.json')}`;
   const gatewayLine = `the sandbox payment gateway at ${config.PUBLIC_URL}${SANDBOX_GATEWAY_PREFIX}`;
   const bankLine = `the sandbox bank at ${config.PUBLIC_URL}${SANDBOX_BANK_PREFIX}`;
+  const irpLine = `the sandbox IRP at ${config.PUBLIC_URL}${SANDBOX_IRP_PREFIX}`;
+  const inUse = [
+    sandboxes.gateway && gatewayLine,
+    sandboxes.bank && bankLine,
+    sandboxes.irp && irpLine,
+  ].filter((line): line is string => Boolean(line));
 
-  if (production && (sandboxes.gateway || sandboxes.bank)) {
+  if (production && inUse.length > 0) {
     notices.warnings.push(
       'WARNING: SANDBOX=on in production. This portal is a public demo:',
       ...(sandboxes.gateway
@@ -39,13 +46,18 @@ export function startNotices(config: Config, { demoSeeded }: { demoSeeded: boole
           ]
         : []),
       ...(sandboxes.bank ? [`  - ${bankLine} decides banking consents; ${bankCredentials};`] : []),
-      '  For real use, configure PAYMENT_GATEWAY_* and CONSENT_PROVIDER_* and remove SANDBOX=on.',
+      ...(sandboxes.irp
+        ? [
+            `  - ${irpLine} registers nothing with GSTN: the IRNs it gives are worth no input tax credit;`,
+          ]
+        : []),
+      sandboxes.irp
+        ? '  For real use, configure PAYMENT_GATEWAY_*, CONSENT_PROVIDER_* and E_INVOICE_* and remove SANDBOX=on.'
+        : '  For real use, configure PAYMENT_GATEWAY_* and CONSENT_PROVIDER_* and remove SANDBOX=on.',
     );
-  } else if (sandboxes.gateway || sandboxes.bank) {
+  } else if (inUse.length > 0) {
     notices.info.push(
-      `Sandbox in use: ${[sandboxes.gateway && gatewayLine, sandboxes.bank && bankLine]
-        .filter(Boolean)
-        .join(' and ')}.`,
+      `Sandbox in use: ${inUse.slice(0, -1).join(', ')}${inUse.length > 1 ? ' and ' : ''}${inUse.at(-1)}.`,
       ...(sandboxes.bank ? [`The sandbox bank: ${bankCredentials}.`] : []),
     );
   }

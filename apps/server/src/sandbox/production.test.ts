@@ -33,7 +33,20 @@ const SANDBOX_REQUESTS = [
   { method: 'GET', url: '/sandbox/razorpay/checkout/plink_1' },
   { method: 'POST', url: '/sandbox/razorpay/checkout/plink_1/pay' },
   { method: 'POST', url: '/sandbox/razorpay/v1/payment_links' },
+  { method: 'POST', url: '/sandbox/irp/eivital/v1.04/auth' },
+  { method: 'GET', url: '/sandbox/irp/keys' },
 ] as const;
+
+/** A real IRP, through a GSP, for production's e-invoicing. */
+const realIrp = {
+  E_INVOICING: 'on',
+  E_INVOICE_URL: 'http://127.0.0.1:9/einvoice',
+  E_INVOICE_CLIENT_ID: 'gsp-client',
+  E_INVOICE_CLIENT_SECRET: 'gsp-secret',
+  E_INVOICE_USERNAME: 'api-user',
+  E_INVOICE_PASSWORD: 'api-password',
+  E_INVOICE_GSTIN: '29AAGCL1234M1ZA',
+};
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -45,14 +58,15 @@ const customerCount = async (app: TestApp) =>
   (await app.deps.db.select({ n: count() }).from(customers))[0]!.n;
 
 describe('a production portal', () => {
-  it('mounts neither sandbox and seeds no demo', async () => {
-    t = await createTestApp({ env: { ...secrets, ...realServices } });
+  it('mounts no sandbox and seeds no demo', async () => {
+    t = await createTestApp({ env: { ...secrets, ...realServices, ...realIrp } });
     for (const request of SANDBOX_REQUESTS) {
       const res = await t.app.inject({ ...request, payload: {} });
       expect(res.statusCode, `${request.method} ${request.url}`).toBe(404);
     }
     expect(t.deps.payments.settings.sandbox).toBe(false);
     expect(t.deps.consents.sandboxBank).toBeNull();
+    expect(t.deps.eInvoicing?.sandboxIrp).toBeNull();
     expect(await seedDemoIfEmpty(t.deps)).toBe(false);
     expect(await customerCount(t)).toBe(0);
   });
@@ -86,6 +100,8 @@ describe('what the portal says at start', () => {
     expect(warnings).toEqual([]);
     const text = info.join('\n');
     expect(text).toContain(`the sandbox bank at ${t.config.PUBLIC_URL}/sandbox/bank`);
+    // tests ask for e-invoicing by name; the demo runs it
+    expect(text).not.toContain('the sandbox IRP');
     expect(text).toContain(
       `its page asks for user "customer-portal" and the password "sandboxBankClientSecret" in ${path.join(t.config.DATA_DIR, 'secrets.json')}`,
     );
@@ -113,6 +129,24 @@ describe('what the portal says at start', () => {
       '  - the sandbox bank at https://portal.example.in/sandbox/bank decides banking consents; its page asks for user "customer-portal" and the password "sandboxBankClientSecret" in /srv/portal/secrets.json;',
       '  For real use, configure PAYMENT_GATEWAY_* and CONSENT_PROVIDER_* and remove SANDBOX=on.',
       'WARNING: SEED_DEMO=true in production: an empty database gets the demo account demo@acme.example, whose password is published in README.md.',
+    ]);
+  });
+
+  it('names the sandbox IRP where e-invoicing runs on it, in the demo and in production', () => {
+    const demo = loadConfig({ DATA_DIR: '/srv/portal' });
+    expect(startNotices(demo, { demoSeeded: false }).info[0]).toBe(
+      'Sandbox in use: the sandbox payment gateway at http://localhost:3000/sandbox/razorpay, the sandbox bank at http://localhost:3000/sandbox/bank and the sandbox IRP at http://localhost:3000/sandbox/irp.',
+    );
+    const production = loadConfig({
+      ...secrets,
+      ...realServices,
+      SANDBOX: 'on',
+      E_INVOICING: 'on',
+    });
+    expect(startNotices(production, { demoSeeded: false }).warnings).toEqual([
+      'WARNING: SANDBOX=on in production. This portal is a public demo:',
+      '  - the sandbox IRP at https://portal.example.in/sandbox/irp registers nothing with GSTN: the IRNs it gives are worth no input tax credit;',
+      '  For real use, configure PAYMENT_GATEWAY_*, CONSENT_PROVIDER_* and E_INVOICE_* and remove SANDBOX=on.',
     ]);
   });
 

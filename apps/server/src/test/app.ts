@@ -9,7 +9,7 @@ import { createFolderFileStore } from '../adapters/file-store';
 import { createSignedLinks } from '../lib/signed-links';
 import { createPaymentsDeps } from '../adapters/payment-gateway';
 import type { AppDeps } from '../deps';
-import { createConsentDeps } from '../create-deps';
+import { createConsentDeps, createEInvoicingDeps } from '../create-deps';
 import { createMetrics } from '../modules/metrics/registry';
 import { createQueue } from '../adapters/pg-boss-queue';
 import type { App } from '../lib/types';
@@ -78,6 +78,7 @@ export async function createTestApp(
     // on the database the app is given, so that jobs sent in its transactions are the ones run
     queue: createQueue(options.deps?.db ?? database.db),
     metrics: createMetrics(),
+    eInvoicing: await createEInvoicingDeps(config, { clock }),
     ...options.deps,
   };
   const app = await buildApp(deps, {

@@ -4,6 +4,7 @@ import {
   customerDate,
   stateLabel,
   formatPaise,
+  type BillingAddress,
 } from '@portal/contract';
 import { rupeesInWords } from './amount-in-words';
 import { stateCodeOf } from './gst';
@@ -24,6 +25,8 @@ export interface Recipient {
   email: string;
   /** The GST state code of the place of supply. */
   placeOfSupply: string;
+  /** The address its parts, where the order kept one (the e-invoice names them apart). */
+  billingAddress?: BillingAddress | null;
 }
 
 export interface InvoiceData {

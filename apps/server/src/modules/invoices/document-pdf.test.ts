@@ -1,9 +1,18 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { orderAmount } from '@portal/contract';
 import { creditAmounts, invoiceAmounts } from './amounts';
 import { creditNoteContent, invoiceContent, type InvoiceData, type Recipient } from './content';
-import { renderDocumentPdf } from './document-pdf';
+import { renderDocumentPdf, type DocumentRegistration } from './document-pdf';
 import { pdfLines, poppler } from '../../test/invoices';
+
+const run = promisify(execFile);
 
 const order = orderAmount(4_999_00);
 const supplier = {
@@ -149,22 +158,24 @@ describe('the tax invoice PDF', () => {
   });
 });
 
+/** A credit note of ₹1,000 refunded on the invoice above. */
+const creditNote = () =>
+  creditNoteContent({
+    creditNoteNumber: 'CN/26-27/000007',
+    creditNoteDate: new Date('2026-07-01T10:00:00Z'),
+    invoice: { number: invoice.invoiceNumber, date: invoice.invoiceDate },
+    orderId: invoice.orderId,
+    refundId: 'rfnd_XYZ',
+    planName: 'Professional',
+    supplier,
+    recipient,
+    sacCode: '997331',
+    amounts: creditAmounts(invoice.amounts, 0, 1_000_00),
+  });
+
 describe('the credit note PDF', () => {
   it('refers to its invoice and credits the refund with its share of the tax (Rule 53)', async () => {
-    const pdf = await renderDocumentPdf(
-      creditNoteContent({
-        creditNoteNumber: 'CN/26-27/000007',
-        creditNoteDate: new Date('2026-07-01T10:00:00Z'),
-        invoice: { number: invoice.invoiceNumber, date: invoice.invoiceDate },
-        orderId: invoice.orderId,
-        refundId: 'rfnd_XYZ',
-        planName: 'Professional',
-        supplier,
-        recipient,
-        sacCode: '997331',
-        amounts: creditAmounts(invoice.amounts, 0, 1_000_00),
-      }),
-    );
+    const pdf = await renderDocumentPdf(creditNote());
     expect(await pdfLines(pdf)).toEqual([
       'CREDIT NOTE',
       'Ledgerline Software Services Pvt Ltd',
@@ -223,5 +234,143 @@ describe('the credit note PDF', () => {
     const lines = await pdfLines(pdf);
     expect(lines).toContain('Internet Handling Charges (outside the taxable value) ₹50.00');
     expect(lines).toContain('Taxable value ₹1,000.00');
+  });
+});
+
+const jwsPart = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const IRN = '1323ce153b411859b7dcdeefcf0d11272f71b59837d8911a4e0134be3954a480';
+// as long as the IRP's: a JWT of the document's fields and a 2048-bit RS256 signature
+const registration: DocumentRegistration = {
+  irn: IRN,
+  ackNo: '112610012345678',
+  // 02/06/2026 in India, still 01/06/2026 in UTC
+  ackDate: new Date('2026-06-01T18:45:00Z'),
+  signedQrCode: [
+    jwsPart({ alg: 'RS256', kid: '0B3F9A8E0C1F0E3C2A9B0F3E6D7C5B4A3F2E1D0C', typ: 'JWT' }),
+    jwsPart({
+      data: JSON.stringify({
+        SellerGstin: supplier.gstin,
+        BuyerGstin: recipient.gstin,
+        DocNo: invoice.invoiceNumber,
+        DocTyp: 'INV',
+        DocDt: '01/06/2026',
+        TotInvVal: 6148.77,
+        ItemCnt: 2,
+        MainHsnCode: '997331',
+        Irn: IRN,
+        IrnDt: '2026-06-02 00:15:00',
+      }),
+      iss: 'NIC',
+    }),
+    Buffer.concat(
+      [0, 1, 2, 3].map((i) => createHash('sha512').update(`signature ${i}`).digest()),
+    ).toString('base64url'),
+  ].join('.'),
+};
+
+/** The one image of a PDF, as Poppler's pdfimages extracts it (a PPM): which pixels are dark. */
+async function onlyImage(pdf: Buffer) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pdfimages-'));
+  try {
+    const file = path.join(dir, 'document.pdf');
+    await writeFile(file, pdf);
+    await run('pdfimages', [file, path.join(dir, 'image')]);
+    expect((await readdir(dir)).sort()).toEqual(['document.pdf', 'image-000.ppm']);
+    const ppm = await readFile(path.join(dir, 'image-000.ppm'));
+    const [header, width, height] = /^P6\n(\d+) (\d+)\n255\n/.exec(ppm.toString('latin1', 0, 32))!;
+    expect(width).toBe(height);
+    return {
+      width: Number(width),
+      dark: (x: number, y: number) => ppm[header.length + 3 * (y * Number(width) + x)]! < 128,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The modules of `qrcode`'s QR code of text and its one-module margin: '#' dark, a row a line. */
+function qrRows(text: string) {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const inside = (i: number) => i >= 0 && i < modules.size;
+  return Array.from({ length: modules.size + 2 }, (_, row) =>
+    Array.from({ length: modules.size + 2 }, (_, col) =>
+      inside(row - 1) && inside(col - 1) && modules.get(row - 1, col - 1) ? '#' : '.',
+    ).join(''),
+  );
+}
+
+/** The modules an image of a QR code shows, read at the centre of each, as qrRows writes them. */
+function imageRows(image: Awaited<ReturnType<typeof onlyImage>>, size: number) {
+  const scale = image.width / size;
+  expect(Number.isInteger(scale)).toBe(true);
+  const centre = (i: number) => Math.floor((i + 0.5) * scale);
+  return Array.from({ length: size }, (_, row) =>
+    Array.from({ length: size }, (_, col) =>
+      image.dark(centre(col), centre(row)) ? '#' : '.',
+    ).join(''),
+  );
+}
+
+describe('a document registered with the IRP', () => {
+  it('prints its IRN whole, its Ack No and its Ack Date below its number, and nothing else new', async () => {
+    const plain = await pdfLines(await renderDocumentPdf(invoiceContent(invoice)));
+    const lines = await pdfLines(
+      await renderDocumentPdf(invoiceContent(invoice), undefined, registration),
+    );
+    const added = ['e-Invoice', `IRN: ${IRN}`, 'Ack No: 112610012345678', 'Ack Date: 02/06/2026'];
+    expect(
+      lines.slice(lines.indexOf('Reverse charge: No') + 1, lines.indexOf('Billed To')),
+    ).toEqual(added);
+    expect(lines.filter((line) => !added.includes(line))).toEqual(plain);
+  });
+
+  it('shows the QR code of the signed QR, its one image, at least 110 pt square', async () => {
+    const pdf = await renderDocumentPdf(invoiceContent(invoice), undefined, registration);
+    // page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
+    const images = (await poppler('pdfimages', pdf, '-list')).trim().split('\n').slice(2);
+    expect(images).toHaveLength(1);
+    const [, , type, width, , , , , , , , , xPpi] = images[0]!.trim().split(/\s+/);
+    expect(type).toBe('image');
+    expect((Number(width) * 72) / Number(xPpi)).toBeGreaterThanOrEqual(110);
+
+    const image = await onlyImage(pdf);
+    const expected = qrRows(registration.signedQrCode);
+    expect(imageRows(image, expected.length)).toEqual(expected);
+    // a comparison that tells texts apart: a character changed changes the modules
+    const other = qrRows(registration.signedQrCode.replace('.', '_'));
+    expect(other).toHaveLength(expected.length);
+    expect(imageRows(image, other.length)).not.toEqual(other);
+  });
+
+  it('tags the registration as a section, its QR code as a figure described in words', async () => {
+    const pdf = await renderDocumentPdf(invoiceContent(invoice), undefined, registration);
+    const tree = (await poppler('pdfinfo', pdf, '-struct-text')).split('\n').map((l) => l.trim());
+    const heading = tree.indexOf('"e-Invoice"');
+    expect(tree.slice(heading - 2, heading + 10)).toEqual([
+      'Sect',
+      'H2 (block)',
+      '"e-Invoice"',
+      'P (block)',
+      `"IRN: ${IRN}"`,
+      'P (block)',
+      '"Ack No: 112610012345678"',
+      'P (block)',
+      '"Ack Date: 02/06/2026"',
+      'Figure',
+      '""',
+      'Sect',
+    ]);
+    expect(pdf.toString('latin1')).toContain(
+      '/S /Figure\n/Alt (QR code of the e-invoice, signed by the IRP)\n',
+    );
+  });
+
+  it('prints it on a credit note too, which stays one page', async () => {
+    const pdf = await renderDocumentPdf(creditNote(), undefined, registration);
+    const lines = await pdfLines(pdf);
+    expect(
+      lines.slice(lines.indexOf('Reverse charge: No') + 1, lines.indexOf('Billed To')),
+    ).toEqual(['e-Invoice', `IRN: ${IRN}`, 'Ack No: 112610012345678', 'Ack Date: 02/06/2026']);
+    expect(await poppler('pdfinfo', pdf)).toMatch(/^Pages:\s+1$/m);
   });
 });

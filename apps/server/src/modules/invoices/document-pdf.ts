@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { buffer } from 'node:stream/consumers';
 import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
 import { customerDate } from '@portal/contract';
 import type { DocumentContent, Row } from './document-content';
 
@@ -13,6 +14,12 @@ const WIDTH = 495;
 const LABEL_WIDTH = 330;
 const AMOUNT_X = MARGIN + 345;
 const AMOUNT_WIDTH = 150;
+// ~46 mm: a JWS of ~1,000 characters draws modules of ~1 pt, which a phone reads off paper
+const QR_SIZE = 130;
+const QR_GAP = 15;
+// pngjs's own options, passed on by qrcode (its types name only the deflate ones): grey, as
+// pdfkit would embed an alpha channel as a second image (a soft mask)
+const GREY_PNG = { deflateLevel: 9, colorType: 0 };
 
 type Doc = PDFKit.PDFDocument;
 type Struct = PDFKit.PDFStructureElement;
@@ -55,6 +62,64 @@ function section(doc: Doc, root: Struct, heading: string, lines: string[], size:
   doc.moveDown();
 }
 
+/** What the IRP gave a registered document, printed on it (decision 083). */
+export interface DocumentRegistration {
+  irn: string;
+  ackNo: string;
+  ackDate: Date;
+  signedQrCode: string;
+}
+
+/** The IRP's SignedQRCode as a PNG of its QR code. */
+const qrPng = (signedQrCode: string) =>
+  QRCode.toBuffer(signedQrCode, {
+    type: 'png',
+    errorCorrectionLevel: 'M',
+    margin: 1,
+    rendererOpts: GREY_PNG,
+  });
+
+/** The e-invoice registration: its lines at the left, the QR code of its signed QR at the right. */
+function registrationSection(
+  doc: Doc,
+  root: Struct,
+  registration: DocumentRegistration & { qr: Buffer },
+) {
+  const top = doc.y;
+  const width = WIDTH - QR_SIZE - QR_GAP;
+  const sect = doc.struct('Sect');
+  root.add(sect);
+  sect.add(
+    doc.struct('H2', {}, () =>
+      doc.font(BOLD).fontSize(10).text('e-Invoice', MARGIN, top, { width }),
+    ),
+  );
+  const irn = `IRN: ${registration.irn}`;
+  doc.font(REGULAR).fontSize(9);
+  // the IRN is quoted whole: smaller type, to fit the line, rather than a break inside it (a
+  // point to spare, for the wrapper's rounding)
+  const irnSize = Math.min(9, (9 * (width - 1)) / doc.widthOfString(irn));
+  sect.add(doc.struct('P', {}, () => doc.fontSize(irnSize).text(irn, { width })));
+  doc.fontSize(9);
+  for (const line of [
+    `Ack No: ${registration.ackNo}`,
+    `Ack Date: ${customerDate(registration.ackDate)}`,
+  ])
+    sect.add(doc.struct('P', {}, () => doc.text(line, { width })));
+  const below = doc.y;
+  sect.add(
+    doc.struct('Figure', { alt: 'QR code of the e-invoice, signed by the IRP' }, () =>
+      doc.image(registration.qr, MARGIN + WIDTH - QR_SIZE, top, {
+        width: QR_SIZE,
+        height: QR_SIZE,
+      }),
+    ),
+  );
+  sect.end();
+  doc.y = Math.max(below, top + QR_SIZE);
+  doc.moveDown();
+}
+
 /** Who signs the document and when, for the line that says so on the page. */
 export interface SignatureLine {
   by: string;
@@ -66,11 +131,17 @@ export interface SignatureLine {
  * amounts; rules marked as decoration), its fonts embedded, its title shown and its language
  * set, so that a screen reader and an archive read it as the printed page reads. With a
  * signature it says who signed it and when; the signature itself is added to the finished file.
+ * With its registration it prints the IRN, acknowledgement and QR code below its number.
  */
-export function renderDocumentPdf(
+export async function renderDocumentPdf(
   content: DocumentContent,
   signature?: SignatureLine,
+  registration?: DocumentRegistration,
 ): Promise<Buffer> {
+  const registered = registration && {
+    ...registration,
+    qr: await qrPng(registration.signedQrCode),
+  };
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -92,7 +163,11 @@ export function renderDocumentPdf(
   );
   doc.moveDown(0.8);
   section(doc, root, content.supplier.heading, content.supplier.lines, 11);
-  for (const block of content.blocks) section(doc, root, block.heading, block.lines, 10);
+  content.blocks.forEach((block, i) => {
+    section(doc, root, block.heading, block.lines, 10);
+    // the first block numbers and dates the document: the registration belongs with it
+    if (i === 0 && registered) registrationSection(doc, root, registered);
+  });
 
   const table = doc.struct('Table');
   root.add(table);

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { sendSealedMail, type MailJob } from '../mail/delivery';
 import { creditNotes, invoices } from './schema';
+import { registrationOf } from './registration';
 import { issuedDocumentPdf } from './signing';
 
 export type DocumentKind = 'invoice' | 'credit-note';
@@ -30,12 +31,13 @@ export async function sendDocumentDraw(
 }
 
 /**
- * Draws, signs and stores a document's PDF from the content fixed at issue, then marks it drawn
+ * Draws, signs and stores a document's PDF from the content fixed at issue, once the IRP has
+ * registered it where that is owed (decision 083), then marks it drawn
  * and queues its mail in one transaction. Run twice (a retry racing a slow first try), both
  * store an equal PDF and only the first to mark it queues the mail.
  */
 export async function drawDocument(
-  deps: Pick<AppDeps, 'db' | 'files' | 'config' | 'clock' | 'queue'>,
+  deps: Pick<AppDeps, 'db' | 'files' | 'config' | 'clock' | 'queue' | 'eInvoicing' | 'metrics'>,
   { document, id, mail }: DocumentDrawJob,
 ): Promise<void> {
   const table = tableOf(document);
@@ -50,7 +52,13 @@ export async function drawDocument(
   // gone with a closed account's purge, or drawn already: nothing is owed
   if (!row || row.drawnAt) return;
   if (!row.content) throw new Error(`the ${document} ${id} has no content to draw`);
-  const pdf = await issuedDocumentPdf(deps.config, row.content, deps.clock.now());
+  const registration = await registrationOf(deps, table, id);
+  const pdf = await issuedDocumentPdf(
+    deps.config,
+    row.content,
+    deps.clock.now(),
+    registration ?? undefined,
+  );
   await deps.files.put(row.fileKey, pdf);
   await deps.db.transaction(async (tx) => {
     const marked = await tx

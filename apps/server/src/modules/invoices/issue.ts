@@ -11,6 +11,7 @@ import type {} from './credit-note-mail';
 import type {} from './invoice-mail';
 import { creditNoteContent, invoiceContent, isIntraState, type InvoiceData } from './content';
 import { sendDocumentDraw } from './draw';
+import { registrationColumns } from './e-invoice-document';
 import { nextDocumentNumber } from './numbering';
 import { recipientOf, supplierOf } from './recipient';
 import {
@@ -21,7 +22,7 @@ import {
   type CreditNoteRow,
 } from './schema';
 
-type IssueDeps = Pick<AppDeps, 'config' | 'queue' | 'consents'>;
+type IssueDeps = Pick<AppDeps, 'config' | 'queue' | 'consents' | 'eInvoicing'>;
 
 export interface InvoiceInput {
   order: OrderRow;
@@ -73,6 +74,16 @@ export async function issueInvoice(
       ...amounts,
       fileKey: receiptFileKey(order.id),
       content,
+      ...registrationColumns(deps.eInvoicing, {
+        type: 'INV',
+        number: invoiceNumber,
+        issuedAt,
+        supplier,
+        recipient,
+        sacCode: deps.config.INVOICE_SAC_CODE,
+        description: `${plan.name} plan, ${plan.durationDays} days`,
+        amounts,
+      }),
     })
     .returning({ id: invoices.id });
   await sendDocumentDraw(tx, deps, {
@@ -137,6 +148,17 @@ export async function issueCreditNote(
       ...amounts,
       fileKey: creditNoteFileKey(id),
       content,
+      ...registrationColumns(deps.eInvoicing, {
+        type: 'CRN',
+        number: creditNoteNumber,
+        issuedAt,
+        supplier,
+        recipient,
+        sacCode: deps.config.INVOICE_SAC_CODE,
+        description: `Refund for the ${planName} plan`,
+        amounts,
+        invoice: { number: invoice.invoiceNumber, issuedAt: invoice.issuedAt },
+      }),
     })
     .returning();
   await tx

@@ -43,5 +43,6 @@ export async function recipientOf(db: Executor, order: OrderRow): Promise<Recipi
       : 'As registered under the GSTIN above',
     email: customer!.email,
     placeOfSupply: snapshot?.placeOfSupply ?? stateCodeOf(gstin),
+    billingAddress: snapshot?.address ?? null,
   };
 }

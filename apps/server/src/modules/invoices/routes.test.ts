@@ -69,6 +69,8 @@ describe('GET /api/invoices', () => {
         totalPaise: 300_00,
         pdfUrl: expect.stringContaining(creditNotePdfPath(note!.id)),
         pdfReady: true,
+        // e-invoicing is off
+        eInvoice: null,
       },
     ]);
     expect(body1.invoices[0]!).toMatchObject({ status: 'Issued', creditNotes: [] });

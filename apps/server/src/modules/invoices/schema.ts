@@ -11,6 +11,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { orders } from '../purchases/schema';
 import { customers } from '../users/schema';
+import type { EInvoiceStatus } from '@portal/contract';
 import type { DocumentContent } from './document-content';
 
 /**
@@ -21,6 +22,23 @@ import type { DocumentContent } from './document-content';
 const drawing = {
   content: jsonb().$type<DocumentContent>(),
   drawnAt: timestamp({ withTimezone: true }),
+};
+
+/**
+ * A document's registration with the IRP, where GST e-invoicing asks for one (decision 083).
+ * `eInvoiceStatus` is null where none is owed (e-invoicing off at issue, or a buyer with no
+ * GSTIN); else Being registered until the IRP answers, then Registered with its IRN,
+ * acknowledgement and signed QR code, or Refused with the IRP's reasons, or Cancelled.
+ */
+const registration = {
+  eInvoiceStatus: text().$type<EInvoiceStatus>(),
+  /** The INV-01 document to register, fixed at issue like `content`. */
+  eInvoiceDocument: jsonb(),
+  irn: text(),
+  ackNo: text(),
+  ackDate: timestamp({ withTimezone: true }),
+  signedQrCode: text(),
+  eInvoiceRefusal: text(),
 };
 
 /**
@@ -66,6 +84,7 @@ export const invoices = pgTable(
     status: text().notNull().default('Issued'),
     fileKey: text().notNull(),
     ...drawing,
+    ...registration,
   },
   (t) => [index('invoices_customer_issued_idx').on(t.customerId, t.issuedAt, t.id)],
 );
@@ -100,6 +119,7 @@ export const creditNotes = pgTable(
     totalPaise: bigint({ mode: 'number' }).notNull(),
     fileKey: text().notNull(),
     ...drawing,
+    ...registration,
   },
   (t) => [
     unique('credit_notes_invoice_through_unique').on(t.invoiceId, t.creditedThroughPaise),

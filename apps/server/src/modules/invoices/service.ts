@@ -4,6 +4,7 @@ import {
   creditNotePdfPath,
   invoicePdfPath,
   type CreditNote,
+  type EInvoice,
   type Invoice,
   type InvoiceStatus,
 } from '@portal/contract';
@@ -47,6 +48,7 @@ interface DocumentView {
   totalPaise: number;
   /** Whether its PDF is drawn and stored yet (decision 070). */
   drawn: boolean;
+  eInvoice: EInvoice | null;
 }
 
 interface InvoiceView extends DocumentView {
@@ -76,6 +78,7 @@ const toCreditNote = (deps: LinkDeps, view: DocumentView): CreditNote => ({
     DOCUMENT_LINK_TTL_SECONDS,
   ),
   pdfReady: view.drawn,
+  eInvoice: view.eInvoice,
 });
 
 const toInvoice = (deps: LinkDeps, view: InvoiceView): Invoice => ({
@@ -91,6 +94,7 @@ const toInvoice = (deps: LinkDeps, view: InvoiceView): Invoice => ({
     DOCUMENT_LINK_TTL_SECONDS,
   ),
   pdfReady: view.drawn,
+  eInvoice: view.eInvoice,
   creditNotes: view.creditNotes.map((note) => toCreditNote(deps, note)),
 });
 
@@ -105,6 +109,15 @@ const documentViewOf = (row: InvoiceRow | CreditNoteRow, number: string): Docume
   igstPaise: row.igstPaise,
   totalPaise: row.totalPaise,
   drawn: row.drawnAt !== null,
+  eInvoice: row.eInvoiceStatus
+    ? {
+        status: row.eInvoiceStatus,
+        irn: row.irn,
+        ackNo: row.ackNo,
+        ackDate: row.ackDate?.toISOString() ?? null,
+        refusal: row.eInvoiceRefusal,
+      }
+    : null,
 });
 
 /** The columns of a document's view, as the JSON object the page's statement builds. */
@@ -113,7 +126,10 @@ const documentViewJson = (alias: string, number: string) =>
       'issuedAt', ${jsonInstant(`${alias}.issued_at`)}, 'taxablePaise', ${alias}.taxable_paise,
       'cgstPaise', ${alias}.cgst_paise, 'sgstPaise', ${alias}.sgst_paise,
       'igstPaise', ${alias}.igst_paise, 'totalPaise', ${alias}.total_paise,
-      'drawn', ${alias}.drawn_at IS NOT NULL`;
+      'drawn', ${alias}.drawn_at IS NOT NULL,
+      'eInvoice', CASE WHEN ${alias}.e_invoice_status IS NOT NULL THEN json_build_object(
+        'status', ${alias}.e_invoice_status, 'irn', ${alias}.irn, 'ackNo', ${alias}.ack_no,
+        'ackDate', ${jsonInstant(`${alias}.ack_date`)}, 'refusal', ${alias}.e_invoice_refusal) END`;
 
 /**
  * The text of one page of a customer's invoices, newest first by (issued_at, id), each with its
@@ -136,7 +152,8 @@ function invoicePageText(after: boolean, size: number | undefined): string {
         FROM credit_notes n WHERE n.invoice_id = i.id)
     ) ORDER BY i.issued_at DESC, i.id DESC), '[]')
     FROM (SELECT id, customer_id, invoice_number, issued_at, order_id, status, taxable_paise,
-        cgst_paise, sgst_paise, igst_paise, total_paise, drawn_at FROM invoices
+        cgst_paise, sgst_paise, igst_paise, total_paise, drawn_at, e_invoice_status, irn, ack_no,
+        ack_date, e_invoice_refusal FROM invoices
       WHERE customer_id = ${costedForAnyValue('$2::uuid')} ${bound}
       ORDER BY issued_at DESC, id DESC LIMIT ${rows}) i) AS invoices`);
 }

@@ -10,6 +10,7 @@ import { loadConfig } from '../../config';
 import { createTestApp } from '../../test/app';
 import { invoiceAmounts } from './amounts';
 import { invoiceContent, type InvoiceData } from './content';
+import type { DocumentRegistration } from './document-pdf';
 import { issuedDocumentPdf } from './signing';
 import { makeP12, paidOrder, pdfLines, poppler, reportRefund } from '../../test/invoices';
 import { creditNotes } from './schema';
@@ -60,6 +61,24 @@ const invoice: InvoiceData = {
   handlingPaise: order.handlingPaise,
   amounts: invoiceAmounts(order, false),
 };
+
+const registration: DocumentRegistration = {
+  irn: '1323ce153b411859b7dcdeefcf0d11272f71b59837d8911a4e0134be3954a480',
+  ackNo: '112610012345678',
+  ackDate: new Date('2026-06-01T18:45:00Z'),
+  signedQrCode: 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJOSUMifQ.c2lnbmF0dXJl',
+};
+// the lines it adds, as pdftotext reads them
+const registered = [
+  'e-Invoice',
+  `IRN: ${registration.irn}`,
+  'Ack No: 112610012345678',
+  'Ack Date: 02/06/2026',
+];
+
+/** How many images a PDF holds, by Poppler's pdfimages (its list has two lines of header). */
+const imageCount = async (pdf: Buffer) =>
+  (await poppler('pdfimages', pdf, '-list')).trim().split('\n').length - 2;
 
 /** What Poppler's pdfsig says of a PDF's signatures (it exits non-zero on a bad one). */
 async function pdfsig(pdf: Buffer) {
@@ -147,6 +166,36 @@ describe('a signed invoice PDF', () => {
     // the signed ranges still cover the file, but their digest no longer matches the signature
     expect(report).toMatch(/Signature Validation: Digest Mismatch\.$/m);
     expect(report).not.toMatch(/Signature is Valid/);
+  });
+
+  it('signs, and says so, when it prints its e-invoice registration and QR code', async () => {
+    const pdf = await issuedDocumentPdf(
+      loadConfig(signing()),
+      invoiceContent(invoice),
+      invoice.invoiceDate,
+      registration,
+    );
+    const report = await pdfsig(pdf);
+    expect(report).toMatch(/Signature Validation: Signature is Valid\.$/m);
+    expect(report).toMatch(/Total document signed$/m);
+    const lines = await pdfLines(pdf);
+    expect(lines).toEqual(expect.arrayContaining(registered));
+    expect(lines).toContain(
+      'Digitally signed by Ledgerline Software Services Pvt Ltd on 01/06/2026',
+    );
+    expect(await imageCount(pdf)).toBe(1);
+  });
+
+  it('prints the registration on a document that goes unsigned too', async () => {
+    const pdf = await issuedDocumentPdf(
+      loadConfig({}),
+      invoiceContent(invoice),
+      invoice.invoiceDate,
+      registration,
+    );
+    expect(await pdfsig(pdf)).toMatch(/does not contain any signatures/);
+    expect(await pdfLines(pdf)).toEqual(expect.arrayContaining(registered));
+    expect(await imageCount(pdf)).toBe(1);
   });
 
   it('claims no signature when no certificate is configured', async () => {

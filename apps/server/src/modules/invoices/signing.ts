@@ -3,7 +3,7 @@ import { P12Signer } from '@signpdf/signer-p12';
 import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import type { Config } from '../../config';
 import type { DocumentContent } from './document-content';
-import { renderDocumentPdf } from './document-pdf';
+import { renderDocumentPdf, type DocumentRegistration } from './document-pdf';
 import { openSigningCertificate, type SigningCertificate } from '../../lib/signing-certificate';
 
 type SigningConfig = Pick<Config, 'INVOICE_SIGNING_P12_FILE' | 'INVOICE_SIGNING_P12_PASSWORD'>;
@@ -40,15 +40,21 @@ async function signPdf(pdf: Buffer, certificate: SigningCertificate, signedAt: D
 
 /**
  * The PDF of a tax invoice or credit note as issued: signed with the configured certificate,
- * saying so on the page, or unsigned and claiming no signature when none is configured.
+ * saying so on the page, or unsigned and claiming no signature when none is configured; with
+ * its e-invoice registration printed on it when it has one.
  */
 export async function issuedDocumentPdf(
   config: SigningConfig,
   content: DocumentContent,
   signedAt: Date,
+  registration?: DocumentRegistration,
 ): Promise<Buffer> {
   const certificate = signingCertificateOf(config);
-  if (!certificate) return renderDocumentPdf(content);
-  const pdf = await renderDocumentPdf(content, { by: certificate.commonName, at: signedAt });
+  if (!certificate) return renderDocumentPdf(content, undefined, registration);
+  const pdf = await renderDocumentPdf(
+    content,
+    { by: certificate.commonName, at: signedAt },
+    registration,
+  );
   return signPdf(pdf, certificate, signedAt);
 }

@@ -73,6 +73,11 @@ export function createMetrics() {
     "The gateway's webhooks: applied, unchanged, duplicate, ignored, or refused (a bad signature, body or order, or a failure: sent again)",
     ['outcome'],
   );
+  const eInvoices = counter(
+    'portal_e_invoice_registrations_total',
+    "Documents sent to the IRP for registration: registered, refused (kept with the IRP's reasons, drawn without an IRN) or unavailable (tried again)",
+    ['outcome'],
+  );
   const jobs = counter(
     'portal_jobs_total',
     'Jobs run by this process, by queue: completed, failed (to be retried) or dead-lettered (every try failed); the mail queue is the mail sent',
@@ -188,6 +193,9 @@ export function createMetrics() {
     },
   });
 
+  for (const outcome of ['registered', 'refused', 'unavailable'] as const) {
+    eInvoices.inc({ outcome }, 0);
+  }
   // every queue and outcome exists from the start, so that a rate over them is 0, not absent
   for (const queue of JOB_NAMES) {
     for (const outcome of ['completed', 'failed', 'dead_lettered'] as const) {
@@ -241,6 +249,9 @@ export function createMetrics() {
     },
     fileStoreError(operation: string) {
       fileStoreErrors.inc({ operation });
+    },
+    eInvoice(outcome: 'registered' | 'refused' | 'unavailable') {
+      eInvoices.inc({ outcome });
     },
   };
 }

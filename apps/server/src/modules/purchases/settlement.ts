@@ -46,7 +46,7 @@ const MONOTONIC_RANK: Record<string, number> = { Pending: 0, Failed: 1, Complete
  */
 export async function settleInTransaction(
   tx: Transaction,
-  deps: Pick<AppDeps, 'clock' | 'config' | 'queue' | 'consents'>,
+  deps: Pick<AppDeps, 'clock' | 'config' | 'queue' | 'consents' | 'eInvoicing'>,
   orderId: string,
   seen: Observation,
 ): Promise<Settlement> {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { irnOf as irnFor } from '../../adapters/e-invoice';
 import { isValidGstin } from '@portal/contract';
 import { DAY_MS } from '../../lib/clock';
 import { irpError, type IrpErrorDetail } from './errors';
@@ -33,16 +33,14 @@ export function financialYear(day: Date): string {
   return `${start}-${String((start + 1) % 100).padStart(2, '0')}`;
 }
 
-/**
- * The IRN: the SHA-256 hex of supplier GSTIN + financial year + document type + document number
- * (einv-apisandbox.nic.in, "IRN"), e.g. of "01AAAAA9999A19N2019-20INVABC01234". The IRP has
- * treated document numbers without regard to case since 1 June 2025, so the number is hashed
- * in capitals.
- */
+/** The IRN the IRP gives a document dated `day`. */
 export function irnOf(document: Pick<Inv01, 'SellerDtls' | 'DocDtls'>, day: Date): string {
-  const { Typ, No } = document.DocDtls;
-  const key = `${document.SellerDtls.Gstin}${financialYear(day)}${Typ}${No.toUpperCase()}`;
-  return createHash('sha256').update(key).digest('hex');
+  return irnFor({
+    gstin: document.SellerDtls.Gstin,
+    financialYear: financialYear(day),
+    docType: document.DocDtls.Typ,
+    docNo: document.DocDtls.No,
+  });
 }
 
 /** The IRP's time format, "yyyy-MM-dd HH:mm:ss" in India Standard Time. */

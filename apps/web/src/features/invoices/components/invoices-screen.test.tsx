@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CreditNote, Invoice } from '@portal/contract';
+import type { CreditNote, EInvoice, Invoice } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
@@ -19,6 +19,7 @@ const note = (overrides: Partial<CreditNote> = {}): CreditNote => ({
   totalPaise: 1_000_00,
   pdfUrl: '/api/credit-notes/cn-1/pdf?sig=n',
   pdfReady: true,
+  eInvoice: null,
   ...overrides,
 });
 
@@ -36,7 +37,30 @@ const invoice = (n: number, overrides: Partial<Invoice> = {}): Invoice => ({
   totalPaise: 6_148_77,
   pdfUrl: `/api/invoices/inv-${n}/pdf?sig=i`,
   pdfReady: true,
+  eInvoice: null,
   creditNotes: [],
+  ...overrides,
+});
+
+// 64 hexadecimal characters, as the IRP gives them
+const IRN = '835968acb2287ea54bb215abec45f8461141b4e15c80ececc5164cd76b016abf';
+const CANCELLED_IRN = 'f956a73152fd6a45681abeec1f75969b24893bba125e8530c1a9452399c27a63';
+
+const registered = (irn = IRN): EInvoice => ({
+  status: 'Registered',
+  irn,
+  ackNo: '112010000000310',
+  // 01:00 on 02/07/2026 in India
+  ackDate: '2026-07-01T19:30:00.000Z',
+  refusal: null,
+});
+
+const unregistered = (status: EInvoice['status'], overrides: Partial<EInvoice> = {}): EInvoice => ({
+  status,
+  irn: null,
+  ackNo: null,
+  ackDate: null,
+  refusal: null,
   ...overrides,
 });
 
@@ -59,6 +83,15 @@ const page = (invoices: Invoice[], nextCursor: string | null) => () =>
   jsonResponse(200, { success: true, invoices, nextCursor });
 
 const rows = () => [...document.querySelectorAll('tbody tr')] as HTMLElement[];
+
+const numberCell = (row: HTMLElement) => within(row).getAllByRole('cell')[0]!;
+
+/** The text a sighted reader sees: without what is there for screen readers only. */
+function seen(element: HTMLElement) {
+  const copy = element.cloneNode(true) as HTMLElement;
+  copy.querySelectorAll('.sr-only').forEach((hidden) => hidden.remove());
+  return copy.textContent;
+}
 
 beforeEach(() => {
   useSessionStore.setState({ token: 'token', isAuthenticated: true, user: testUser() });
@@ -135,6 +168,94 @@ describe('InvoicesScreen', () => {
       ),
     ).toHaveAttribute('href', '/api/invoices/inv-1/pdf?sig=i');
     expect(screen.queryByText('Preparing PDF...')).not.toBeInTheDocument();
+  });
+
+  it('says under each number how the IRP registered it, with the full IRN for screen readers and on hover', async () => {
+    serve({
+      'GET /api/invoices': page(
+        [
+          invoice(4),
+          invoice(3, {
+            eInvoice: { ...registered(CANCELLED_IRN), status: 'Cancelled' },
+          }),
+          invoice(2, {
+            eInvoice: unregistered('Refused', {
+              refusal: '3028: GSTIN is not present in invoice registration portal',
+            }),
+          }),
+          invoice(1, {
+            eInvoice: registered(),
+            creditNotes: [note({ pdfReady: false, eInvoice: unregistered('Being registered') })],
+          }),
+        ],
+        null,
+      ),
+    });
+    renderWithProviders(<InvoicesScreen />);
+    expect(await screen.findByText('INV/26-27/000004')).toBeInTheDocument();
+    const [plain, cancelled, refused, issued, credit] = rows().map(numberCell);
+
+    // where e-invoicing does not apply, the number alone
+    expect(plain).toHaveAccessibleName('INV/26-27/000004');
+
+    expect(seen(issued!)).toContain('IRN 835968ac…6abf Ack No 112010000000310 · 02/07/2026');
+    expect(issued).toHaveAccessibleName(
+      expect.stringContaining(`IRN ${IRN} Ack No 112010000000310 · 02/07/2026`),
+    );
+    // heard once: the short form is for the eye only
+    expect(issued).not.toHaveAccessibleName(expect.stringContaining('…'));
+    expect(within(issued!).getByTitle(IRN)).toHaveTextContent(/^IRN 835968ac…6abf$/);
+
+    expect(seen(cancelled!)).toContain('e-Invoice cancelled (IRN f956a731…7a63)');
+    expect(seen(cancelled!)).not.toContain('Ack No');
+    expect(cancelled).toHaveAccessibleName(
+      expect.stringContaining(`e-Invoice cancelled (IRN ${CANCELLED_IRN})`),
+    );
+    expect(within(cancelled!).getByTitle(CANCELLED_IRN)).toBeInTheDocument();
+
+    const reasons = within(refused!).getByText(
+      'e-Invoice not registered: 3028: GSTIN is not present in invoice registration portal',
+    );
+    expect(reasons).toHaveClass('text-red-700');
+
+    expect(seen(credit!)).toContain('e-Invoice being registered');
+    expect(credit).not.toHaveAccessibleName(expect.stringContaining('IRN'));
+  });
+
+  it('says a document is being registered in place of preparing its PDF, and asks again until the IRP has answered', async () => {
+    let answered = false;
+    serve({
+      'GET /api/invoices': () =>
+        page(
+          [
+            invoice(
+              1,
+              answered
+                ? { eInvoice: registered() }
+                : { pdfReady: false, eInvoice: unregistered('Being registered') },
+            ),
+          ],
+          null,
+        )(),
+    });
+    renderWithProviders(<InvoicesScreen />);
+    expect(await screen.findByText('INV/26-27/000001')).toBeInTheDocument();
+    const [row] = rows();
+    expect(row).toHaveTextContent('e-Invoice being registered');
+    const pdf = within(row!).getAllByRole('cell').at(-1);
+    expect(pdf).toHaveTextContent('Being registered...');
+    expect(pdf).not.toHaveTextContent('Preparing PDF...');
+    expect(within(row!).queryByRole('link')).not.toBeInTheDocument();
+    answered = true;
+    expect(
+      await screen.findByRole(
+        'link',
+        { name: 'Download the PDF of Invoice INV/26-27/000001' },
+        { timeout: 5_000 },
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByTitle(IRN)).toHaveTextContent('IRN 835968ac…6abf');
+    expect(screen.queryByText(/being registered/i)).not.toBeInTheDocument();
   });
 
   it('loads the next page on demand, and offers no more after the last', async () => {

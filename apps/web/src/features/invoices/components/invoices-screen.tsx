@@ -11,6 +11,7 @@ import { PageTitle } from '@/ui/page-title';
 import { PagedList } from '@/ui/paged-list';
 import { DataTable, RowActions, type Column } from '@/ui/table';
 import { useInvoices } from '../api/get-invoices';
+import { EInvoiceLine } from './e-invoice-line';
 
 /** A row of the list: an invoice, or a credit note listed under the invoice it refers to. */
 type Row =
@@ -41,12 +42,18 @@ const columns: Column<Row>[] = [
     header: 'Number',
     cell: (row) =>
       row.kind === 'invoice' ? (
-        <span className="font-mono text-sm font-medium text-slate-900">{row.document.number}</span>
+        <span className="block">
+          <span className="font-mono text-sm font-medium text-slate-900">
+            {row.document.number}
+          </span>
+          {row.document.eInvoice && <EInvoiceLine eInvoice={row.document.eInvoice} />}
+        </span>
       ) : (
         <span className="block md:pl-4">
           <span className="block text-xs font-semibold text-slate-700">Credit note</span>
           <span className="font-mono text-sm text-slate-900">{row.document.number}</span>
           <span className="block text-xs text-slate-600">against {row.invoice.number}</span>
+          {row.document.eInvoice && <EInvoiceLine eInvoice={row.document.eInvoice} />}
         </span>
       ),
   },
@@ -71,10 +78,13 @@ const columns: Column<Row>[] = [
         {row.document.pdfReady ? (
           <PdfLink row={row} />
         ) : (
-          // drawn just after issue: the list asks again until the link opens it
+          // drawn just after issue, once the IRP has registered it: the list asks again until
+          // the link opens it
           <span className="inline-flex h-11 items-center gap-2 text-sm text-slate-600 md:h-8">
             <Loader2 className="h-4 w-4 motion-safe:animate-spin" aria-hidden="true" />
-            Preparing PDF...
+            {row.document.eInvoice?.status === 'Being registered'
+              ? 'Being registered...'
+              : 'Preparing PDF...'}
           </span>
         )}
       </RowActions>
