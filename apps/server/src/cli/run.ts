@@ -10,6 +10,7 @@ import { partnerCommands } from './partners';
 import { consentCommands } from './consents';
 import { planCommands } from './plans';
 import { orderCommands } from './orders';
+import { invoiceCommands } from './invoices';
 import { jobCommands } from './jobs';
 import { correctionCommands } from './corrections';
 import { grievanceCommands } from './grievances';
@@ -24,6 +25,7 @@ const commands: Record<string, CliCommand> = {
   ...consentCommands,
   ...planCommands,
   ...orderCommands,
+  ...invoiceCommands,
   ...jobCommands,
   ...grievanceCommands,
   ...correctionCommands,

@@ -39,6 +39,8 @@ const registration = {
   ackDate: timestamp({ withTimezone: true }),
   signedQrCode: text(),
   eInvoiceRefusal: text(),
+  /** When the IRP cancelled its IRN, which it allows within 24 hours of the acknowledgement. */
+  eInvoiceCancelledAt: timestamp({ withTimezone: true }),
 };
 
 /**
