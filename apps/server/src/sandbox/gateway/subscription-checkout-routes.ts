@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { SANDBOX_GATEWAY_PREFIX } from '../../adapters/payment-gateway';
 import { AppError } from '../../lib/errors';
 import type { App } from '../../lib/types';
@@ -24,6 +25,18 @@ export async function subscriptionCheckoutRoutes(
 ) {
   const { config } = app.deps;
   const pagePath = (id: string) => `${SANDBOX_GATEWAY_PREFIX}/subscribe/${id}`;
+  const statusPage = (status: string, method: string | null) =>
+    renderSubscriptionStatusPage(
+      config.INVOICE_SUPPLIER_NAME,
+      status,
+      method as MandateMethod | null,
+      config.PUBLIC_URL,
+    );
+  const sendPage = (reply: FastifyReply, html: string) =>
+    reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(html);
 
   await app.register(async (page: App) => {
     razorpayBodies(page);
@@ -53,16 +66,8 @@ export async function subscriptionCheckoutRoutes(
                 failedBefore: row.authAttempts > 0,
                 action: pagePath(row.id),
               })
-            : renderSubscriptionStatusPage(
-                config.INVOICE_SUPPLIER_NAME,
-                row.status,
-                row.paymentMethod as MandateMethod | null,
-                config.PUBLIC_URL,
-              );
-        return reply
-          .header('content-type', 'text/html; charset=utf-8')
-          .header('cache-control', 'no-store')
-          .send(html);
+            : statusPage(row.status, row.paymentMethod);
+        return sendPage(reply, html);
       },
     );
 
@@ -72,6 +77,8 @@ export async function subscriptionCheckoutRoutes(
       async (request, reply) => {
         const changed = await change(request.params.id, authorise(request.body));
         if (!changed) throw new AppError('NOT_FOUND', 'Subscription not found');
+        // the one refusal: its expire_by passed unauthorised, and the link authorises nothing now
+        if ('refused' in changed) return sendPage(reply.code(410), statusPage('expired', null));
         // the page shows what became of it, and a reload sends nothing again
         return reply.redirect(pagePath(request.params.id), 303);
       },

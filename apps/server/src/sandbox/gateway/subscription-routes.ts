@@ -33,7 +33,7 @@ const NOT_FOUND = 'The id provided does not exist';
  */
 export async function subscriptionRoutes(api: App, store: SandboxSubscriptionStore) {
   const { db } = api.deps;
-  const { subscriptionEntity, findPlan, findSubscription, change } = store;
+  const { subscriptionEntity, expireLapsed, findPlan, findSubscription, change } = store;
   const v1 = `${SANDBOX_GATEWAY_PREFIX}/v1`;
 
   /** The answer to a step: the subscription as it now is, or why it was refused. */
@@ -131,16 +131,16 @@ export async function subscriptionRoutes(api: App, store: SandboxSubscriptionSto
     { schema: { hide: true, querystring: SubscriptionListQuerySchema } },
     async (request) => {
       const q = request.query;
+      const listed = and(
+        ...createdWithin(sandboxSubscriptions.createdAt, q),
+        q.plan_id === undefined ? undefined : eq(sandboxSubscriptions.planId, q.plan_id),
+      );
+      await expireLapsed(db, listed);
       const found = await db
         .select({ row: sandboxSubscriptions, plan: sandboxPlans })
         .from(sandboxSubscriptions)
         .innerJoin(sandboxPlans, eq(sandboxPlans.id, sandboxSubscriptions.planId))
-        .where(
-          and(
-            ...createdWithin(sandboxSubscriptions.createdAt, q),
-            q.plan_id === undefined ? undefined : eq(sandboxSubscriptions.planId, q.plan_id),
-          ),
-        )
+        .where(listed)
         .orderBy(desc(sandboxSubscriptions.createdAt), desc(sandboxSubscriptions.id))
         .limit(q.count)
         .offset(q.skip);

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, lt, type SQL } from 'drizzle-orm';
 import { SANDBOX_GATEWAY_PREFIX } from '../../adapters/payment-gateway';
 import type {
   GatewayPlan,
   GatewaySubscription,
 } from '../../adapters/payment-gateway-subscriptions';
+import type { Executor } from '../../db/client';
 import type { App } from '../../lib/types';
 import { randomId } from './ids';
 import { sandboxPlans, sandboxSubscriptions } from './subscriptions-schema';
@@ -18,7 +19,7 @@ const AUTHENTICATION_ABOVE_PAISE = 1_500_000;
 const ATTEMPTS_BEFORE_HALT = 3;
 /** Where a charge is due: the statuses the next cycle's charge may be run from. */
 const CHARGEABLE = ['authenticated', 'active', 'pending', 'halted'];
-const ENDED = ['cancelled', 'completed'];
+const ENDED = ['cancelled', 'completed', 'expired'];
 
 const unix = (at: Date) => Math.floor(at.getTime() / 1000);
 const unixOrNull = (at: Date | null) => (at ? unix(at) : null);
@@ -41,7 +42,7 @@ export function cycleStart(plan: Pick<PlanRow, 'period' | 'interval'>, start: Da
   return at;
 }
 
-/** A payment on the subscription, as the webhooks that follow a payment attempt carry it. */
+/** A payment on the subscription, as the webhooks about a payment attempt carry it. */
 function payment(row: SubscriptionRow, plan: PlanRow, status: 'captured' | 'failed', at: Date) {
   const failed = status === 'failed';
   return {
@@ -53,11 +54,13 @@ function payment(row: SubscriptionRow, plan: PlanRow, status: 'captured' | 'fail
     method: row.paymentMethod,
     captured: !failed,
     invoice_id: randomId('inv'),
+    subscription_id: row.id,
     customer_id: row.gatewayCustomerId,
     description: plan.name,
     notes: row.notes,
     error_code: failed ? 'BAD_REQUEST_ERROR' : null,
-    error_description: failed ? 'Payment failed' : null,
+    error_description: failed ? 'Payment failed due to insufficient balance' : null,
+    error_reason: failed ? 'payment_failed' : null,
     created_at: unix(at),
   };
 }
@@ -65,8 +68,8 @@ function payment(row: SubscriptionRow, plan: PlanRow, status: 'captured' | 'fail
 type Payment = ReturnType<typeof payment>;
 interface Event {
   name: string;
-  /** The subscription as the event shows it. */
-  row: SubscriptionRow;
+  /** The subscription as the event shows it; a payment's own event (payment.failed) has none. */
+  row?: SubscriptionRow;
   payment?: Payment;
 }
 /** What a step makes of a subscription: a refusal, or its new state and the webhooks to send. */
@@ -92,7 +95,10 @@ function charged(row: SubscriptionRow, plan: PlanRow, now: Date, paid?: Payment)
   };
 }
 
-/** A failed charge: pending while Razorpay would retry, halted once the retries are spent. */
+/**
+ * A failed charge: pending while Razorpay would retry, halted once the retries are spent. As on
+ * Razorpay, the failed payment's own webhook comes before the subscription's.
+ */
 function chargeFailed(row: SubscriptionRow, plan: PlanRow, now: Date): Changed {
   const authAttempts = row.authAttempts + 1;
   const halts = authAttempts >= ATTEMPTS_BEFORE_HALT;
@@ -102,7 +108,10 @@ function chargeFailed(row: SubscriptionRow, plan: PlanRow, now: Date): Changed {
   const attempt = payment(next, plan, 'failed', now);
   return {
     row: next,
-    events: [{ name: `subscription.${next.status}`, row: next, payment: attempt }],
+    events: [
+      { name: 'payment.failed', payment: attempt },
+      { name: `subscription.${next.status}`, row: next, payment: attempt },
+    ],
   };
 }
 
@@ -174,6 +183,7 @@ export const resume: StepOn = (row) => {
 export const authorise =
   (input: { method: string; outcome: 'authorise' | 'fail' }): StepOn =>
   (row, plan) => {
+    if (row.status === 'expired') return { refused: 'The authorisation link has expired' };
     // answered already (or cancelled since the page was read): nothing to authorise
     if (row.status !== 'created') return { row, events: [] };
     if (input.outcome === 'fail') {
@@ -238,7 +248,7 @@ export const planEntity = (plan: PlanRow): GatewayPlan & Record<string, unknown>
 
 /** The sandbox's plans and subscriptions: read, changed one step at a time, and shown as Razorpay shows them. */
 export function sandboxSubscriptionStore(app: App) {
-  const { config } = app.deps;
+  const { config, clock } = app.deps;
   const authorisationUrl = (id: string) =>
     `${config.PUBLIC_URL}${SANDBOX_GATEWAY_PREFIX}/subscribe/${id}`;
 
@@ -287,7 +297,26 @@ export function sandboxSubscriptionStore(app: App) {
     return plan ?? null;
   };
 
+  /**
+   * Razorpay's expiry: past its expire_by and never authorised, a subscription is expired, and
+   * no webhook says so. Written when it is next read or stepped, each row under its own lock, so
+   * that an authorisation that commits first keeps it.
+   */
+  const expireLapsed = async (db: Executor, where?: SQL) => {
+    await db
+      .update(sandboxSubscriptions)
+      .set({ status: 'expired' })
+      .where(
+        and(
+          eq(sandboxSubscriptions.status, 'created'),
+          lt(sandboxSubscriptions.expireBy, clock.now()),
+          where,
+        ),
+      );
+  };
+
   const findSubscription = async (id: string) => {
+    await expireLapsed(app.deps.db, eq(sandboxSubscriptions.id, id));
     const [found] = await app.deps.db
       .select({ row: sandboxSubscriptions, plan: sandboxPlans })
       .from(sandboxSubscriptions)
@@ -302,6 +331,8 @@ export function sandboxSubscriptionStore(app: App) {
    */
   const change = async (id: string, step: StepOn) => {
     const outcome = await app.deps.db.transaction(async (tx) => {
+      // a step sees the subscription as it is now: expired, if its link lapsed
+      await expireLapsed(tx, eq(sandboxSubscriptions.id, id));
       const [row] = await tx
         .select()
         .from(sandboxSubscriptions)
@@ -317,14 +348,16 @@ export function sandboxSubscriptionStore(app: App) {
     if (!outcome || 'refused' in outcome) return outcome;
     for (const event of outcome.events) {
       await deliverWebhook(app, event.name, {
-        subscription: { entity: subscriptionEntity(event.row, outcome.plan) },
+        ...(event.row
+          ? { subscription: { entity: subscriptionEntity(event.row, outcome.plan) } }
+          : {}),
         ...(event.payment ? { payment: { entity: event.payment } } : {}),
       });
     }
     return { entity: subscriptionEntity(outcome.row, outcome.plan) };
   };
 
-  return { subscriptionEntity, findPlan, findSubscription, change };
+  return { subscriptionEntity, expireLapsed, findPlan, findSubscription, change };
 }
 
 export type SandboxSubscriptionStore = ReturnType<typeof sandboxSubscriptionStore>;
