@@ -1,3 +1,4 @@
+import Razorpay from 'razorpay';
 import { hmacHex } from '../adapters/payment-gateway';
 import type { TestApp } from './app';
 
@@ -70,3 +71,28 @@ export async function runCharge(
   });
   return { status: res.statusCode, body: res.json() };
 }
+
+/**
+ * The official `razorpay` SDK aimed at the sandbox gateway the test app listens on at `address`
+ * (the SDK has no option for its host: its axios instance holds it).
+ */
+export function sandboxSdk(
+  t: TestApp,
+  address: string,
+  keySecret = t.deps.payments.settings.keySecret,
+) {
+  const client = new Razorpay({ key_id: t.deps.payments.settings.keyId, key_secret: keySecret });
+  const api = client.api as unknown as { rq: { defaults: { baseURL: string } } };
+  api.rq.defaults.baseURL = `${address}/sandbox/razorpay`;
+  return client;
+}
+
+/** The SDK's rejection, `{ statusCode, error: { description } }`; an answer is no refusal. */
+export const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => ({ status: 200, description: 'answered' }),
+    (e: { statusCode: number; error: { description: string } }) => ({
+      status: e.statusCode,
+      description: e.error.description,
+    }),
+  );

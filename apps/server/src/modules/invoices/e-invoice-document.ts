@@ -1,4 +1,5 @@
 import {
+  customerDate,
   GST_RATE_PERCENT,
   GST_STATES,
   isValidGstin,
@@ -13,11 +14,8 @@ import { stateCodeOf } from './gst';
 
 // A tax invoice or credit note as the IRP takes it: INV-01, schema version 1.1 (decision 083).
 
-/** The day of India's calendar at an instant, written dd/mm/yyyy as INV-01 writes dates. */
-export function inv01Date(at: Date): string {
-  const local = new Date(at.getTime() + 330 * 60 * 1000).toISOString();
-  return `${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)}`;
-}
+/** INV-01 writes a date as dd/mm/yyyy of India's calendar, as every document here does. */
+export const inv01Date = customerDate;
 
 /** Paise as INV-01's rupees, to two decimals. */
 const rupees = (paise: number) => paise / 100;

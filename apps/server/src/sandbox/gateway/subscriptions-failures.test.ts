@@ -1,8 +1,12 @@
-import Razorpay from 'razorpay';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hmacHex } from '../../adapters/payment-gateway';
 import { createTestApp, type TestApp } from '../../test/app';
-import { answerAuthorisation, runCharge } from '../../test/gateway-subscriptions';
+import {
+  answerAuthorisation,
+  refusal,
+  runCharge,
+  sandboxSdk,
+} from '../../test/gateway-subscriptions';
 
 /**
  * What goes wrong with the sandbox's subscriptions, as Razorpay's own Node SDK meets it: an
@@ -50,25 +54,8 @@ const about = (subscriptionId: string) =>
       subscriptionId,
   );
 
-/** The SDK has no option for its host: its axios instance holds it. */
-function sdk() {
-  const { keyId, keySecret } = t.deps.payments.settings;
-  const client = new Razorpay({ key_id: keyId, key_secret: keySecret });
-  const api = client.api as unknown as { rq: { defaults: { baseURL: string } } };
-  api.rq.defaults.baseURL = `${address}/sandbox/razorpay`;
-  return client;
-}
+const sdk = () => sandboxSdk(t, address);
 const subscriptions = () => sdk().subscriptions;
-
-/** The SDK's rejection, `{ statusCode, error: { description } }`; an answer is no refusal. */
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => ({ status: 200, description: 'answered' }),
-    (e: { statusCode: number; error: { description: string } }) => ({
-      status: e.statusCode,
-      description: e.error.description,
-    }),
-  );
 
 async function subscribe(options: { expireBy?: number; startAt?: number } = {}) {
   const plan = await sdk().plans.create({

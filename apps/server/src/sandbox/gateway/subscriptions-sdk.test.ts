@@ -1,7 +1,12 @@
-import Razorpay from 'razorpay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
-import { answerAuthorisation, captureWebhooks, runCharge } from '../../test/gateway-subscriptions';
+import {
+  answerAuthorisation,
+  captureWebhooks,
+  refusal,
+  runCharge,
+  sandboxSdk,
+} from '../../test/gateway-subscriptions';
 import { cycleStart } from './subscriptions';
 
 /**
@@ -29,25 +34,9 @@ function events(subscriptionId: string) {
 }
 const named = (...events: string[]) => events.map((event) => `subscription.${event}`);
 
-/** The SDK has no option for its host: its axios instance holds it. */
-function sdk(keySecret = t.deps.payments.settings.keySecret) {
-  const client = new Razorpay({ key_id: t.deps.payments.settings.keyId, key_secret: keySecret });
-  const api = client.api as unknown as { rq: { defaults: { baseURL: string } } };
-  api.rq.defaults.baseURL = `${address}/sandbox/razorpay`;
-  return client;
-}
+const sdk = (keySecret?: string) => sandboxSdk(t, address, keySecret);
 const plans = () => sdk().plans;
 const subscriptions = () => sdk().subscriptions;
-
-/** The SDK's rejection, `{ statusCode, error: { description } }`; an answer is no refusal. */
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => ({ status: 200, description: 'answered' }),
-    (e: { statusCode: number; error: { description: string } }) => ({
-      status: e.statusCode,
-      description: e.error.description,
-    }),
-  );
 
 const createPlan = (amount = 49_900, period: 'weekly' | 'monthly' = 'weekly') =>
   plans().create({
