@@ -120,6 +120,29 @@ describe('the subscriptions contract, spoken to the sandbox gateway', () => {
     expect(now).toMatchObject({ status: 'cancelled', ended_at: expect.any(Number) });
   });
 
+  it("lists a subscription's invoices, one per charge attempt, newest first", async () => {
+    const sub = await authorisedSubscription();
+    await runCharge(t, sub.id, { outcome: 'success' });
+    await runCharge(t, sub.id, { outcome: 'failure' });
+    const invoices = await gateway().listSubscriptionInvoices(sub.id);
+    const start = sub.start_at!;
+    expect(invoices.map((i) => [i.status, i.amount, i.amount_paid])).toEqual([
+      ['issued', 499_900, 0],
+      ['paid', 499_900, 499_900],
+      ['paid', 499_900, 499_900],
+    ]);
+    expect(invoices.map((i) => i.billing_start)).toEqual([
+      invoices[1]!.billing_end,
+      invoices[2]!.billing_end,
+      start,
+    ]);
+    expect(invoices.every((i) => i.subscription_id === sub.id && /^pay_/.test(i.payment_id!))).toBe(
+      true,
+    );
+    expect(invoices.map((i) => i.paid_at === null)).toEqual([true, false, false]);
+    expect(await gateway().listSubscriptionInvoices('sub_ExjpAUN3gVHrPJ')).toEqual([]);
+  });
+
   it("reports the gateway's refusals with their status and description", async () => {
     const sub = await authorisedSubscription();
     expect(await refusal(gateway().resumeSubscription(sub.id))).toEqual([
@@ -202,5 +225,31 @@ describe('the subscriptions contract, pointed at Razorpay by configuration', () 
     ]);
     const basic = `Basic ${Buffer.from(`${settings.keyId}:${settings.keySecret}`).toString('base64')}`;
     expect(calls.every((call) => call.auth === basic)).toBe(true);
+  });
+
+  it("pages through a subscription's invoices 100 at a time until a page comes back short", async () => {
+    const held = Array.from({ length: 203 }, (_, n) => ({ id: `inv_${203 - n}` }));
+    const asked: string[] = [];
+    let raised = false;
+    const razorpay = createRazorpayGateway(settings, async (url) => {
+      asked.push(url);
+      const query = new URL(url).searchParams;
+      const skip = Number(query.get('skip'));
+      const items = held.slice(skip, skip + Number(query.get('count')));
+      // one raised while the pages are read moves the rest on: the next page repeats one
+      if (!raised) held.unshift({ id: 'inv_204' });
+      raised = true;
+      return Response.json({ entity: 'collection', count: items.length, items });
+    });
+    const invoices = await razorpay.listSubscriptionInvoices('sub_1');
+    const api = 'https://api.razorpay.example/v1/invoices?subscription_id=sub_1&count=100';
+    expect(asked).toEqual([`${api}&skip=0`, `${api}&skip=100`, `${api}&skip=200`]);
+    expect(invoices.map((i) => i.id)).toEqual(held.slice(1).map((i) => i.id));
+
+    asked.length = 0;
+    held.length = 200;
+    // a full last page is followed by an empty one
+    expect(await razorpay.listSubscriptionInvoices('sub_1')).toHaveLength(200);
+    expect(asked).toEqual([`${api}&skip=0`, `${api}&skip=100`, `${api}&skip=200`]);
   });
 });

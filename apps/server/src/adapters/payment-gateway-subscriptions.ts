@@ -51,6 +51,28 @@ export interface GatewaySubscription {
   created_at: number;
 }
 
+/**
+ * A subscription's invoice as Razorpay describes it: one per charge attempt, `paid` with its
+ * payment, or `issued` when the attempt failed. Its times are Unix seconds.
+ */
+export interface GatewayInvoice {
+  id: string;
+  subscription_id: string;
+  /** The attempt's payment, as its webhooks carried it. */
+  payment_id: string | null;
+  status: 'paid' | 'issued';
+  amount: number;
+  amount_paid: number;
+  /** The cycle it bills for. */
+  billing_start: number | null;
+  billing_end: number | null;
+  paid_at: number | null;
+  created_at: number;
+}
+
+/** Razorpay's most invoices to a page. */
+const INVOICES_PER_PAGE = 100;
+
 export interface CreatePlanInput {
   period: GatewayPlan['period'];
   interval: number;
@@ -89,6 +111,11 @@ export interface SubscriptionGateway {
   pauseSubscription(id: string): Promise<GatewaySubscription>;
   /** Resumes a paused subscription now; the gateway refuses any other. */
   resumeSubscription(id: string): Promise<GatewaySubscription>;
+  /**
+   * Every invoice of a subscription, newest first: what reconciles the charges whose webhooks
+   * were lost.
+   */
+  listSubscriptionInvoices(subscriptionId: string): Promise<GatewayInvoice[]>;
 }
 
 export function razorpaySubscriptions(call: GatewayCall): SubscriptionGateway {
@@ -126,5 +153,21 @@ export function razorpaySubscriptions(call: GatewayCall): SubscriptionGateway {
       call<GatewaySubscription>('POST', subscription(id, '/pause'), { pause_at: 'now' }),
     resumeSubscription: (id) =>
       call<GatewaySubscription>('POST', subscription(id, '/resume'), { resume_at: 'now' }),
+    listSubscriptionInvoices: async (subscriptionId) => {
+      const invoices = new Map<string, GatewayInvoice>();
+      for (let skip = 0; ; skip += INVOICES_PER_PAGE) {
+        const query = new URLSearchParams({
+          subscription_id: subscriptionId,
+          count: String(INVOICES_PER_PAGE),
+          skip: String(skip),
+        });
+        const page = await call<{ items: GatewayInvoice[] }>('GET', `/v1/invoices?${query}`);
+        // one raised between two pages moves the later ones on: a page may repeat one
+        for (const invoice of page.items) {
+          if (!invoices.has(invoice.id)) invoices.set(invoice.id, invoice);
+        }
+        if (page.items.length < INVOICES_PER_PAGE) return [...invoices.values()];
+      }
+    },
   };
 }

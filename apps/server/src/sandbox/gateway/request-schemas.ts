@@ -75,6 +75,11 @@ export const SubscriptionListQuerySchema = z
   .object({ plan_id: gatewayId().optional(), ...collectionOptions })
   .strict();
 
+/** Razorpay's "fetch all invoices", as far as the sandbox's subscription invoices go. */
+export const InvoiceListQuerySchema = z
+  .object({ subscription_id: gatewayId().optional(), ...collectionOptions })
+  .strict();
+
 /** A plan as Razorpay takes one; a daily plan's least interval is checked by the route. */
 export const CreatePlanSchema = z
   .object({

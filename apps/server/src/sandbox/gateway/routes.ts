@@ -11,6 +11,7 @@ import { sandboxLinks } from './links';
 import { CreateLinkSchema, IdParams, ListQuerySchema, refusedField } from './request-schemas';
 import { sandboxPaymentLinks } from './schema';
 import { subscriptionCheckoutRoutes } from './subscription-checkout-routes';
+import { subscriptionInvoiceRoutes } from './subscription-invoices';
 import { subscriptionRoutes } from './subscription-routes';
 import { sandboxSubscriptionStore } from './subscriptions';
 import { deliverWebhook } from './webhooks';
@@ -149,6 +150,7 @@ export async function sandboxGatewayRoutes(app: App) {
     );
 
     await subscriptionRoutes(api, subscriptions);
+    await subscriptionInvoiceRoutes(api);
   });
 
   await checkoutRoutes(app, links);

@@ -7,7 +7,11 @@ import type {
 import type { Executor } from '../../db/client';
 import type { App } from '../../lib/types';
 import { randomId } from './ids';
-import { sandboxPlans, sandboxSubscriptions } from './subscriptions-schema';
+import {
+  sandboxPlans,
+  sandboxSubscriptionInvoices,
+  sandboxSubscriptions,
+} from './subscriptions-schema';
 import { deliverWebhook } from './webhooks';
 
 export type PlanRow = typeof sandboxPlans.$inferSelect;
@@ -21,8 +25,8 @@ const ATTEMPTS_BEFORE_HALT = 3;
 const CHARGEABLE = ['authenticated', 'active', 'pending', 'halted'];
 const ENDED = ['cancelled', 'completed', 'expired'];
 
-const unix = (at: Date) => Math.floor(at.getTime() / 1000);
-const unixOrNull = (at: Date | null) => (at ? unix(at) : null);
+export const unix = (at: Date) => Math.floor(at.getTime() / 1000);
+export const unixOrNull = (at: Date | null) => (at ? unix(at) : null);
 
 /**
  * The start of the cycle `n` cycles after `start`. Months are counted on the calendar, from the
@@ -66,14 +70,38 @@ function payment(row: SubscriptionRow, plan: PlanRow, status: 'captured' | 'fail
 }
 
 type Payment = ReturnType<typeof payment>;
+type InvoiceRow = typeof sandboxSubscriptionInvoices.$inferInsert;
+
+/**
+ * The invoice Razorpay raises for a charge attempt, under the payment's `invoice_id`: paid with
+ * it, or left issued when it failed. `row` is the subscription before the charge, so the cycle
+ * billed is the one after those it has paid for.
+ */
+function invoiceOf(row: SubscriptionRow, plan: PlanRow, made: Payment, at: Date): InvoiceRow {
+  const cycle = (n: number) => (row.startAt ? cycleStart(plan, row.startAt, n) : null);
+  const paid = made.status === 'captured';
+  return {
+    id: made.invoice_id,
+    subscriptionId: row.id,
+    paymentId: made.id,
+    amount: made.amount,
+    status: paid ? 'paid' : 'issued',
+    billingStart: cycle(row.paidCount),
+    billingEnd: cycle(row.paidCount + 1),
+    paidAt: paid ? at : null,
+  };
+}
 interface Event {
   name: string;
   /** The subscription as the event shows it; a payment's own event (payment.failed) has none. */
   row?: SubscriptionRow;
   payment?: Payment;
 }
-/** What a step makes of a subscription: a refusal, or its new state and the webhooks to send. */
-type Changed = { row: SubscriptionRow; events: Event[] };
+/**
+ * What a step makes of a subscription: a refusal, or its new state, the invoice of the charge
+ * it attempted, if any, and the webhooks to send.
+ */
+type Changed = { row: SubscriptionRow; events: Event[]; invoice?: InvoiceRow };
 type Step = { refused: string } | Changed;
 type StepOn = (row: SubscriptionRow, plan: PlanRow) => Step;
 
@@ -85,6 +113,7 @@ function charged(row: SubscriptionRow, plan: PlanRow, now: Date, paid?: Payment)
   const made = paid ?? payment(active, plan, 'captured', now);
   return {
     row: next,
+    invoice: invoiceOf(row, plan, made, now),
     events: [
       ...(row.status === 'active'
         ? []
@@ -108,6 +137,7 @@ function chargeFailed(row: SubscriptionRow, plan: PlanRow, now: Date): Changed {
   const attempt = payment(next, plan, 'failed', now);
   return {
     row: next,
+    invoice: invoiceOf(row, plan, attempt, now),
     events: [
       { name: 'payment.failed', payment: attempt },
       { name: `subscription.${next.status}`, row: next, payment: attempt },
@@ -208,6 +238,7 @@ export const authorise =
     const started = charged(authenticated, plan, now, paid);
     return {
       row: started.row,
+      invoice: started.invoice,
       events: [
         { name: 'subscription.authenticated', row: authenticated, payment: paid },
         ...started.events,
@@ -343,6 +374,8 @@ export function sandboxSubscriptionStore(app: App) {
       const next = step(row, plan!);
       if ('refused' in next) return next;
       await tx.update(sandboxSubscriptions).set(next.row).where(eq(sandboxSubscriptions.id, id));
+      // the attempt's invoice commits with the step its webhooks tell of, or neither does
+      if (next.invoice) await tx.insert(sandboxSubscriptionInvoices).values(next.invoice);
       return { ...next, plan: plan! };
     });
     if (!outcome || 'refused' in outcome) return outcome;
