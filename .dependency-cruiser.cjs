@@ -29,7 +29,7 @@ const LAYERS = {
   features: [
     `${SERVER}modules/(auth|security|two-factor|passkeys|consents|partners|billing|plans|plugins|invoices)/`,
   ],
-  flows: [`${SERVER}modules/(purchases|privacy|exports|reminders)/`],
+  flows: [`${SERVER}modules/(purchases|privacy|exports|reminders|auto-renewal)/`],
   // wires the rest together: the app, its start, jobs, the CLI, the sandboxes and the demo data
   composition: [
     `${SERVER}(jobs|cli|sandbox|demo)/`,

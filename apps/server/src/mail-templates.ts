@@ -14,6 +14,7 @@ import {
 import { passkeyMail } from './modules/passkeys/mail';
 import { privacyMail } from './modules/privacy/mail';
 import { reminderMail } from './modules/reminders/mail';
+import { autoRenewalMail } from './modules/auto-renewal/mail';
 import { twoFactorMail } from './modules/two-factor/mail';
 
 export const mailTemplates: MailTemplates = {
@@ -24,6 +25,7 @@ export const mailTemplates: MailTemplates = {
   'consent-status': consentStatusMail,
   'dead-letter-digest': deadLetterDigestMail,
   reminder: reminderMail,
+  'auto-renewal': autoRenewalMail,
   'two-factor-changed': twoFactorMail,
   'passkey-changed': passkeyMail,
   privacy: privacyMail,

@@ -18,6 +18,7 @@ export * from './plans';
 export * from './orders';
 export * from './gst';
 export * from './billing';
+export * from './auto-renewal';
 export * from './payments';
 export * from './security';
 export * from './coming-up';

@@ -14,6 +14,8 @@ export const NOTIFICATION_EVENT_TYPES = [
   'payment_refunded',
   'plan_activated',
   'plan_ending',
+  'pre_debit_notice',
+  'auto_renewal_halted',
   'consent_approved',
   'consent_rejected',
   'consent_expired',

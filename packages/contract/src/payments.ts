@@ -66,7 +66,10 @@ export const PaymentWebhookBodySchema = z
               .union([z.looseObject({ order_id: gatewayId.optional() }), z.array(z.unknown())])
               .optional(),
             amount_refunded: paise.optional(),
+            amount: paise.optional(),
+            subscription_id: gatewayId.optional(),
           }),
+          subscription: eventEntity({ id: gatewayId.optional() }),
           refund: eventEntity({
             id: gatewayId.optional(),
             payment_id: gatewayId.optional(),

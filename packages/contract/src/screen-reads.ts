@@ -1,3 +1,4 @@
+import { autoRenewalPaths } from './auto-renewal';
 import { billingPaths } from './billing';
 import { invoicePaths } from './invoices';
 import {
@@ -30,4 +31,5 @@ export const screenReads = (customerId: string) => ({
   'dashboard counters': `${dashboardPaths.counters}?userId=${customerId}`,
   plugins: pluginPaths.list,
   'billing details': billingPaths.details,
+  'auto-renewal': autoRenewalPaths.renewal,
 });

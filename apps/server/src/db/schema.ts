@@ -15,6 +15,7 @@ export * from '../sandbox/bank/schema';
 export * from '../sandbox/irp/schema';
 export * from '../modules/mail/schema';
 export * from '../modules/reminders/schema';
+export * from '../modules/auto-renewal/schema';
 export * from '../modules/security/schema';
 export * from '../modules/two-factor/schema';
 export * from '../modules/passkeys/schema';

@@ -6,11 +6,19 @@ import { customerPlans } from './schema';
 
 /**
  * Puts a paid plan on the customer's account: from now, or from the end of a plan still in
- * force, for the plan's duration. Call it inside the transaction that completes the order.
+ * force, for the plan's duration, or for the cycle the gateway billed (an auto-renewal's charge)
+ * when it is given and starts there. Call it inside the transaction that completes the order.
  */
 export async function activatePlan(
   tx: Transaction,
-  input: { customerId: string; planId: string; orderId: string; durationDays: number; now: Date },
+  input: {
+    customerId: string;
+    planId: string;
+    orderId: string;
+    durationDays: number;
+    now: Date;
+    billedCycle?: { start: Date; end: Date } | undefined;
+  },
 ): Promise<{ startsAt: Date; endsAt: Date }> {
   const [existing] = await tx
     .select({ startsAt: customerPlans.startsAt, endsAt: customerPlans.endsAt })
@@ -30,7 +38,14 @@ export async function activatePlan(
     .orderBy(desc(customerPlans.endsAt))
     .limit(1);
   const startsAt = nextPeriodStart(latest?.endsAt ?? null, input.now);
-  const endsAt = periodEnd(startsAt, input.durationDays);
+  // a cycle billed from where the plan ends (or from now) is the period; another lays the plan's
+  // duration end to end, as a purchase does
+  const cycle = input.billedCycle;
+  const endsAt =
+    // Stryker disable next-line EqualityOperator: the gateway counts in whole seconds
+    cycle && Math.abs(cycle.start.getTime() - startsAt.getTime()) < 1000 && cycle.end > startsAt
+      ? cycle.end
+      : periodEnd(startsAt, input.durationDays);
   await tx.insert(customerPlans).values({
     customerId: input.customerId,
     planId: input.planId,

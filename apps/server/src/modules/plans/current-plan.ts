@@ -1,5 +1,5 @@
 import { formatPaise } from '@portal/contract';
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, max } from 'drizzle-orm';
 import type {
   ComingUpPlan,
   CurrentPlan,
@@ -206,4 +206,17 @@ export function comingUpPlanAt(periods: PeriodRow[], now: Date): ComingUpPlan | 
     daysLeft: daysUntil(standing.endsAt, now),
     renewPlanId: last.retiredAt ? null : last.planId,
   };
+}
+
+/** The end of the last period the customer has paid for, if it is after `now`. */
+export async function latestPlanEnd(
+  db: Executor,
+  customerId: string,
+  now: Date,
+): Promise<Date | null> {
+  const [latest] = await db
+    .select({ endsAt: max(customerPlans.endsAt) })
+    .from(customerPlans)
+    .where(and(eq(customerPlans.customerId, customerId), gt(customerPlans.endsAt, now)));
+  return latest?.endsAt ?? null;
 }

@@ -49,6 +49,8 @@ import {
   privacyCodes,
   privacyNoticeReads,
 } from './schema';
+import { cancelMandateOnClosing } from '../auto-renewal/service';
+import { autoRenewals } from '../auto-renewal/schema';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files' | 'consents' | 'queue' | 'config'>;
 
@@ -130,6 +132,8 @@ const PERSONAL_TABLES = [
   seenBrowsers,
   remindersSent,
   customerPlans,
+  // its charges' keys go with it; the orders they paid for stay with their invoices
+  autoRenewals,
 ] as const;
 
 type Log = Pick<FastifyBaseLogger, 'warn'>;
@@ -208,6 +212,8 @@ export async function closeAccount(
   for (const consent of live) await deleteConsent(deps, customerId, consent.id);
   // no open payment link may take money for a closed account
   await cancelOpenPaymentLinks(deps, customerId);
+  // nor any mandate debit it
+  await cancelMandateOnClosing(deps, customerId);
 
   const now = clock.now();
   const keepUntil = taxRecordsKeptUntil(now);

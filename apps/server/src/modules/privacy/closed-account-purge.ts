@@ -14,7 +14,7 @@ import { customerPlans } from '../plans/schema';
 import { customers } from '../users/schema';
 import { deleteClosedAccountFiles, removeOrLog, taxRecordsDoneBefore } from './close-account';
 import { dataExportsOf } from './data-export';
-import { hasSqlState } from './email-change';
+import { hasSqlState } from '../../db/sql-state';
 import { accountClosures } from './schema';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'files'>;

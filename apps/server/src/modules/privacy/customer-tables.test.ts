@@ -18,6 +18,7 @@ import { markNotificationsSeen } from '../activity/service';
 import { recordAudit } from '../audit/record';
 import { requestResetLink } from '../../test/auth';
 import { paidOrder } from '../../test/invoices';
+import { renewedOnce } from '../../test/auto-renewal';
 import { remindersSent } from '../reminders/schema';
 import * as sandboxBank from '../../sandbox/bank/schema';
 import * as sandboxGateway from '../../sandbox/gateway/schema';
@@ -74,8 +75,11 @@ const SANDBOX_TABLES = new Set<string>(
 
 /** A customer with rows in every table the portal has for customers, through its own paths. */
 async function customerInEveryTable() {
-  const { b } = await paidOrder(t);
+  // the sandbox gateway takes a mandate's times still to come by the wall clock
+  t.clock.set(new Date());
+  const { b, order } = await paidOrder(t);
   const customer = b.customer;
+  await renewedOnce(t, customer.id, order.planId);
   await consentsOfEveryStatus(t, customer.id);
   const headers = await authHeaders(t, customer.id);
   const saved = await t.app.inject({

@@ -19,7 +19,7 @@ import { enqueueMail } from '../mail/delivery';
 import { portalUrl } from '../mail/format';
 import { customers } from '../users/schema';
 import { customerDataArchive } from './data-archive';
-import { isUniqueViolation } from './email-change';
+import { isUniqueViolation } from '../../db/sql-state';
 import { dataExports } from './schema';
 import { DAY_MS, HOUR_MS } from '../../lib/clock';
 

@@ -7,7 +7,7 @@ import { authHeaders, createCustomer } from '../../test/customers';
 import { meetingAtTransaction } from '../../test/database';
 import { customers } from '../users/schema';
 import { MAX_CODE_TRIES } from './codes';
-import { hasSqlState } from './email-change';
+import { hasSqlState } from '../../db/sql-state';
 import { EMAIL_CHANGED_SUBJECT } from './mail';
 import { privacyCodes } from './schema';
 import { codeMailedTo, post } from '../../test/privacy';

@@ -95,6 +95,16 @@ export type WebhookOutcome = {
   orderId?: string;
 };
 
+/**
+ * Takes a signed event about a subscription, given at composition by the flow that owns them
+ * (modules/auto-renewal); null when the event is about none.
+ */
+export type SubscriptionEventHandler = (
+  deps: AppDeps,
+  sent: { eventId: string; body: unknown },
+  log: FastifyBaseLogger,
+) => Promise<WebhookOutcome | null>;
+
 /** Resolves a webhook's order and what it says; null when the event is not about orders. */
 async function readWebhook(
   deps: AppDeps,
@@ -161,6 +171,7 @@ export async function handleWebhook(
   sent: { raw: Buffer; parsed: unknown },
   headers: { signature?: string; eventId?: string },
   log: FastifyBaseLogger,
+  subscriptionEvents?: SubscriptionEventHandler,
 ): Promise<WebhookOutcome> {
   if (!deps.payments.gateway.verifyWebhook(sent.raw, headers.signature)) {
     log.warn('payment webhook with a bad or missing signature refused');
@@ -172,6 +183,8 @@ export async function handleWebhook(
     log.warn('payment webhook without an event id refused');
     throw new AppError('BAD_REQUEST', 'Webhook event id is missing');
   }
+  const aboutSubscription = await subscriptionEvents?.(deps, { eventId, body: sent.parsed }, log);
+  if (aboutSubscription) return aboutSubscription;
   const body = sent.parsed as WebhookBody;
   const read = await readWebhook(deps, body);
   if (read && !read.order) {

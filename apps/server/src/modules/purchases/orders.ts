@@ -6,10 +6,11 @@ import {
   rupeesToPaise,
   type CreateOrderRequest,
   type Order,
+  type OrderAmountBreakdown,
   type OrderBillingSnapshot,
   type PaymentStatus,
 } from '@portal/contract';
-import type { Executor } from '../../db/client';
+import type { Executor, Transaction } from '../../db/client';
 import { keysetAnswer, keysetPage, keysetPages } from '../../db/keyset-pages';
 import { costedForAnyValue } from '../../db/statements';
 import type { AppDeps } from '../../deps';
@@ -25,7 +26,7 @@ import {
   type UnrevokedSession,
 } from '../../db/session-read';
 import { billingSnapshotFor } from '../billing/service';
-import { customerPlans, plans } from '../plans/schema';
+import { customerPlans, plans, type PlanRow } from '../plans/schema';
 import { isUuid } from '../../lib/uuid';
 import { offeredPlan } from '../plans/service';
 import { receiptLink, receiptOffered } from './receipts';
@@ -212,6 +213,43 @@ export async function orderBillingSnapshot(
 }
 
 /**
+ * Writes a Pending order for `plan` at `amounts`, with the customer's billing snapshot as it is
+ * now, and its activity: a purchase's order, or the order an auto-renewal's charge pays for.
+ */
+export async function insertOrder(
+  tx: Transaction,
+  deps: Pick<AppDeps, 'clock' | 'config'>,
+  customerId: string,
+  plan: Pick<PlanRow, 'id' | 'planName'>,
+  amounts: OrderAmountBreakdown,
+): Promise<OrderRow> {
+  const { clock } = deps;
+  const now = clock.now();
+  const snapshot = await billingSnapshotFor(tx, deps.config, customerId, amounts);
+  const [row] = await tx
+    .insert(orders)
+    .values({
+      customerId,
+      planId: plan.id,
+      ...amounts,
+      ...snapshotColumns(snapshot),
+      status: 'Pending',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await recordActivity(tx, clock, {
+    customerId,
+    type: 'order_created',
+    title: 'Order created',
+    description: `Order for the ${plan.planName} plan (${formatPaise(amounts.totalPaise)})`,
+    status: 'pending',
+    details: { orderId: row!.id, planId: plan.id },
+  });
+  return row!;
+}
+
+/**
  * A Pending order for a plan on offer. The amount the client shows (rupees) must be exactly the
  * total the server computes from the plan in paise.
  */
@@ -220,8 +258,7 @@ export async function createOrder(
   customerId: string,
   input: CreateOrderRequest,
 ): Promise<Order> {
-  const { db, clock } = deps;
-  const order = await db.transaction(async (tx) => {
+  const order = await deps.db.transaction(async (tx) => {
     const plan = await offeredPlan(tx, input.planId);
     const amounts = orderAmount(plan.amountPaise);
     if (rupeesToPaise(input.amount) !== amounts.totalPaise) {
@@ -230,30 +267,9 @@ export async function createOrder(
         `Amount does not match the plan's price. The total for ${plan.planName} is ${formatPaise(amounts.totalPaise)}.`,
       );
     }
-    const now = clock.now();
-    const snapshot = await billingSnapshotFor(tx, deps.config, customerId, amounts);
-    const [row] = await tx
-      .insert(orders)
-      .values({
-        customerId,
-        planId: plan.id,
-        ...amounts,
-        ...snapshotColumns(snapshot),
-        status: 'Pending',
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await recordActivity(tx, clock, {
-      customerId,
-      type: 'order_created',
-      title: 'Order created',
-      description: `Order for the ${plan.planName} plan (${formatPaise(amounts.totalPaise)})`,
-      status: 'pending',
-      details: { orderId: row!.id, planId: plan.id },
-    });
+    const row = await insertOrder(tx, deps, customerId, plan, amounts);
     return viewOf({
-      order: row!,
+      order: row,
       planName: plan.planName,
       invoiceNumber: null,
       periodStartsAt: null,

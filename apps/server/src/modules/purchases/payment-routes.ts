@@ -14,7 +14,11 @@ import {
 import { AppError } from '../../lib/errors';
 import { INVALID_JSON_MESSAGE } from '../../lib/http-errors';
 import type { App } from '../../lib/types';
-import { handleCallback, handleWebhook } from './callback-and-webhook';
+import {
+  handleCallback,
+  handleWebhook,
+  type SubscriptionEventHandler,
+} from './callback-and-webhook';
 import { createPayment } from './create-payment';
 import { checkOrderPayment } from './settlement';
 import { findOwnOrder, orderView } from './orders';
@@ -36,7 +40,10 @@ const orderErrors = {
   502: ErrorResponseSchema,
 };
 
-export async function paymentRoutes(app: App) {
+export async function paymentRoutes(
+  app: App,
+  options: { subscriptionEvents?: SubscriptionEventHandler } = {},
+) {
   app.post(
     paymentPaths.createPayment,
     {
@@ -124,6 +131,7 @@ export async function paymentRoutes(app: App) {
               eventId: request.headers['x-razorpay-event-id'],
             },
             request.log,
+            options.subscriptionEvents,
           );
         } catch (error) {
           // refused (a bad signature, an unknown order) or failed: either way the gateway

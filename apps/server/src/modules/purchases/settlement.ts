@@ -21,6 +21,8 @@ export type Observation =
       paymentId: string | null;
       /** What the gateway says was paid, in paise (`amount_paid`), if it said. */
       amountPaise: number | undefined;
+      /** The cycle a subscription's charge paid for, which becomes the plan's period. */
+      billedCycle?: { start: Date; end: Date } | undefined;
     }
   | { kind: 'failed' }
   | {
@@ -86,6 +88,7 @@ export async function settleInTransaction(
       orderId: order.id,
       durationDays: plan!.durationDays,
       now,
+      billedCycle: seen.billedCycle,
     });
     const [customer] = await tx.select().from(customers).where(eq(customers.id, order.customerId));
     await issueInvoice(tx, deps, {

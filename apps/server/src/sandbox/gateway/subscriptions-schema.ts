@@ -58,3 +58,29 @@ export const sandboxSubscriptions = pgTable(
   },
   (t) => [index('sandbox_subscriptions_plan_idx').on(t.planId, t.createdAt)],
 );
+
+/**
+ * The invoices of the sandbox's subscriptions, one per charge attempt as on Razorpay: paid with
+ * its payment, or issued when the attempt failed. `GET /v1/invoices?subscription_id=` lists them.
+ */
+export const sandboxSubscriptionInvoices = pgTable(
+  'sandbox_subscription_invoices',
+  {
+    id: text().primaryKey(),
+    subscriptionId: text()
+      .notNull()
+      .references(() => sandboxSubscriptions.id),
+    /** The payment of the attempt (pay_…), as its webhooks carried it. */
+    paymentId: text().notNull().unique(),
+    amount: bigint({ mode: 'number' }).notNull(),
+    /** paid, or issued when the attempt failed */
+    status: text().notNull(),
+    billingStart: timestamp({ withTimezone: true }),
+    billingEnd: timestamp({ withTimezone: true }),
+    paidAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('sandbox_subscription_invoices_subscription_idx').on(t.subscriptionId, t.createdAt),
+  ],
+);

@@ -1,0 +1,66 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app';
+import { renewalOrdersOf, renewingCustomer } from '../../test/auto-renewal';
+import { answerAuthorisation, captureWebhooks, runCharge } from '../../test/gateway-subscriptions';
+import { sendWebhook } from '../../test/payments';
+import { invoices } from '../invoices/schema';
+import { customerPlans } from '../plans/schema';
+import { autoRenewals } from './schema';
+
+// PostgreSQL only: the deliveries below really interleave, each on its own connection, so the
+// renewal's row lock and the payment's key are what keep one charge one order.
+let t: TestApp;
+let webhooksAbout: ReturnType<typeof captureWebhooks>;
+beforeAll(async () => {
+  t = await createTestApp();
+  webhooksAbout = captureWebhooks(t);
+});
+afterAll(() => t.close());
+beforeEach(() => t.clock.set(new Date()));
+
+const AT_ONCE = 100;
+
+describe('one charge told many times at once', () => {
+  it('extends the plan once and issues one invoice, with 100 deliveries racing, events out of order', async () => {
+    const { customer, authoriseUrl } = await renewingCustomer(t);
+    await answerAuthorisation(t, authoriseUrl, 'upi');
+    const [{ subscriptionId }] = (await t.deps.db
+      .select({ subscriptionId: autoRenewals.subscriptionId })
+      .from(autoRenewals)
+      .where(eq(autoRenewals.customerId, customer.id))) as [{ subscriptionId: string }];
+    await runCharge(t, subscriptionId, { outcome: 'success' });
+    const sent = webhooksAbout(subscriptionId);
+    const charged = sent.find((w) => w.event === 'subscription.charged')!;
+    const authenticated = sent.find((w) => w.event === 'subscription.authenticated')!;
+    const deliveries = Array.from({ length: AT_ONCE }, (_, i) =>
+      // every tenth is a late authentication, which must not take the status back
+      i % 10 === 0
+        ? sendWebhook(t, 'subscription.authenticated', {
+            subscription: { entity: authenticated.subscription },
+          })
+        : sendWebhook(t, 'subscription.charged', {
+            subscription: { entity: charged.subscription },
+            payment: { entity: charged.payment },
+          }),
+    );
+    const answers = await Promise.all(deliveries);
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(AT_ONCE).fill(200));
+    const orders = await renewalOrdersOf(t, customer.id);
+    expect(orders).toHaveLength(1);
+    const periods = await t.deps.db
+      .select()
+      .from(customerPlans)
+      .where(eq(customerPlans.customerId, customer.id));
+    expect(periods).toHaveLength(2);
+    await t.drawDocuments();
+    expect(
+      await t.deps.db.select().from(invoices).where(eq(invoices.orderId, orders[0]!.order.id)),
+    ).toHaveLength(1);
+    const [row] = await t.deps.db
+      .select()
+      .from(autoRenewals)
+      .where(eq(autoRenewals.customerId, customer.id));
+    expect(row!.gatewayStatus).toBe('active');
+  });
+});
