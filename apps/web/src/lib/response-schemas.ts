@@ -7,6 +7,7 @@
 const contractModules = {
   activity: () => import('@portal/contract/activity'),
   auth: () => import('@portal/contract/auth'),
+  'auto-renewal': () => import('@portal/contract/auto-renewal'),
   billing: () => import('@portal/contract/billing'),
   'coming-up': () => import('@portal/contract/coming-up'),
   consents: () => import('@portal/contract/consents'),
@@ -36,6 +37,7 @@ export const schemaHomes = {
   ResendVerificationResponseSchema: 'auth',
   ResetPasswordResponseSchema: 'auth',
   Verify2faResponseSchema: 'auth',
+  AutoRenewalResponseSchema: 'auto-renewal',
   BillingDetailsResponseSchema: 'billing',
   SaveBillingDetailsResponseSchema: 'billing',
   ComingUpResponseSchema: 'coming-up',

@@ -2,7 +2,7 @@ import { queryOptions, useQueries, type QueryClient } from '@tanstack/react-quer
 import { DASHBOARD_ACTIVITY_CONSENTS, orderPaths } from '@portal/contract';
 import { getConsentCountersQueryOptions } from '@/features/consents/api/get-consent-counters';
 import { getConsentsQueryOptions } from '@/features/consents/api/get-consents';
-import { getPlanCatalogueQueryOptions } from '@/features/plans/api/get-plans';
+import { getPlanCatalogueQueryOptions } from '@/lib/plan-catalogue';
 import { getProfileQueryOptions } from '@/features/profile/api/get-profile';
 import { responseSchema } from '@/lib/response-schema';
 import { api } from '@/lib/http';

@@ -16,6 +16,7 @@ import {
   type User,
 } from '@portal/contract';
 import { paths } from '@/config/paths';
+import { LazyAutoRenewalNotice } from '@/features/auto-renewal/components/lazy-auto-renewal-notice';
 import { LazyComingUpCard } from '@/features/coming-up/components/lazy-coming-up-card';
 import { LastSignIn } from '@/features/security/components/last-sign-in';
 import { LazyPrivacyNoticeCard } from '@/features/privacy/components/lazy-privacy-notice-card';
@@ -191,6 +192,8 @@ export function DashboardView({
           Failed to load dashboard data.
         </p>
       )}
+      {/* a failed automatic payment: said before everything else, and only then */}
+      <LazyAutoRenewalNotice />
 
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {stats.map((stat) => (

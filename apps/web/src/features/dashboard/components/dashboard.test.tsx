@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  autoRenewalPaths,
   comingUpPath,
   privacyPaths,
   securityPaths,
@@ -14,6 +15,7 @@ import {
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
+import { testRenewal } from '@/test/auto-renewal';
 import { loader } from '@/app/routes/dashboard';
 import { queryClient as appQueryClient, createQueryClient } from '@/lib/query-client';
 import { prefetchDashboardData } from '../api/get-dashboard-data';
@@ -83,6 +85,7 @@ interface Answers {
   orders?: unknown;
   plans?: unknown;
   current?: unknown;
+  autoRenewal?: unknown;
   fail?: boolean;
 }
 
@@ -137,6 +140,12 @@ function answer(answers: Answers) {
       return jsonResponse(200, {
         success: true,
         data: { plan: null, consents: { windowDays: 30, count: 0, more: false, soonest: [] } },
+      });
+    if (url === autoRenewalPaths.renewal)
+      return jsonResponse(200, {
+        success: true,
+        message: 'Auto-renewal fetched',
+        autoRenewal: answers.autoRenewal ?? null,
       });
     if (url.includes(securityPaths.lastSignIn))
       return jsonResponse(200, { success: true, data: null });
@@ -315,6 +324,23 @@ describe('Dashboard', () => {
     expect(plan.getByText('Active Until').nextSibling).toHaveTextContent('22/01/2027');
   });
 
+  it('warns of a failed automatic payment above the counts, with the way to pay another way', async () => {
+    answer({ autoRenewal: testRenewal({ status: 'retrying' }) });
+    renderWithProviders(<Dashboard />, { path: '/dashboard' });
+    const notice = await screen.findByRole('alert');
+    expect(notice).toHaveTextContent(
+      'The last automatic payment did not go through. We will try again; to pay another way, update your payment method.',
+    );
+    expect(within(notice).getByRole('link', { name: 'Update payment method' })).toHaveAttribute(
+      'href',
+      'https://gateway.example/subscriptions/sub_1',
+    );
+    const totalConsents = screen.getByRole('link', { name: /Total Consents/ });
+    expect(
+      notice.compareDocumentPosition(totalConsents) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+  });
+
   it('says it failed to load, and shows N/A for plans, when the calls fail', async () => {
     answer({ fail: true });
     renderWithProviders(<Dashboard />, { path: '/dashboard' });
@@ -389,12 +415,13 @@ describe("the dashboard route's requests", () => {
     );
     expect(screen.getByRole('link', { name: /Total Orders/ })).toHaveTextContent('1');
     // none of the five again; only the Coming up card, the last sign-in line, the privacy
-    // notice and the invitation to add an authenticator app ask their own
+    // notice, the invitation to add an authenticator app and the auto-renewal notice ask their own
     for (const url of prefetched)
       expect(requested().filter((sent) => sent === url)).toHaveLength(1);
     const others = requested().filter((url) => !prefetched.includes(url));
     for (const url of others) {
       expect([
+        autoRenewalPaths.renewal,
         comingUpPath,
         securityPaths.lastSignIn,
         privacyPaths.notice,

@@ -5,11 +5,11 @@ import type { Order, Plan } from '@portal/contract';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
-import { goToPayment } from './go-to-payment';
+import { goToPayment } from '@/lib/go-to-payment';
 import { OrdersScreen } from './orders-screen';
 import { paidPlanLine } from './payment-result';
 
-vi.mock('./go-to-payment', () => ({ goToPayment: vi.fn() }));
+vi.mock('@/lib/go-to-payment', () => ({ goToPayment: vi.fn() }));
 
 const plans: Plan[] = [
   {

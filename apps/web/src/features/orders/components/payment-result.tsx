@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Clock, FileText, X, XCircle } from 'lucide-react';
 import { orderRef, type Order } from '@portal/contract';
-import { getPlanCatalogueQueryOptions } from '@/features/plans/api/get-plans';
+import { getPlanCatalogueQueryOptions } from '@/lib/plan-catalogue';
 import { getProfileQueryOptions } from '@/features/profile/api/get-profile';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/http';

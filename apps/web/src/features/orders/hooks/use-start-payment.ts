@@ -3,7 +3,7 @@ import { ApiError, errorMessage } from '@/lib/http';
 import { toast } from '@/lib/toast';
 import { useCreateOrder } from '../api/create-order';
 import { useCreatePayment } from '../api/create-payment';
-import { goToPayment } from '../components/go-to-payment';
+import { goToPayment } from '@/lib/go-to-payment';
 import { planAmounts } from '../components/order-rules';
 
 export interface PaymentCustomer {

@@ -1,9 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Plan } from '@portal/contract';
+import { autoRenewalPaths, type Plan } from '@portal/contract';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse } from '@/test/data';
+import { renewalAnswer } from '@/test/auto-renewal';
 import { PlansScreen } from './plans-screen';
 
 afterEach(() => {
@@ -31,12 +32,18 @@ const plans: Plan[] = [
   },
 ];
 
-const answer = (list: Plan[]) =>
+/** The catalogue (or a failure) for GET /api/plans, and auto-renewal off; a fresh answer a call. */
+const serveCatalogue = (catalogue: () => Response) =>
   vi
     .spyOn(globalThis, 'fetch')
-    .mockResolvedValue(
-      jsonResponse(200, { success: true, data: { plans: list, current: null, purchases: [] } }),
+    .mockImplementation(async (input) =>
+      String(input) === autoRenewalPaths.renewal ? renewalAnswer(null) : catalogue(),
     );
+
+const answer = (list: Plan[]) =>
+  serveCatalogue(() =>
+    jsonResponse(200, { success: true, data: { plans: list, current: null, purchases: [] } }),
+  );
 
 describe('PlansScreen', () => {
   it('shows cards with badge, price before GST, companies, validity and the Multi-only line', async () => {
@@ -96,6 +103,14 @@ describe('PlansScreen', () => {
     expect(router.state.location.search).toBe(`?planId=${plans[1]!._id}`);
   });
 
+  it('offers auto-renewal below the plans, for the plan chosen there when there is none', async () => {
+    answer(plans);
+    renderWithProviders(<PlansScreen />, { path: '/plans' });
+    const card = await screen.findByRole('region', { name: 'Auto-renewal' });
+    expect(await within(card).findByLabelText('Plan to renew')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Turn on auto-renewal' })).toBeEnabled();
+  });
+
   it('has an empty state for each view', async () => {
     answer([]);
     renderWithProviders(<PlansScreen />, { path: '/plans' });
@@ -105,7 +120,7 @@ describe('PlansScreen', () => {
   });
 
   it('says when the plans cannot be loaded', async () => {
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(jsonResponse(500, {}));
+    serveCatalogue(() => jsonResponse(500, {}));
     renderWithProviders(<PlansScreen />, { path: '/plans' });
     expect(await screen.findByText('Failed to load plans')).toBeInTheDocument();
     expect(await screen.findByText('Failed to fetch plans')).toBeInTheDocument();
@@ -140,9 +155,7 @@ describe('PlansScreen with a plan on the account', () => {
   ];
 
   it('marks the current plan with its days left and says what buying again does', async () => {
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-      jsonResponse(200, { success: true, data: { plans, current, purchases } }),
-    );
+    serveCatalogue(() => jsonResponse(200, { success: true, data: { plans, current, purchases } }));
     renderWithProviders(<PlansScreen />, { path: '/plans' });
     const starter = (await screen.findByRole('heading', { name: 'Starter' })).closest('section')!;
     expect(starter).toHaveTextContent('Current plan');

@@ -14,6 +14,7 @@ import { PageTitle } from '@/ui/page-title';
 import { Skeleton } from '@/ui/spinner';
 import { DataTable, RowActions, type Column } from '@/ui/table';
 import { Badge } from '@/ui/badge';
+import { AutoRenewalCard } from '@/features/auto-renewal/components/auto-renewal-card';
 import { usePlanCatalogue } from '../api/get-plans';
 import { PlanTypeBadge, companiesLabel } from './plan-type-badge';
 import { daysLeftLabel, purchaseNote } from './plan-standing';
@@ -278,6 +279,7 @@ export function PlansScreen() {
     <div>
       <PageTitle action={<ViewToggle view={view} onChange={setView} />}>Choose Your Plan</PageTitle>
       {content}
+      <AutoRenewalCard className="mt-6" />
     </div>
   );
 }

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session-store';
 import { renderWithProviders } from '@/test/render';
 import { jsonResponse, testUser } from '@/test/data';
+import { renewalAnswer, testRenewal } from '@/test/auto-renewal';
+import { serve } from '@/test/serve';
 import { ProfileView } from './profile-view';
 
 const profileAnswer = (user = testUser()) =>
@@ -105,6 +107,19 @@ describe('ProfileView', () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('', { status: 500 }));
     renderWithProviders(<ProfileView />, { path: '/profile' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load profile data');
+  });
+
+  it('shows the auto-renewal after the billing details: the mandate when it is on', async () => {
+    serve({
+      'GET /api/auth/profile': () => profileAnswer(),
+      'GET /api/auto-renewal': () => renewalAnswer(testRenewal({ method: 'card' })),
+    });
+    renderWithProviders(<ProfileView />, { path: '/profile' });
+    const card = await screen.findByRole('region', { name: 'Auto-renewal' });
+    const billing = screen.getByRole('heading', { name: 'Billing Details' });
+    expect(billing.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(await within(card).findByText('Card')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Turn off auto-renewal' })).toBeEnabled();
   });
 
   it('opens the change-password dialog from the icon and from the button', async () => {

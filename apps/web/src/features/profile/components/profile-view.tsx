@@ -16,6 +16,7 @@ import { extensionNote } from '@/features/plans/components/plan-standing';
 import { MissingUserError, getProfileQueryOptions, useProfile } from '../api/get-profile';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { BillingDetailsSection } from '@/features/billing/components/billing-details-section';
+import { AutoRenewalCard } from '@/features/auto-renewal/components/auto-renewal-card';
 
 const orNotSpecified = (value: string | null | undefined) => value?.trim() || 'Not specified';
 
@@ -153,6 +154,7 @@ function ProfileDetails({ user }: { user: User }) {
       </div>
 
       <BillingDetailsSection />
+      <AutoRenewalCard className="mt-6" />
 
       <Card className="mt-6">
         <CardHeader title="Account Overview" />
