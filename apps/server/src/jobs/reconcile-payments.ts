@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import type { AppDeps } from '../deps';
 import { checkOrderPayment } from '../modules/purchases/settlement';
+import { reconcileAutoRenewals } from '../modules/auto-renewal/reconcile';
 import { orders } from '../modules/purchases/schema';
 import { HOUR_MS } from '../lib/clock';
 
@@ -121,7 +122,12 @@ export async function reconcilePayments(
   return { checked: claimed.length, settled, failures, skipped };
 }
 
-/** One run of the payment-reconcile job; an order the gateway could not tell about waits for the next. */
+/**
+ * One run of the payment-reconcile job: orders, then auto-renewals (decision 084). What the
+ * gateway could not tell about waits for the next run.
+ */
 export async function runPaymentReconciliation(deps: AppDeps, log: FastifyBaseLogger) {
   await reconcilePayments(deps, log);
+  const renewals = await reconcileAutoRenewals(deps, log);
+  if (renewals.recorded > 0) log.info(renewals, 'auto-renewal charges found by reconciliation');
 }

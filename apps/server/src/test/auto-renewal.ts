@@ -66,10 +66,14 @@ export async function renewedOnce(t: TestApp, customerId: string, planId: string
   if (charged.status !== 200) throw new Error(`charge refused: ${JSON.stringify(charged.body)}`);
   // its receipt is mailed once the invoice is drawn: a test reading the newest mail waits for it
   await t.drawDocuments();
-  await vi.waitFor(async () => {
-    const customer = await findCustomerById(t.deps.db, customerId);
-    const mails = (await t.outbox()).filter((m) => m.to === customer!.email);
-    if (!mails.some((m) => m.subject.startsWith('Your invoice'))) throw new Error('no receipt yet');
-  });
+  await vi.waitFor(
+    async () => {
+      const customer = await findCustomerById(t.deps.db, customerId);
+      const mails = (await t.outbox()).filter((m) => m.to === customer!.email);
+      if (!mails.some((m) => m.subject.startsWith('Your invoice')))
+        throw new Error('no receipt yet');
+    },
+    { timeout: 30_000, interval: 100 },
+  );
   return { calls, subscriptionId: row!.subscriptionId };
 }

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { paymentPaths } from '@portal/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { renewalOrdersOf, renewingCustomer } from '../../test/auto-renewal';
@@ -6,18 +7,29 @@ import { answerAuthorisation, captureWebhooks, runCharge } from '../../test/gate
 import { sendWebhook } from '../../test/payments';
 import { invoices } from '../invoices/schema';
 import { customerPlans } from '../plans/schema';
+import { reconcileAutoRenewals } from './reconcile';
 import { autoRenewals } from './schema';
 
 // PostgreSQL only: the deliveries below really interleave, each on its own connection, so the
 // renewal's row lock and the payment's key are what keep one charge one order.
 let t: TestApp;
 let webhooksAbout: ReturnType<typeof captureWebhooks>;
+let losing = false;
 beforeAll(async () => {
   t = await createTestApp();
+  const deliver = t.deps.payments.fetch;
+  // while `losing`, the gateway's webhooks are sent (and captured) but never arrive
+  t.deps.payments.fetch = async (url, init) =>
+    losing && String(url).endsWith(paymentPaths.webhook)
+      ? new Response('lost', { status: 503 })
+      : deliver(url, init);
   webhooksAbout = captureWebhooks(t);
 });
 afterAll(() => t.close());
-beforeEach(() => t.clock.set(new Date()));
+beforeEach(() => {
+  losing = false;
+  t.clock.set(new Date());
+});
 
 const AT_ONCE = 100;
 
@@ -45,7 +57,7 @@ describe('one charge told many times at once', () => {
           }),
     );
     const answers = await Promise.all(deliveries);
-    expect(answers.map((a) => a.statusCode)).toEqual(Array(AT_ONCE).fill(200));
+    expect(answers.filter((a) => a.statusCode !== 200).map((a) => a.body)).toEqual([]);
     const orders = await renewalOrdersOf(t, customer.id);
     expect(orders).toHaveLength(1);
     const periods = await t.deps.db
@@ -62,5 +74,40 @@ describe('one charge told many times at once', () => {
       .from(autoRenewals)
       .where(eq(autoRenewals.customerId, customer.id));
     expect(row!.gatewayStatus).toBe('active');
+  });
+});
+
+describe('a lost charge found by reconciliation while its webhook comes late', () => {
+  it('makes one order, with 50 deliveries and 50 reconciliation runs racing', async () => {
+    const { customer, authoriseUrl } = await renewingCustomer(t);
+    await answerAuthorisation(t, authoriseUrl, 'upi');
+    const [renewal] = await t.deps.db
+      .select()
+      .from(autoRenewals)
+      .where(eq(autoRenewals.customerId, customer.id));
+    losing = true;
+    await runCharge(t, renewal!.subscriptionId, { outcome: 'success' });
+    losing = false;
+    const charged = webhooksAbout(renewal!.subscriptionId).find(
+      (w) => w.event === 'subscription.charged',
+    )!;
+    expect(charged.answered).toBe(503);
+    t.clock.set(new Date(renewal!.chargeAt!.getTime() + 60_000));
+    const log = { warn: () => undefined, info: () => undefined } as never;
+    const racing = Array.from({ length: AT_ONCE }, (_, i) =>
+      i % 2 === 0
+        ? sendWebhook(t, 'subscription.charged', {
+            subscription: { entity: charged.subscription },
+            payment: { entity: charged.payment },
+          }).then((res) => res.statusCode)
+        : reconcileAutoRenewals(t.deps, log).then(({ failed }) => (failed === 0 ? 200 : 500)),
+    );
+    expect(await Promise.all(racing)).toEqual(Array(AT_ONCE).fill(200));
+    expect(await renewalOrdersOf(t, customer.id)).toHaveLength(1);
+    const periods = await t.deps.db
+      .select()
+      .from(customerPlans)
+      .where(eq(customerPlans.customerId, customer.id));
+    expect(periods).toHaveLength(2);
   });
 });

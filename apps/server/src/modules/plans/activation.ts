@@ -1,4 +1,4 @@
-import { and, desc, eq, gt } from 'drizzle-orm';
+import { and, desc, eq, gt, max } from 'drizzle-orm';
 import type { Transaction } from '../../db/client';
 import { customers } from '../users/schema';
 import { nextPeriodStart, periodEnd } from './current-plan';
@@ -6,8 +6,8 @@ import { customerPlans } from './schema';
 
 /**
  * Puts a paid plan on the customer's account: from now, or from the end of a plan still in
- * force, for the plan's duration, or for the cycle the gateway billed (an auto-renewal's charge)
- * when it is given and starts there. Call it inside the transaction that completes the order.
+ * force, for the plan's duration; or, for an auto-renewal's charge, for the cycle the gateway
+ * billed. Call it inside the transaction that completes the order.
  */
 export async function activatePlan(
   tx: Transaction,
@@ -31,21 +31,9 @@ export async function activatePlan(
     .from(customers)
     .where(eq(customers.id, input.customerId))
     .for('no key update');
-  const [latest] = await tx
-    .select({ endsAt: customerPlans.endsAt })
-    .from(customerPlans)
-    .where(and(eq(customerPlans.customerId, input.customerId), gt(customerPlans.endsAt, input.now)))
-    .orderBy(desc(customerPlans.endsAt))
-    .limit(1);
-  const startsAt = nextPeriodStart(latest?.endsAt ?? null, input.now);
-  // a cycle billed from where the plan ends (or from now) is the period; another lays the plan's
-  // duration end to end, as a purchase does
-  const cycle = input.billedCycle;
-  const endsAt =
-    // Stryker disable next-line EqualityOperator: the gateway counts in whole seconds
-    cycle && Math.abs(cycle.start.getTime() - startsAt.getTime()) < 1000 && cycle.end > startsAt
-      ? cycle.end
-      : periodEnd(startsAt, input.durationDays);
+  const { startsAt, endsAt } = input.billedCycle
+    ? await billedPeriod(tx, input.customerId, input.billedCycle, input.durationDays)
+    : await nextPeriod(tx, input.customerId, input.now, input.durationDays);
   await tx.insert(customerPlans).values({
     customerId: input.customerId,
     planId: input.planId,
@@ -55,6 +43,41 @@ export async function activatePlan(
     createdAt: input.now,
   });
   return { startsAt, endsAt };
+}
+
+/** A purchase's period: from now, or from the end of the last period still to run. */
+async function nextPeriod(tx: Transaction, customerId: string, now: Date, durationDays: number) {
+  const [latest] = await tx
+    .select({ endsAt: customerPlans.endsAt })
+    .from(customerPlans)
+    .where(and(eq(customerPlans.customerId, customerId), gt(customerPlans.endsAt, now)))
+    .orderBy(desc(customerPlans.endsAt))
+    .limit(1);
+  const startsAt = nextPeriodStart(latest?.endsAt ?? null, now);
+  return { startsAt, endsAt: periodEnd(startsAt, durationDays) };
+}
+
+/**
+ * A subscription charge's period: the cycle the gateway billed, even when it is recorded late
+ * (the cycle is what was paid for), from no earlier than where the last period ends. A cycle
+ * the periods already cover lays the plan's duration after them instead.
+ */
+async function billedPeriod(
+  tx: Transaction,
+  customerId: string,
+  cycle: { start: Date; end: Date },
+  durationDays: number,
+) {
+  const [latest] = await tx
+    .select({ endsAt: max(customerPlans.endsAt) })
+    .from(customerPlans)
+    .where(eq(customerPlans.customerId, customerId));
+  const lastEnd = latest?.endsAt ?? null;
+  // the gateway counts in whole seconds, so a cycle that follows the last period may start up
+  // to a second before it ends: the period starts where the last one ends
+  const startsAt = lastEnd && lastEnd > cycle.start ? lastEnd : cycle.start;
+  if (cycle.end > startsAt) return { startsAt, endsAt: cycle.end };
+  return { startsAt, endsAt: periodEnd(startsAt, durationDays) };
 }
 
 /** A refunded order's plan ends now (or never starts, when it was queued). */

@@ -1,0 +1,80 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { paymentPaths } from '@portal/contract';
+import { createTestApp, type TestApp } from '../../test/app';
+import { renewalOrdersOf, renewingCustomer } from '../../test/auto-renewal';
+import { answerAuthorisation, runCharge } from '../../test/gateway-subscriptions';
+import { customerPlans } from '../plans/schema';
+import { reconcileAutoRenewals } from './reconcile';
+import { autoRenewals } from './schema';
+
+let t: TestApp;
+let losing = false;
+beforeAll(async () => {
+  t = await createTestApp();
+  const deliver = t.deps.payments.fetch;
+  // while `losing`, the gateway's webhooks never arrive; its API still answers
+  t.deps.payments.fetch = async (url, init) =>
+    losing && String(url).endsWith(paymentPaths.webhook)
+      ? new Response('lost', { status: 503 })
+      : deliver(url, init);
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  losing = false;
+  t.clock.set(new Date());
+});
+
+const log = { warn: () => undefined, info: () => undefined } as never;
+
+async function renewalOf(customerId: string) {
+  const [row] = await t.deps.db
+    .select()
+    .from(autoRenewals)
+    .where(eq(autoRenewals.customerId, customerId));
+  return row!;
+}
+
+describe('reconciling auto-renewals', () => {
+  it('records a charge whose webhooks were all lost, once, for the cycle the gateway billed', async () => {
+    const { customer, endsAt, authoriseUrl } = await renewingCustomer(t);
+    await answerAuthorisation(t, authoriseUrl, 'upi');
+    const { subscriptionId, chargeAt } = await renewalOf(customer.id);
+    losing = true;
+    expect((await runCharge(t, subscriptionId, { outcome: 'success' })).status).toBe(200);
+    expect(await renewalOrdersOf(t, customer.id)).toHaveLength(0);
+
+    // before the charge is due, nothing is asked
+    expect((await reconcileAutoRenewals(t.deps, log)).recorded).toBe(0);
+    t.clock.set(new Date(chargeAt!.getTime() + 60_000));
+    const first = await reconcileAutoRenewals(t.deps, log);
+    expect(first.recorded).toBe(1);
+    const again = await reconcileAutoRenewals(t.deps, log);
+    expect(again.recorded).toBe(0);
+    const [charged] = await renewalOrdersOf(t, customer.id);
+    expect(charged!.order.status).toBe('Completed');
+    const periods = await t.deps.db
+      .select()
+      .from(customerPlans)
+      .where(eq(customerPlans.customerId, customer.id));
+    expect(periods.map((p) => p.startsAt)).toContainEqual(endsAt);
+    // read back: the next charge a year on
+    expect((await renewalOf(customer.id)).chargeAt!.getTime()).toBeGreaterThan(chargeAt!.getTime());
+  });
+
+  it('finds a subscription cancelled at the cycle’s end in silence, and ends the renewal', async () => {
+    const { customer, calls, authoriseUrl } = await renewingCustomer(t);
+    await answerAuthorisation(t, authoriseUrl, 'upi');
+    const { subscriptionId, chargeAt } = await renewalOf(customer.id);
+    await runCharge(t, subscriptionId, { outcome: 'success' });
+    expect((await calls.stop()).body.autoRenewal).toMatchObject({ status: 'ending' });
+    losing = true;
+    await runCharge(t, subscriptionId, { outcome: 'success' });
+    expect(await renewalOrdersOf(t, customer.id)).toHaveLength(1);
+    const next = (await renewalOf(customer.id)).chargeAt ?? chargeAt!;
+    t.clock.set(new Date(next.getTime() + 60_000));
+    await reconcileAutoRenewals(t.deps, log);
+    expect((await renewalOf(customer.id)).endedAt).not.toBeNull();
+    expect(await renewalOrdersOf(t, customer.id)).toHaveLength(1);
+  });
+});
