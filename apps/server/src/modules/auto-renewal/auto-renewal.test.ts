@@ -184,7 +184,15 @@ describe('a charge that fails', () => {
       .toEqual(['Automatic payments for your Annual plan stopped']);
     expect(await renewalOrdersOf(t, customer.id)).toHaveLength(0);
 
-    // turned off when halted: cancelled at once, and off
+    // paid another way on the gateway's page: on again, the charge due made one order
+    const page = await t.app.inject({ method: 'GET', url: new URL(authoriseUrl).pathname });
+    expect(page.body).toContain('The last charge did not go through. Choose how to pay it.');
+    await answerAuthorisation(t, authoriseUrl, 'card');
+    expect((await calls.read()).body.autoRenewal).toMatchObject({ status: 'on', method: 'card' });
+    expect(await renewalOrdersOf(t, customer.id)).toHaveLength(1);
+    await runCharge(t, subscriptionId, { outcome: 'failure' });
+
+    // turned off while retrying: cancelled at once, and off
     const stopped = await calls.stop();
     expect(stopped).toMatchObject({ status: 200, body: { autoRenewal: null } });
     expect((await renewalRow(customer.id)).endedAt).not.toBeNull();

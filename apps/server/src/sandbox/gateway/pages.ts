@@ -108,6 +108,8 @@ export interface SubscriptionPage {
   firstCharge: string;
   /** The last authorisation failed: the customer is trying again. */
   failedBefore: boolean;
+  /** A charge failed: the form pays it by the method chosen now. */
+  due?: boolean;
   action: string;
 }
 
@@ -125,7 +127,13 @@ export function renderSubscriptionPage(p: SubscriptionPage): string {
     `Subscribe to ${p.merchant}`,
     `<h1>Sandbox subscription</h1>
 <p class="note">Test payment gateway: no money is moved.</p>
-${p.failedBefore ? '<p class="alert" role="alert">The last authorisation failed and nothing was charged. You can try again.</p>' : ''}
+${
+  p.due
+    ? '<p class="alert" role="alert">The last charge did not go through. Choose how to pay it.</p>'
+    : p.failedBefore
+      ? '<p class="alert" role="alert">The last authorisation failed and nothing was charged. You can try again.</p>'
+      : ''
+}
 <dl>
 ${row('Merchant', p.merchant)}
 ${row('Plan', p.plan)}
@@ -136,12 +144,12 @@ ${row('First charge', p.firstCharge)}
 </dl>
 <form method="post" action="${escape(p.action)}">
 <fieldset>
-<legend>Authorise the mandate with</legend>
+<legend>${p.due ? 'Pay the charge due with' : 'Authorise the mandate with'}</legend>
 ${methods}
 </fieldset>
 <div class="actions">
-<button type="submit" name="outcome" value="authorise" class="pay">Authorise</button>
-<button type="submit" name="outcome" value="fail" class="fail">Fail authorisation</button>
+<button type="submit" name="outcome" value="authorise" class="pay">${p.due ? 'Pay' : 'Authorise'}</button>
+<button type="submit" name="outcome" value="fail" class="fail">${p.due ? 'Fail payment' : 'Fail authorisation'}</button>
 </div>
 </form>`,
   );
@@ -165,6 +173,6 @@ export function renderSubscriptionStatusPage(
     `Subscribe to ${merchant}`,
     `<h1>Sandbox subscription</h1>
 <p class="note">${escape(text)}</p>
-<a class="button" href="${escape(portalUrl)}">Back to the portal</a>`,
+<a class="button" href="${escape(portalUrl)}/plans">Back to the portal</a>`,
   );
 }

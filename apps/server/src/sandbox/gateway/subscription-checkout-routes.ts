@@ -18,6 +18,7 @@ function every(plan: PlanRow) {
 /**
  * The hosted authorisation page a subscription's short_url leads to: the customer chooses how
  * to pay, then authorises the mandate or fails, and the subscription and its webhooks follow.
+ * After a failed charge, the same page pays the charge due by another method.
  */
 export async function subscriptionCheckoutRoutes(
   app: App,
@@ -48,8 +49,9 @@ export async function subscriptionCheckoutRoutes(
         const found = await findSubscription(request.params.id);
         if (!found) throw new AppError('NOT_FOUND', 'Subscription not found');
         const { row, plan } = found;
+        const due = row.status === 'pending' || row.status === 'halted';
         const html =
-          row.status === 'created'
+          row.status === 'created' || due
             ? renderSubscriptionPage({
                 merchant: config.INVOICE_SUPPLIER_NAME,
                 plan: plan.name,
@@ -64,6 +66,7 @@ export async function subscriptionCheckoutRoutes(
                     })
                   : 'On authorising',
                 failedBefore: row.authAttempts > 0,
+                due,
                 action: pagePath(row.id),
               })
             : statusPage(row.status, row.paymentMethod);

@@ -71,7 +71,6 @@ function payment(row: SubscriptionRow, plan: PlanRow, status: 'captured' | 'fail
 
 type Payment = ReturnType<typeof payment>;
 type InvoiceRow = typeof sandboxSubscriptionInvoices.$inferInsert;
-
 /**
  * The invoice Razorpay raises for a charge attempt, under the payment's `invoice_id`: paid with
  * it, or left issued when it failed. `row` is the subscription before the charge, so the cycle
@@ -208,12 +207,17 @@ export const resume: StepOn = (row) => {
 
 /**
  * The customer's answer on the hosted page. Authorised, the subscription is authenticated; one
- * that starts at once is charged its first cycle in the same payment and is active.
+ * that starts at once is charged its first cycle in the same payment and is active. After a
+ * failed charge (pending, halted), it pays the charge due by the method chosen.
  */
 export const authorise =
   (input: { method: string; outcome: 'authorise' | 'fail' }): StepOn =>
   (row, plan) => {
     if (row.status === 'expired') return { refused: 'The authorisation link has expired' };
+    if (row.status === 'pending' || row.status === 'halted') {
+      if (input.outcome === 'fail') return chargeFailed(row, plan, new Date());
+      return charged({ ...row, paymentMethod: input.method }, plan, new Date());
+    }
     // answered already (or cancelled since the page was read): nothing to authorise
     if (row.status !== 'created') return { row, events: [] };
     if (input.outcome === 'fail') {
