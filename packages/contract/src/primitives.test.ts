@@ -63,6 +63,7 @@ const VALID: Record<string, unknown> = {
   DashboardCountersQuerySchema: { userId: UUID },
   OrderHistoryQuerySchema: { limit: '20', cursor: 'MjAyNi0wNi0wMVQxMDowMDowMC4xMjM0NTZafA' },
   SignedLinkQuerySchema: { expires: '1780000000', sub: UUID, sig: 'abc' },
+  StartAutoRenewalRequestSchema: { planId: UUID },
   PluginDownloadQuerySchema: { expires: '1780000000', sub: UUID, sig: 'abc' },
   CreatePaymentRequestSchema: {
     order_id: UUID,
