@@ -6,6 +6,7 @@ import { GST_RATE_PERCENT, HANDLING_RATE_PERCENT, type Plan } from '@portal/cont
 import { BillingConfirmDialog } from '@/features/billing/components/billing-confirm-dialog';
 import { BillingDetailsSection } from '@/features/billing/components/billing-details-section';
 import { usePlans } from '@/features/plans/api/get-plans';
+import { RenewAutomaticallyInstead } from '@/features/auto-renewal/components/renew-automatically-instead';
 import { PurchaseExplanation } from '@/features/plans/components/purchase-explanation';
 import { cn } from '@/lib/cn';
 import { formatInr } from '@/lib/format';
@@ -240,6 +241,7 @@ export function CreateOrderForm({
               <p className="text-sm text-slate-600">Select a plan to see the order summary.</p>
             )}
             <PurchaseExplanation planId={plan?._id ?? null} />
+            <RenewAutomaticallyInstead planId={plan?._id ?? null} />
             {/* below 768 px a bar fixed to the bottom of the screen: the total and the button stay
               in sight while the customer scrolls through the plans and the form */}
             <div

@@ -192,10 +192,9 @@ describe('OrdersScreen, Create Order', () => {
     await userEvent.type(screen.getByLabelText('Email Address'), 'a@example.test');
     await userEvent.click(proceed);
     expect(await screen.findAllByText('Phone number is required')).not.toHaveLength(0);
-    // nothing but the reads of the plans and the billing details
-    expect(calls.filter((c) => c.url !== '/api/plans' && c.url !== '/api/billing-details')).toEqual(
-      [],
-    );
+    // nothing but the reads of the plans, the billing details and the auto-renewal
+    const reads = ['/api/plans', '/api/billing-details', '/api/auto-renewal'];
+    expect(calls.filter((c) => !reads.includes(c.url))).toEqual([]);
   });
 
   it("shows the server's message when the order is refused", async () => {
