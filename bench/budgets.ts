@@ -20,6 +20,10 @@ export const BUDGET = {
   maxLoginFirstLoadGzipKiB: 125,
   /** Settlements that number their invoice, 100 at once on PostgreSQL, signed or not (070). */
   minInvoicesIssuedPerSecond: 100,
+  /** Renewal day (084): from the first charge to the last invoice registered and drawn. */
+  minRenewalInvoicesPerSecond: 100,
+  /** … and until every receipt is mailed and the queue is empty: within the hour. */
+  maxRenewalDaySeconds: 3_600,
   lighthouse: {
     minPerformance: 95,
     maxLcpSeconds: 2,

@@ -45,7 +45,11 @@ function makeCertificate(file: string) {
 }
 
 /** Runs `work` on every item, `concurrency` at a time. */
-async function inTurns<T>(items: T[], concurrency: number, work: (item: T) => Promise<unknown>) {
+export async function inTurns<T>(
+  items: T[],
+  concurrency: number,
+  work: (item: T) => Promise<unknown>,
+) {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -54,11 +58,12 @@ async function inTurns<T>(items: T[], concurrency: number, work: (item: T) => Pr
   );
 }
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number) {
+/** Asks `check` every `everyMs` until it answers true; throws once `timeoutMs` have passed. */
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, everyMs = 20) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 

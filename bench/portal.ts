@@ -40,6 +40,8 @@ export async function startPortal(options: {
   metrics?: boolean;
   /** Where the process writes its CPU profile as it stops (`node --cpu-prof`); none unless set. */
   cpuProfileDir?: string;
+  /** Settings over those above: the services a run gives it, say (renewal-day.ts). */
+  env?: Record<string, string>;
 }): Promise<Portal> {
   const port = await freePort();
   const metricsPort = options.metrics === false ? null : await freePort();
@@ -73,6 +75,7 @@ export async function startPortal(options: {
       ...UNUSED_SERVICES,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
       ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}),
+      ...options.env,
     },
     ready: async () => {
       const res = await fetch(`${url}/api/health`).catch(() => null);

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# What the bench needs on a fresh Debian machine, set up as .ci/run sets it up: Debian's Chromium,
-# and PostgreSQL 15's main cluster with the role portal/portal. Only Chromium where
-# BENCH_DATABASE_URL names a server of its own. Does nothing that is already done.
+# What the bench needs on a fresh Debian machine, set up as .ci/run sets it up: Debian's Chromium
+# and haproxy, and PostgreSQL 15's main cluster with the role portal/portal. Only the first two
+# where BENCH_DATABASE_URL names a server of its own. Does nothing that is already done.
 set -euo pipefail
 
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# the renewal day's load balancer (renewal-day.ts)
+[ -x /usr/sbin/haproxy ] || need_apt+=(haproxy)
 if [ -z "${BENCH_DATABASE_URL:-}" ]; then
   command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /usr/lib/postgresql/15 ] || need_apt+=(postgresql)
 fi

@@ -10,6 +10,7 @@ import { apiRows, consentsPage, throughputRows } from './api-rows';
 import { BUDGET } from './budgets';
 import { freshPostgresDatabase, prepareDatabase } from './database';
 import { issuingRows } from './issuing';
+import { renewalDayRows } from './renewal-day';
 import { SECRETS, signIn, startPortal, type Portal } from './portal';
 import { startProgram, type ServerProcess } from './processes';
 import { count, size } from './report';
@@ -83,6 +84,10 @@ export async function onPostgres(run: BenchRun, webDist: string, work: string) {
   if (run.apiOnly) return;
   report.startSection('issuing on PostgreSQL');
   await report.attempt('issuing', () => issuingRows(run, work));
+  report.startSection(
+    `renewal day on PostgreSQL: ${count(settings.renewal.subscriptions)} subscriptions charged, webhooks through haproxy to 2 portals`,
+  );
+  await report.attempt('renewal day', () => renewalDayRows(run, webDist, work));
 }
 
 export async function onPglite(run: BenchRun, webDist: string, work: string) {

@@ -12,6 +12,8 @@ export interface Settings {
   scale: ScaleSettings;
   /** Invoices issued at once in each issuing run, and how long their drawing may take. */
   issuing: { invoices: number; drawTimeoutSeconds: number };
+  /** Renewal day: subscriptions charged, charge calls at once, and how long it may all take. */
+  renewal: { subscriptions: number; concurrency: number; timeoutSeconds: number };
   lighthousePaths: string[];
   /** Lighthouse runs a page; each figure is their median. */
   lighthouseRuns: number;
@@ -29,6 +31,7 @@ export const FULL: Settings = {
   metricsCost: { pairs: 16, turnSeconds: 2, profileSeconds: 20 },
   scale: { requests: 30, maxSeconds: 20, timeoutSeconds: 60 },
   issuing: { invoices: 2_000, drawTimeoutSeconds: 600 },
+  renewal: { subscriptions: 10_000, concurrency: 50, timeoutSeconds: 3_600 },
   lighthousePaths: ['/login', '/dashboard'],
   lighthouseRuns: 5,
 };
@@ -46,6 +49,9 @@ export const SMOKE: Settings = {
   metricsCost: { pairs: 2, turnSeconds: 1, profileSeconds: 1 },
   scale: { requests: 5, maxSeconds: 2, timeoutSeconds: 30 },
   issuing: { invoices: 20, drawTimeoutSeconds: 60 },
+  // few and gently: the smoke shares the machine with the mutation window, and checks only
+  // that every figure is measured and every charge counted once
+  renewal: { subscriptions: 10, concurrency: 2, timeoutSeconds: 300 },
   lighthousePaths: ['/login'],
   lighthouseRuns: 1,
 };
