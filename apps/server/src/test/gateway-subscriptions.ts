@@ -1,4 +1,5 @@
 import Razorpay from 'razorpay';
+import { paymentPaths } from '@portal/contract';
 import { hmacHex } from '../adapters/payment-gateway';
 import type { TestApp } from './app';
 
@@ -96,3 +97,17 @@ export const refusal = (promise: Promise<unknown>) =>
       description: e.error.description,
     }),
   );
+
+/**
+ * The gateway's webhooks, lost while `lost.now` is true (answered 503 by no portal); its API
+ * still answers. Wrap before `captureWebhooks`, so that the lost ones are captured too.
+ */
+export function losableWebhooks(t: TestApp) {
+  const lost = { now: false };
+  const deliver = t.deps.payments.fetch;
+  t.deps.payments.fetch = async (url, init) =>
+    lost.now && String(url).endsWith(paymentPaths.webhook)
+      ? new Response('lost', { status: 503 })
+      : deliver(url, init);
+  return lost;
+}

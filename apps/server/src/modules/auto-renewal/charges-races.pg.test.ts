@@ -1,9 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { paymentPaths } from '@portal/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
 import { renewalOrdersOf, renewingCustomer } from '../../test/auto-renewal';
-import { answerAuthorisation, captureWebhooks, runCharge } from '../../test/gateway-subscriptions';
+import {
+  answerAuthorisation,
+  captureWebhooks,
+  losableWebhooks,
+  runCharge,
+} from '../../test/gateway-subscriptions';
 import { sendWebhook } from '../../test/payments';
 import { invoices } from '../invoices/schema';
 import { customerPlans } from '../plans/schema';
@@ -14,20 +18,15 @@ import { autoRenewals } from './schema';
 // renewal's row lock and the payment's key are what keep one charge one order.
 let t: TestApp;
 let webhooksAbout: ReturnType<typeof captureWebhooks>;
-let losing = false;
+let lost: ReturnType<typeof losableWebhooks>;
 beforeAll(async () => {
   t = await createTestApp();
-  const deliver = t.deps.payments.fetch;
-  // while `losing`, the gateway's webhooks are sent (and captured) but never arrive
-  t.deps.payments.fetch = async (url, init) =>
-    losing && String(url).endsWith(paymentPaths.webhook)
-      ? new Response('lost', { status: 503 })
-      : deliver(url, init);
+  lost = losableWebhooks(t);
   webhooksAbout = captureWebhooks(t);
 });
 afterAll(() => t.close());
 beforeEach(() => {
-  losing = false;
+  lost.now = false;
   t.clock.set(new Date());
 });
 
@@ -85,9 +84,9 @@ describe('a lost charge found by reconciliation while its webhook comes late', (
       .select()
       .from(autoRenewals)
       .where(eq(autoRenewals.customerId, customer.id));
-    losing = true;
+    lost.now = true;
     await runCharge(t, renewal!.subscriptionId, { outcome: 'success' });
-    losing = false;
+    lost.now = false;
     const charged = webhooksAbout(renewal!.subscriptionId).find(
       (w) => w.event === 'subscription.charged',
     )!;

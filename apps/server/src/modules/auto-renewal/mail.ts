@@ -5,7 +5,7 @@ import {
   type MandateMethod,
 } from '@portal/contract';
 import { portalUrl } from '../mail/format';
-import { renderLayout } from '../mail/layout';
+import { renderNoticeMail } from '../mail/layout';
 import type { MailContext, RenderedMail } from '../mail/rendered';
 
 /** What an auto-renewal mail is made from: a debit coming up, or charges that stopped. */
@@ -73,26 +73,13 @@ export async function autoRenewalMail(
 ): Promise<RenderedMail> {
   const subject = autoRenewalSubject(data);
   const { what, why, facts, label } = wording(data);
-  const action = { label, url: portalUrl(ctx.publicUrl, AUTO_RENEWAL_SCREEN) };
-  return {
+  return renderNoticeMail({
     subject,
-    text: [
-      what,
-      why,
-      '',
-      ...facts.map(([name, value]) => `${name}: ${value}`),
-      '',
-      `${action.label}: ${action.url}`,
-    ].join('\n'),
-    html: await renderLayout({
-      subject,
-      preview: `${what} ${why}`,
-      heading: subject,
-      greeting: data.companyName,
-      paragraphs: [what, why],
-      facts,
-      action,
-      publicUrl: ctx.publicUrl,
-    }),
-  };
+    companyName: data.companyName,
+    what,
+    why,
+    facts,
+    action: { label, url: portalUrl(ctx.publicUrl, AUTO_RENEWAL_SCREEN) },
+    publicUrl: ctx.publicUrl,
+  });
 }

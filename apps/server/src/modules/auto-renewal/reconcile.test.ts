@@ -1,27 +1,21 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { paymentPaths } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { renewalOrdersOf, renewingCustomer } from '../../test/auto-renewal';
-import { answerAuthorisation, runCharge } from '../../test/gateway-subscriptions';
+import { answerAuthorisation, losableWebhooks, runCharge } from '../../test/gateway-subscriptions';
 import { customerPlans } from '../plans/schema';
 import { reconcileAutoRenewals } from './reconcile';
 import { autoRenewals } from './schema';
 
 let t: TestApp;
-let losing = false;
+let lost: ReturnType<typeof losableWebhooks>;
 beforeAll(async () => {
   t = await createTestApp();
-  const deliver = t.deps.payments.fetch;
-  // while `losing`, the gateway's webhooks never arrive; its API still answers
-  t.deps.payments.fetch = async (url, init) =>
-    losing && String(url).endsWith(paymentPaths.webhook)
-      ? new Response('lost', { status: 503 })
-      : deliver(url, init);
+  lost = losableWebhooks(t);
 });
 afterAll(() => t.close());
 beforeEach(() => {
-  losing = false;
+  lost.now = false;
   t.clock.set(new Date());
 });
 
@@ -40,7 +34,7 @@ describe('reconciling auto-renewals', () => {
     const { customer, endsAt, authoriseUrl } = await renewingCustomer(t);
     await answerAuthorisation(t, authoriseUrl, 'upi');
     const { subscriptionId, chargeAt } = await renewalOf(customer.id);
-    losing = true;
+    lost.now = true;
     expect((await runCharge(t, subscriptionId, { outcome: 'success' })).status).toBe(200);
     expect(await renewalOrdersOf(t, customer.id)).toHaveLength(0);
 
@@ -68,7 +62,7 @@ describe('reconciling auto-renewals', () => {
     const { subscriptionId, chargeAt } = await renewalOf(customer.id);
     await runCharge(t, subscriptionId, { outcome: 'success' });
     expect((await calls.stop()).body.autoRenewal).toMatchObject({ status: 'ending' });
-    losing = true;
+    lost.now = true;
     await runCharge(t, subscriptionId, { outcome: 'success' });
     expect(await renewalOrdersOf(t, customer.id)).toHaveLength(1);
     const next = (await renewalOf(customer.id)).chargeAt ?? chargeAt!;

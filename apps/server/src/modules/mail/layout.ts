@@ -96,3 +96,44 @@ export async function renderLayout(layout: Layout): Promise<string> {
   const result = await mjml2html(source.value, { validationLevel: 'strict' });
   return result.html;
 }
+
+/** A notice about the customer's account: what happened, why it matters, its facts and a link. */
+export interface NoticeMail {
+  subject: string;
+  companyName: string;
+  what: string;
+  why: string;
+  facts: [label: string, value: string][];
+  action: { label: string; url: string };
+  /** A closing line, such as how to stop such mail. */
+  note?: string;
+  publicUrl: string;
+}
+
+/** A notice mail as text and in the frame, saying the same in both. */
+export async function renderNoticeMail(mail: NoticeMail) {
+  const { subject, what, why, facts, action, note } = mail;
+  return {
+    subject,
+    text: [
+      what,
+      why,
+      '',
+      ...facts.map(([label, value]) => `${label}: ${value}`),
+      '',
+      `${action.label}: ${action.url}`,
+      ...(note ? ['', note] : []),
+    ].join('\n'),
+    html: await renderLayout({
+      subject,
+      preview: `${what} ${why}`,
+      heading: subject,
+      greeting: mail.companyName,
+      paragraphs: [what, why],
+      facts,
+      action,
+      ...(note ? { notes: [note] } : {}),
+      publicUrl: mail.publicUrl,
+    }),
+  };
+}

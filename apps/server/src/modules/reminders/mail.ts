@@ -1,6 +1,6 @@
 import { customerDate, reconnectConsentLink } from '@portal/contract';
 import { portalUrl } from '../mail/format';
-import { renderLayout } from '../mail/layout';
+import { renderNoticeMail } from '../mail/layout';
 import type { MailContext, RenderedMail } from '../mail/rendered';
 
 /** What a reminder mail is made from: a plan's end or a consent's expiry, days ahead. */
@@ -73,29 +73,14 @@ export async function reminderMail(
 ): Promise<RenderedMail> {
   const subject = reminderSubject(data);
   const { what, why, facts, action } = wording(data, ctx.publicUrl);
-  const off = 'You can turn reminders off in your notification preferences.';
-  return {
+  return renderNoticeMail({
     subject,
-    text: [
-      what,
-      why,
-      '',
-      ...facts.map(([label, value]) => `${label}: ${value}`),
-      '',
-      `${action.label}: ${action.url}`,
-      '',
-      off,
-    ].join('\n'),
-    html: await renderLayout({
-      subject,
-      preview: `${what} ${why}`,
-      heading: subject,
-      greeting: data.companyName,
-      paragraphs: [what, why],
-      facts,
-      action,
-      notes: [off],
-      publicUrl: ctx.publicUrl,
-    }),
-  };
+    companyName: data.companyName,
+    what,
+    why,
+    facts,
+    action,
+    note: 'You can turn reminders off in your notification preferences.',
+    publicUrl: ctx.publicUrl,
+  });
 }
