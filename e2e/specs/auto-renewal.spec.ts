@@ -109,7 +109,7 @@ for (const [width, use] of WIDTHS) {
     test.use(use);
     const phone = width === 'phone';
 
-    test('turned on with UPI Autopay, a failed and a paid debit, then turned off', async ({
+    test('turned on with UPI Autopay, a failed debit paid by card instead, then turned off', async ({
       page,
       customer,
     }) => {
@@ -222,13 +222,32 @@ for (const [width, use] of WIDTHS) {
         await expect(card.locator('dl')).toHaveCount(0);
       });
 
-      await test.step('a paid debit: a Completed order and its invoice', async () => {
+      await test.step('the debit paid by card instead: a Completed order and its invoice', async () => {
         await page.goto('/invoices');
         const pdfLinks = page.getByRole('link', { name: /^Download the PDF of Invoice / });
         await expect(pdfLinks).toHaveCount(1);
         const firstInvoice = (await pdfLinks.getAttribute('aria-label'))!;
 
-        expect(await charge(page, subscriptionId, 'success')).toBe('active');
+        // paid another way, on the gateway's page the card's link leads to, by keyboard
+        await page.goto('/plans');
+        await card.getByRole('link', { name: 'Update payment method' }).click();
+        await expect(page.getByRole('alert')).toHaveText(
+          'The last charge did not go through. Choose how to pay it.',
+        );
+        await expectAccessible(page, 'the gateway’s page paying the charge due');
+        // a radio group takes one Tab, on its checked radio; the arrows move the choice
+        await tabTo(page, page.getByRole('radio', { name: 'UPI Autopay' }));
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('ArrowDown');
+        await expect(page.getByRole('radio', { name: 'Card', exact: true })).toBeChecked();
+        await tabTo(page, page.getByRole('button', { name: 'Pay', exact: true }));
+        await page.keyboard.press('Enter');
+        await expect(
+          page.getByText('The mandate is authorised with Card and the subscription is active.'),
+        ).toBeVisible();
+        await page.goto('/plans');
+        await expect(mandateValue(card, 'Method')).toHaveText('Card');
+
         await page.goto('/orders?tab=history');
         const completed = page
           .locator('tbody tr')
