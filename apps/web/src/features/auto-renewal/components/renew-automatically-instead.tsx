@@ -4,7 +4,7 @@ import { toast } from '@/lib/toast';
 import { Button } from '@/ui/button';
 import { useAutoRenewal, useStartAutoRenewal } from '../api/auto-renewal';
 
-export const RENEW_AUTOMATICALLY = 'Pay by auto-renewal instead';
+export const RENEW_AUTOMATICALLY = 'Renew automatically instead';
 
 /**
  * On the order screen, the other way to buy the chosen plan: a mandate that pays it now (or
