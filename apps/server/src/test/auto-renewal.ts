@@ -5,9 +5,20 @@ import { autoRenewalPaths, type AutoRenewalResponse } from '@portal/contract';
 import type { TestApp } from './app';
 import { authHeaders } from './customers';
 import { customerWithPlan } from './reminders';
+import { createPlan, type NewPlan } from '../modules/plans/service';
 import { orders } from '../modules/purchases/schema';
 import { autoRenewals, renewalCharges } from '../modules/auto-renewal/schema';
 import { answerAuthorisation, runCharge } from './gateway-subscriptions';
+
+/** A single-company plan on offer, for a customer who holds none yet. */
+export const planOnOffer = (t: TestApp, plan: Partial<NewPlan> & Pick<NewPlan, 'planName'>) =>
+  createPlan(t.deps.db, t.clock, {
+    planType: 'Single',
+    noOfCompany: 1,
+    durationDays: 365,
+    amountPaise: 2_999_00,
+    ...plan,
+  });
 
 /** The customer's auto-renewal calls, with their session. */
 export async function renewalCalls(t: TestApp, customerId: string) {

@@ -4,6 +4,7 @@ import { autoRenewalMessages, orderAmount } from '@portal/contract';
 import { createTestApp, type TestApp } from '../../test/app';
 import { answerAuthorisation, captureWebhooks, runCharge } from '../../test/gateway-subscriptions';
 import {
+  planOnOffer,
   renewalCalls,
   renewalOrdersOf,
   renewedOnce,
@@ -16,7 +17,6 @@ import { receiptSubject } from '../invoices/invoice-mail';
 import { activityEvents } from '../activity/schema';
 import { invoices } from '../invoices/schema';
 import { customerPlans } from '../plans/schema';
-import { createPlan } from '../plans/service';
 import { autoRenewals } from './schema';
 
 let t: TestApp;
@@ -132,13 +132,7 @@ describe('auto-renewal, turned on and charged', () => {
 
   it('charges a customer with no plan at once, when the mandate is authorised', async () => {
     const customer = await createCustomer(t);
-    const plan = await createPlan(t.deps.db, t.clock, {
-      planName: 'Half-yearly',
-      planType: 'Single',
-      noOfCompany: 1,
-      durationDays: 180,
-      amountPaise: 2_999_00,
-    });
+    const plan = await planOnOffer(t, { planName: 'Half-yearly', durationDays: 180 });
     const calls = await renewalCalls(t, customer.id);
     const started = await calls.start(plan.id);
     expect(started.body.autoRenewal).toMatchObject({ status: 'authorising', planEndDate: null });
@@ -233,10 +227,8 @@ describe('turning auto-renewal off', () => {
 describe('closing the account', () => {
   it('cancels the mandate at the gateway first, so nothing is debited after', async () => {
     const customer = await createCustomer(t);
-    const plan = await createPlan(t.deps.db, t.clock, {
+    const plan = await planOnOffer(t, {
       planName: 'Yearly',
-      planType: 'Single',
-      noOfCompany: 1,
       durationDays: 365,
       amountPaise: 999_00,
     });

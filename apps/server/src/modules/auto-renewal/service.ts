@@ -134,17 +134,21 @@ async function viewOf(deps: Pick<AppDeps, 'db' | 'clock'>, customerId: string) {
   );
 }
 
-/** Ends an auto-renewal whose mandate was never authorised: at the gateway, then here. */
-async function dropUnauthorised(deps: AppDeps, row: AutoRenewalRow) {
+/**
+ * Cancels a renewal's subscription at the gateway now and writes what the gateway then says.
+ * A refused cancel is not taken as failure: the subscription may have expired or ended
+ * meanwhile, or been authorised, and the gateway's own answer decides. Anything but an ended
+ * renewal is refused with `refusal`.
+ */
+async function cancelNow(deps: AppDeps, row: AutoRenewalRow, refusal: AppError) {
   const cancelled = await deps.payments.gateway
     .cancelSubscription(row.subscriptionId, { atCycleEnd: false })
     .catch(() => null);
-  // not cancelled: it may have expired meanwhile, or been authorised; the gateway says which
   const state =
     cancelled ??
     (await atGateway(() => deps.payments.gateway.fetchSubscription(row.subscriptionId)));
   const written = await writeGatewayState(deps.db, deps, state, deps.clock.now());
-  if (!written?.endedAt) throw new AppError('CONFLICT', autoRenewalMessages.alreadyOn);
+  if (!written?.endedAt) throw refusal;
 }
 
 /**
@@ -167,7 +171,7 @@ export async function startAutoRenewal(
       throw new AppError('CONFLICT', autoRenewalMessages.alreadyOn);
     if (live.planId === plan.id && live.amountPaise === amountPaise)
       return (await viewOf(deps, customerId))!;
-    await dropUnauthorised(deps, live);
+    await cancelNow(deps, live, new AppError('CONFLICT', autoRenewalMessages.alreadyOn));
   }
   const gatewayPlanId = await atGateway(() => gatewayPlanFor(deps, plan, amountPaise));
   const now = clock.now();
@@ -219,10 +223,9 @@ export async function stopAutoRenewal(
 ): Promise<AutoRenewal | null> {
   const { db, clock, payments } = deps;
   const live = await liveRenewal(db, customerId);
-  if (!live || live.endsAtCycleEnd) {
-    if (live) return viewOf(deps, customerId);
-    throw new AppError('NOT_FOUND', autoRenewalMessages.notOn);
-  }
+  if (!live) throw new AppError('NOT_FOUND', autoRenewalMessages.notOn);
+  // turned off already: it ends with its cycle
+  if (live.endsAtCycleEnd) return viewOf(deps, customerId);
   const atCycleEnd = live.gatewayStatus === 'active';
   const cancelled = await payments.gateway
     .cancelSubscription(live.subscriptionId, { atCycleEnd })
@@ -262,13 +265,7 @@ export async function stopAutoRenewal(
  */
 export async function cancelMandateOnClosing(deps: AppDeps, customerId: string): Promise<void> {
   const live = await liveRenewal(deps.db, customerId);
-  if (!live) return;
-  const cancelled = await deps.payments.gateway
-    .cancelSubscription(live.subscriptionId, { atCycleEnd: false })
-    .catch(() => null);
-  const state =
-    cancelled ??
-    (await atGateway(() => deps.payments.gateway.fetchSubscription(live.subscriptionId)));
-  const written = await writeGatewayState(deps.db, deps, state, deps.clock.now());
-  if (!written?.endedAt) throw new AppError('BAD_GATEWAY', autoRenewalMessages.gatewayAway);
+  if (live) {
+    await cancelNow(deps, live, new AppError('BAD_GATEWAY', autoRenewalMessages.gatewayAway));
+  }
 }
