@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { InjectOptions } from 'fastify';
 import { tmpdir } from 'node:os';
@@ -87,10 +88,17 @@ export async function createTestApp(
   await app.ready();
   if (options.settleAfterAnswers !== false) {
     const inject = app.inject.bind(app);
+    // a request made within another's handling or its work after the answer (the sandbox
+    // gateway read back in memory, say) does not wait for that work: the outer request does,
+    // and the work may be waiting for this request
+    const withinInject = new AsyncLocalStorage<true>();
     app.inject = (async (request: InjectOptions) => {
-      const response = await inject(request);
-      await app.answersSettled();
-      return response;
+      if (withinInject.getStore()) return inject(request);
+      return withinInject.run(true, async () => {
+        const response = await inject(request);
+        await app.answersSettled();
+        return response;
+      });
     }) as typeof app.inject;
   }
   const work = backgroundWork(deps);

@@ -14,7 +14,7 @@ import { recordActivity } from '../activity/record';
 import { enqueueMail } from '../mail/delivery';
 import { latestPlanEnd } from '../plans/current-plan';
 import { plans } from '../plans/schema';
-import type { WebhookOutcome } from '../purchases/callback-and-webhook';
+import type { AfterAnswer, WebhookOutcome } from '../purchases/callback-and-webhook';
 import { paymentEvents } from '../purchases/schema';
 import { afterSettlement, warnOfWrongAmount, type Settlement } from '../purchases/settlement';
 import { findCustomerById } from '../users/service';
@@ -127,12 +127,14 @@ async function tellCustomer(
 /**
  * Takes a signed gateway event about a subscription (its signature and id checked already):
  * stored once by its event id, a charge recorded once by its payment id under the renewal's
- * lock, then the renewal brought up to date from the gateway. Null when it is about none.
+ * lock. The renewal is brought up to date from the gateway once the answer is sent: the
+ * gateway waits for the answer, and on a renewal day it is busy. Null when it is about none.
  */
 export async function handleSubscriptionEvent(
   deps: AppDeps,
   sent: { eventId: string; body: unknown },
   log: FastifyBaseLogger,
+  afterAnswer: AfterAnswer,
 ): Promise<WebhookOutcome | null> {
   const body = sent.body as SubscriptionEventBody;
   const subscriptionId = subscriptionNamed(body);
@@ -190,12 +192,14 @@ export async function handleSubscriptionEvent(
   });
   if (settlement) afterSettlement(deps, settlement, 'webhook');
   if (outcome.result !== 'duplicate') {
-    try {
-      await syncFromGateway(deps, subscriptionId!);
-    } catch (error) {
-      // the event is kept; the reconciliation job reads the subscription again later
-      log.warn({ subscriptionId, err: (error as Error).message }, 'subscription not read back');
-    }
+    afterAnswer(async () => {
+      try {
+        await syncFromGateway(deps, subscriptionId!);
+      } catch (error) {
+        // the event is kept; the reconciliation job reads the subscription again later
+        log.warn({ subscriptionId, err: (error as Error).message }, 'subscription not read back');
+      }
+    });
   }
   return outcome;
 }

@@ -103,7 +103,11 @@ export type SubscriptionEventHandler = (
   deps: AppDeps,
   sent: { eventId: string; body: unknown },
   log: FastifyBaseLogger,
+  afterAnswer: AfterAnswer,
 ) => Promise<WebhookOutcome | null>;
+
+/** Takes work to begin once the webhook's answer is sent. */
+export type AfterAnswer = (work: () => Promise<void>) => void;
 
 /** Resolves a webhook's order and what it says; null when the event is not about orders. */
 async function readWebhook(
@@ -171,7 +175,7 @@ export async function handleWebhook(
   sent: { raw: Buffer; parsed: unknown },
   headers: { signature?: string; eventId?: string },
   log: FastifyBaseLogger,
-  subscriptionEvents?: SubscriptionEventHandler,
+  subscriptionEvents?: { handle: SubscriptionEventHandler; afterAnswer: AfterAnswer },
 ): Promise<WebhookOutcome> {
   if (!deps.payments.gateway.verifyWebhook(sent.raw, headers.signature)) {
     log.warn('payment webhook with a bad or missing signature refused');
@@ -183,7 +187,12 @@ export async function handleWebhook(
     log.warn('payment webhook without an event id refused');
     throw new AppError('BAD_REQUEST', 'Webhook event id is missing');
   }
-  const aboutSubscription = await subscriptionEvents?.(deps, { eventId, body: sent.parsed }, log);
+  const aboutSubscription = await subscriptionEvents?.handle(
+    deps,
+    { eventId, body: sent.parsed },
+    log,
+    subscriptionEvents.afterAnswer,
+  );
   if (aboutSubscription) return aboutSubscription;
   const body = sent.parsed as WebhookBody;
   const read = await readWebhook(deps, body);

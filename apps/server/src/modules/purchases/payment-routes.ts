@@ -131,7 +131,10 @@ export async function paymentRoutes(
               eventId: request.headers['x-razorpay-event-id'],
             },
             request.log,
-            options.subscriptionEvents,
+            options.subscriptionEvents && {
+              handle: options.subscriptionEvents,
+              afterAnswer: (work) => app.afterAnswer(request, work),
+            },
           );
         } catch (error) {
           // refused (a bad signature, an unknown order) or failed: either way the gateway
