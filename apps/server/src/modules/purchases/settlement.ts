@@ -90,6 +90,23 @@ export async function settleInTransaction(
       now,
       billedCycle: seen.billedCycle,
     });
+    await recordActivity(tx, clock, {
+      customerId: order.customerId,
+      type: 'payment_completed',
+      title: 'Payment completed',
+      description: `Payment of ${formatPaise(order.totalPaise)} for the ${planName} plan`,
+      status: 'success',
+      details,
+    });
+    await recordActivity(tx, clock, {
+      customerId: order.customerId,
+      type: 'plan_activated',
+      title: 'Plan activated',
+      description: `${planName} plan active until ${customerDate(period.endsAt)}`,
+      status: 'success',
+      details,
+    });
+    // last: the financial year's counter is held from its number to the commit
     const [customer] = await tx.select().from(customers).where(eq(customers.id, order.customerId));
     await issueInvoice(tx, deps, {
       order,
@@ -115,22 +132,6 @@ export async function settleInTransaction(
           companyName: customer!.companyName,
         },
       }),
-    });
-    await recordActivity(tx, clock, {
-      customerId: order.customerId,
-      type: 'payment_completed',
-      title: 'Payment completed',
-      description: `Payment of ${formatPaise(order.totalPaise)} for the ${planName} plan`,
-      status: 'success',
-      details,
-    });
-    await recordActivity(tx, clock, {
-      customerId: order.customerId,
-      type: 'plan_activated',
-      title: 'Plan activated',
-      description: `${planName} plan active until ${customerDate(period.endsAt)}`,
-      status: 'success',
-      details,
     });
   } else if (seen.kind === 'failed') {
     await tx
