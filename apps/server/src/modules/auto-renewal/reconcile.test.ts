@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
-import { renewalOrdersOf, renewingCustomer } from '../../test/auto-renewal';
+import { renewalCalls, renewalOrdersOf, renewingCustomer } from '../../test/auto-renewal';
 import { answerAuthorisation, losableWebhooks, runCharge } from '../../test/gateway-subscriptions';
 import { customerPlans } from '../plans/schema';
 import { reconcileAutoRenewals } from './reconcile';
+import { AUTHORISATION_WINDOW_MS } from './service';
 import { autoRenewals } from './schema';
 
 let t: TestApp;
@@ -70,5 +71,19 @@ describe('reconciling auto-renewals', () => {
     await reconcileAutoRenewals(t.deps, log);
     expect((await renewalOf(customer.id)).endedAt).not.toBeNull();
     expect(await renewalOrdersOf(t, customer.id)).toHaveLength(1);
+  });
+
+  it('ends a renewal whose mandate was not authorised in its day, which the gateway expires in silence', async () => {
+    const { customer, calls } = await renewingCustomer(t);
+    await reconcileAutoRenewals(t.deps, log);
+    expect((await calls.read()).body.autoRenewal).toMatchObject({ status: 'authorising' });
+    t.clock.set(new Date(t.clock.now().getTime() + AUTHORISATION_WINDOW_MS + 60_000));
+    await reconcileAutoRenewals(t.deps, log);
+    expect((await renewalOf(customer.id)).gatewayStatus).toBe('expired');
+    // a day on, signed in again: off, and it can be turned on again
+    const later = await renewalCalls(t, customer.id);
+    expect(await later.read()).toMatchObject({ status: 200, body: { autoRenewal: null } });
+    const again = await later.start((await renewalOf(customer.id)).planId);
+    expect(again.body.autoRenewal).toMatchObject({ status: 'authorising' });
   });
 });

@@ -8,6 +8,7 @@ import { afterSettlement, warnOfWrongAmount } from '../purchases/settlement';
 import { recordCharge } from './charges';
 import { syncFromGateway } from './gateway-state';
 import { autoRenewals, renewalCharges } from './schema';
+import { AUTHORISATION_WINDOW_MS } from './service';
 
 /** Renewals looked at per run, the longest unread first. */
 const RECONCILE_BATCH = 200;
@@ -45,8 +46,9 @@ async function recordPaidInvoice(
 
 /**
  * Reads back from the gateway each live renewal whose charge is due or past, or that has none
- * scheduled (waiting, retrying, halted), and records any paid invoice of its subscription that no
- * order carries yet. A webhook racing it takes the same lock and finds the charge recorded, so a
+ * scheduled (waiting, retrying, halted), or whose mandate was not authorised in its time (the
+ * gateway expires it without an event), and records any paid invoice of its subscription that
+ * no order carries yet. A webhook racing it takes the same lock and finds the charge recorded, so a
  * charge makes one order whichever comes first. Answers how many charges it recorded.
  */
 export async function reconcileAutoRenewals(
@@ -60,7 +62,14 @@ export async function reconcileAutoRenewals(
     .where(
       and(
         isNull(autoRenewals.endedAt),
-        or(isNull(autoRenewals.chargeAt), lte(autoRenewals.chargeAt, now)),
+        or(
+          isNull(autoRenewals.chargeAt),
+          lte(autoRenewals.chargeAt, now),
+          and(
+            eq(autoRenewals.gatewayStatus, 'created'),
+            lte(autoRenewals.createdAt, new Date(now.getTime() - AUTHORISATION_WINDOW_MS)),
+          ),
+        ),
       ),
     )
     .orderBy(asc(autoRenewals.syncedAt))

@@ -32,7 +32,7 @@ import { gatewayPlanFor } from './gateway-plans';
 import { autoRenewals, type AutoRenewalRow } from './schema';
 
 /** How long the customer has to authorise the mandate. */
-const AUTHORISATION_WINDOW_MS = DAY_MS;
+export const AUTHORISATION_WINDOW_MS = DAY_MS;
 
 /** Cycles a subscription runs for: about ten years of the plan, within Razorpay's limits. */
 const cyclesFor = (durationDays: number) =>
