@@ -130,7 +130,9 @@ for (const [width, use] of WIDTHS) {
         const turnOn = card.getByRole('button', { name: 'Turn on auto-renewal' });
         await expect(turnOn).toBeVisible();
         // off: what it would do and for which plan, and no mandate
-        await expect(card).toContainText('Renew your plan automatically at the end of each period');
+        await expect(card).toContainText(
+          'Auto-renewal is off. Renew your plan automatically at the end of each period',
+        );
         await expect(card).toContainText('It renews your Starter plan.');
         await expect(card.locator('dl')).toHaveCount(0);
         await expect(card.getByRole('button', { name: TURN_OFF })).toHaveCount(0);

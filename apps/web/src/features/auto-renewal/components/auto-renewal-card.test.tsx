@@ -60,7 +60,7 @@ describe('AutoRenewalCard', () => {
     renderWithProviders(<AutoRenewalCard />);
     expect(
       await within(card()).findByText(
-        'Renew your plan automatically at the end of each period by UPI Autopay, e-mandate or card. You get a notice at least 24 hours before each debit, and can turn it off at any time.',
+        'Auto-renewal is off. Renew your plan automatically at the end of each period by UPI Autopay, e-mandate or card. You get a notice at least 24 hours before each debit, and can turn it off at any time.',
       ),
     ).toBeInTheDocument();
     expect(await within(card()).findByText('It renews your Starter plan.')).toBeInTheDocument();

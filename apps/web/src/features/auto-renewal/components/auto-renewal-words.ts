@@ -4,7 +4,7 @@ import { formatDate } from '@/lib/format';
 /** What the auto-renewal card and the dashboard's notice say, in one place. */
 export const AUTO_RENEWAL_TITLE = 'Auto-renewal';
 
-export const OFF_EXPLANATION = `Renew your plan automatically at the end of each period by UPI Autopay, e-mandate or card. You get a notice at least ${PRE_DEBIT_NOTICE_HOURS} hours before each debit, and can turn it off at any time.`;
+export const OFF_EXPLANATION = `Auto-renewal is off. Renew your plan automatically at the end of each period by UPI Autopay, e-mandate or card. You get a notice at least ${PRE_DEBIT_NOTICE_HOURS} hours before each debit, and can turn it off at any time.`;
 
 export const TURN_ON = 'Turn on auto-renewal';
 export const TURN_OFF = 'Turn off auto-renewal';
