@@ -6,8 +6,9 @@ import { generateSync } from 'otplib';
 import {
   expect,
   expectAccessible,
-  fillCredentials,
+  passwordStep,
   signIn,
+  signOut,
   test,
   type Credentials,
 } from '../support/fixtures';
@@ -26,18 +27,9 @@ async function openSecurity(page: Page) {
   await expect(section(page).getByRole('button', { name: /^(Set up|Turn off)$/ })).toBeVisible();
 }
 
-async function signOut(page: Page) {
-  await page.goto('/profile');
-  await page.getByRole('main').getByRole('button', { name: 'Logout' }).click();
-  await page.waitForURL('**/login');
-}
-
 /** The password step; answers the two-factor modal, which asks for the app's code. */
-async function passwordStep(page: Page, customer: Credentials): Promise<Locator> {
-  await page.goto('/login');
-  await fillCredentials(page, customer);
-  await page.getByRole('button', { name: 'Secure Login' }).click();
-  const modal = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
+async function appCodeStep(page: Page, customer: Credentials): Promise<Locator> {
+  const modal = await passwordStep(page, customer);
   await expect(modal).toContainText('authenticator app');
   return modal;
 }
@@ -85,7 +77,7 @@ for (const [width, use] of WIDTHS) {
 
       // sign-in asks for the app's code; the code of the step to come is new (decision 036)
       await signOut(page);
-      let modal = await passwordStep(page, customer);
+      let modal = await appCodeStep(page, customer);
       await expect(modal.getByRole('button', { name: 'Resend Code' })).toHaveCount(0);
       await expectAccessible(page, 'two-factor modal with the app');
       await modal.getByLabel('Code from your authenticator app').fill(codeOf(secret, 1));
@@ -94,7 +86,7 @@ for (const [width, use] of WIDTHS) {
 
       // and with a recovery code, once
       await signOut(page);
-      modal = await passwordStep(page, customer);
+      modal = await appCodeStep(page, customer);
       await modal.getByRole('button', { name: 'Use a recovery code' }).click();
       await expectAccessible(page, 'two-factor modal with a recovery code');
       await modal.getByLabel('Recovery code').fill(codes[0]!);

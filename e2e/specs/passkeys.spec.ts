@@ -2,15 +2,8 @@
 // and removed, at a desktop's width and at a phone's. Chromium's virtual authenticator (the
 // DevTools WebAuthn domain) stands in for the fingerprint reader: it makes real ES256 keys and
 // signs real assertions, which the server checks as it would a phone's.
-import type { CDPSession, Locator, Page } from '@playwright/test';
-import {
-  expect,
-  expectAccessible,
-  fillCredentials,
-  signIn,
-  test,
-  type Credentials,
-} from '../support/fixtures';
+import type { CDPSession, Page } from '@playwright/test';
+import { expect, expectAccessible, passwordStep, signIn, signOut, test } from '../support/fixtures';
 import { WIDTHS } from '../support/layout';
 
 const card = (page: Page) => page.getByRole('region', { name: 'Passkeys' });
@@ -39,20 +32,6 @@ async function openSecurity(page: Page) {
   await page.goto('/security');
   await expect(page.getByRole('heading', { name: 'Security', level: 1 })).toBeVisible();
   await expect(card(page).getByRole('button', { name: 'Add a passkey' })).toBeVisible();
-}
-
-async function signOut(page: Page) {
-  await page.goto('/profile');
-  await page.getByRole('main').getByRole('button', { name: 'Logout' }).click();
-  await page.waitForURL('**/login');
-}
-
-/** The password step; answers the two-factor modal, which asks for the passkey. */
-async function passwordStep(page: Page, customer: Credentials): Promise<Locator> {
-  await page.goto('/login');
-  await fillCredentials(page, customer);
-  await page.getByRole('button', { name: 'Secure Login' }).click();
-  return page.getByRole('dialog', { name: 'Two-Factor Authentication' });
 }
 
 for (const [width, use] of WIDTHS) {

@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type * as AxeCore from 'axe-core';
-import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  expect,
+  test as base,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { customerServicePort, PORT } from './ports';
 
 /** What a customer signs in with. */
@@ -160,6 +166,24 @@ export async function fillCredentials(page: Page, who: Credentials, password = w
   await page.getByLabel('GST Number').fill(who.gstNo);
   await page.getByLabel('Tally Serial Number').fill(who.tallySerialNo);
   await page.getByLabel('Password', { exact: true }).fill(password);
+}
+
+/** Signs out from the Profile screen's Logout, back to the login screen. */
+export async function signOut(page: Page) {
+  await page.goto('/profile');
+  await page.getByRole('main').getByRole('button', { name: 'Logout' }).click();
+  await page.waitForURL('**/login');
+}
+
+/**
+ * The password step of a customer whose second step is not the mailed code (an authenticator
+ * app, a passkey): answers the two-factor modal it opens.
+ */
+export async function passwordStep(page: Page, who: Credentials): Promise<Locator> {
+  await page.goto('/login');
+  await fillCredentials(page, who);
+  await page.getByRole('button', { name: 'Secure Login' }).click();
+  return page.getByRole('dialog', { name: 'Two-Factor Authentication' });
 }
 
 /**
