@@ -8,7 +8,6 @@ import { useForm, useWatch } from 'react-hook-form';
 import { PASSKEY_NAME_MAX, PasskeyNameSchema, PasskeyOptionsRequestSchema } from '@portal/contract';
 import { RecoveryCodes } from '@/features/two-factor/components/recovery-codes';
 import { toast } from '@/lib/toast';
-import { Button } from '@/ui/button';
 import { Dialog } from '@/ui/dialog';
 import { DialogActions, FormError } from '@/ui/dialog-actions';
 import { Field } from '@/ui/field';
@@ -90,12 +89,7 @@ export function AddPasskeyDialog({
       }
     >
       {codes ? (
-        <div className="space-y-4">
-          <RecoveryCodes codes={codes} />
-          <Button className="w-full max-md:h-11" onClick={() => close(false)}>
-            Done
-          </Button>
-        </div>
+        <RecoveryCodes codes={codes} onDone={() => close(false)} />
       ) : (
         <AddPasskeyFields
           defaultName={defaultName}

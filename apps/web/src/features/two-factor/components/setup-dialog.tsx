@@ -81,12 +81,7 @@ export function SetupDialog({
       }
     >
       {codes ? (
-        <div className="space-y-4">
-          <RecoveryCodes codes={codes} />
-          <Button className="w-full max-md:h-11" onClick={() => close(false)}>
-            Done
-          </Button>
-        </div>
+        <RecoveryCodes codes={codes} onDone={() => close(false)} />
       ) : setup.isError ? (
         <div role="alert" className="space-y-3">
           <p className="text-sm text-red-700">
