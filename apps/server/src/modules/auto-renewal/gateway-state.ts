@@ -7,7 +7,14 @@ import type {
   GatewaySubscription,
   SubscriptionStatus,
 } from '../../adapters/payment-gateway-subscriptions';
+import { DAY_MS } from '../../lib/clock';
 import { autoRenewals, type AutoRenewalRow } from './schema';
+
+/**
+ * How long the customer has to authorise the mandate: the subscription's `expire_by`, after which
+ * the gateway expires it without an event.
+ */
+export const AUTHORISATION_WINDOW_MS = DAY_MS;
 
 /** A subscription in these statuses takes no charge again: its auto-renewal has ended. */
 export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['cancelled', 'completed', 'expired'];

@@ -4,8 +4,8 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { renewalCalls, renewalOrdersOf, renewingCustomer } from '../../test/auto-renewal';
 import { answerAuthorisation, losableWebhooks, runCharge } from '../../test/gateway-subscriptions';
 import { customerPlans } from '../plans/schema';
+import { AUTHORISATION_WINDOW_MS } from './gateway-state';
 import { reconcileAutoRenewals } from './reconcile';
-import { AUTHORISATION_WINDOW_MS } from './service';
 import { autoRenewals } from './schema';
 
 let t: TestApp;

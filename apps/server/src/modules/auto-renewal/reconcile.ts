@@ -6,9 +6,8 @@ import type { AppDeps } from '../../deps';
 import type { GatewayInvoice } from '../../adapters/payment-gateway-subscriptions';
 import { afterSettlement, warnOfWrongAmount } from '../purchases/settlement';
 import { recordCharge } from './charges';
-import { syncFromGateway } from './gateway-state';
+import { AUTHORISATION_WINDOW_MS, syncFromGateway } from './gateway-state';
 import { autoRenewals, renewalCharges } from './schema';
-import { AUTHORISATION_WINDOW_MS } from './service';
 
 /** Renewals looked at per run, the longest unread first. */
 const RECONCILE_BATCH = 200;
@@ -48,8 +47,8 @@ async function recordPaidInvoice(
  * Reads back from the gateway each live renewal whose charge is due or past, or that has none
  * scheduled (waiting, retrying, halted), or whose mandate was not authorised in its time (the
  * gateway expires it without an event), and records any paid invoice of its subscription that
- * no order carries yet. A webhook racing it takes the same lock and finds the charge recorded, so a
- * charge makes one order whichever comes first. Answers how many charges it recorded.
+ * no order carries yet. A webhook racing it takes the same lock and finds the charge recorded,
+ * so a charge makes one order whichever comes first. Answers how many charges it recorded.
  */
 export async function reconcileAutoRenewals(
   deps: AppDeps,

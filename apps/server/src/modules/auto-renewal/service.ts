@@ -22,17 +22,19 @@ import type { Statement } from '../../db/statements';
 import type { AppDeps } from '../../deps';
 import type { GatewaySubscription } from '../../adapters/payment-gateway-subscriptions';
 import { AppError } from '../../lib/errors';
-import { DAY_MS } from '../../lib/clock';
 import { recordActivity } from '../activity/record';
 import { latestPlanEnd } from '../plans/current-plan';
 import { plans } from '../plans/schema';
 import { offeredPlan } from '../plans/service';
-import { columnsOf, statusOf, syncFromGateway, writeGatewayState } from './gateway-state';
+import {
+  AUTHORISATION_WINDOW_MS,
+  columnsOf,
+  statusOf,
+  syncFromGateway,
+  writeGatewayState,
+} from './gateway-state';
 import { gatewayPlanFor } from './gateway-plans';
 import { autoRenewals, type AutoRenewalRow } from './schema';
-
-/** How long the customer has to authorise the mandate. */
-export const AUTHORISATION_WINDOW_MS = DAY_MS;
 
 /** Cycles a subscription runs for: about ten years of the plan, within Razorpay's limits. */
 const cyclesFor = (durationDays: number) =>
