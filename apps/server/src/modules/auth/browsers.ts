@@ -72,26 +72,26 @@ export async function recordSignInBrowser(
   const now = deps.clock.now();
   const deviceHash = sha256(input.deviceId);
   return deps.db.transaction(async (tx) => {
-    const [seen] = await tx
-      .update(seenBrowsers)
-      .set({ lastSeenAt: now })
-      .where(
-        and(eq(seenBrowsers.customerId, input.customerId), eq(seenBrowsers.deviceHash, deviceHash)),
-      )
-      .returning({ deviceHash: seenBrowsers.deviceHash });
-    if (seen) return 'known';
-    const [before] = await tx
-      .select({ n: count() })
-      .from(seenBrowsers)
-      .where(eq(seenBrowsers.customerId, input.customerId));
+    const thisBrowser = and(
+      eq(seenBrowsers.customerId, input.customerId),
+      eq(seenBrowsers.deviceHash, deviceHash),
+    );
+    // the insert is the one test of "seen before": a browser recorded by another sign-in a
+    // moment ago conflicts here too, and that sign-in told of it if it had to
     const [added] = await tx
       .insert(seenBrowsers)
       .values({ customerId: input.customerId, deviceHash, firstSeenAt: now, lastSeenAt: now })
       .onConflictDoNothing()
       .returning({ deviceHash: seenBrowsers.deviceHash });
-    // another sign-in of this browser recorded it a moment ago, and told of it if it had to
-    if (!added) return 'known';
-    if (before!.n === 0) return 'first';
+    if (!added) {
+      await tx.update(seenBrowsers).set({ lastSeenAt: now }).where(thisBrowser);
+      return 'known';
+    }
+    const [held] = await tx
+      .select({ n: count() })
+      .from(seenBrowsers)
+      .where(eq(seenBrowsers.customerId, input.customerId));
+    if (held!.n === 1) return 'first';
     const endToken = await createSessionEndLink(tx, deps.clock, input.sessionId);
     await enqueueMail(tx, deps, {
       template: 'new-browser',
