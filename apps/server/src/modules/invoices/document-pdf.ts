@@ -1,13 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { buffer } from 'node:stream/consumers';
-import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { customerDate } from '@portal/contract';
 import type { DocumentContent, Row } from './document-content';
-
-// the standard PDF fonts cannot be embedded and have no rupee sign: these ship with the code
-const REGULAR = fileURLToPath(new URL('./fonts/DejaVuSans.ttf', import.meta.url));
-const BOLD = fileURLToPath(new URL('./fonts/DejaVuSans-Bold.ttf', import.meta.url));
+import { BOLD, REGULAR, documentWithFonts } from './pdf-fonts';
 
 const MARGIN = 50;
 const WIDTH = 495;
@@ -139,11 +134,10 @@ export async function renderDocumentPdf(
   signature?: SignatureLine,
   registration?: DocumentRegistration,
 ): Promise<Buffer> {
-  const doc = new PDFDocument({
+  const doc = documentWithFonts({
     size: 'A4',
     margin: MARGIN,
     info: content.info,
-    font: REGULAR,
     tagged: true,
     lang: 'en-IN',
     displayTitle: true,
