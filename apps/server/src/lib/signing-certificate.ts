@@ -1,12 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { constants, createPrivateKey, privateEncrypt, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import forge from 'node-forge';
 
-/** The PKCS#12 file that signs invoices and credit notes, opened: its bytes and its holder. */
+/** The PKCS#12 file that signs invoices and credit notes, opened once: its key and certificates. */
 export interface SigningCertificate {
-  /** The key and certificates again as PKCS#12, under a one-time password (see reencoded). */
-  p12: Buffer;
-  password: string;
+  /** Every certificate of the file, carried in each signature for its chain. */
+  certificates: forge.pki.Certificate[];
+  /** The certificate of the private key. */
+  certificate: forge.pki.Certificate;
+  /** The private key as forge's PKCS#7 signs with it, the arithmetic done by Node (rsaKey). */
+  key: forge.pki.rsa.PrivateKey;
   /** The certificate subject's common name, shown on the page as the signer. */
   commonName: string;
 }
@@ -57,34 +60,44 @@ export function openSigningCertificate(file: string, password: string): SigningC
   }
   // the signer reads the key from an encrypted (shrouded) bag only, as exports usually make it
   const key = firstBag(pfx, forge.pki.oids.pkcs8ShroudedKeyBag);
-  const commonName = firstBag(pfx, CERT_BAG)?.cert?.subject.getField('CN')?.value;
-  if (!key?.key || typeof commonName !== 'string' || commonName === '') {
+  const certBags = pfx.getBags({ bagType: CERT_BAG })[CERT_BAG] ?? [];
+  const certificates = certBags.flatMap((bag) => bag.cert ?? []);
+  // PKCS#12 keys are RSA: forge reads no other kind into a key bag
+  const rsa = key?.key as forge.pki.rsa.PrivateKey | undefined;
+  const certificate = certificates.find((cert) => rsa && holdsKey(cert, rsa));
+  const commonName = certificate?.subject.getField('CN')?.value;
+  if (!rsa || !certificate || typeof commonName !== 'string' || commonName === '') {
     throw new SigningCertificateError(
       `${FILE} ${file} must hold an encrypted private key and a certificate whose subject has a common name (CN)`,
     );
   }
-  const certBags = pfx.getBags({ bagType: CERT_BAG })[CERT_BAG] ?? [];
-  const certificates = certBags.flatMap((bag) => bag.cert ?? []);
-  // PKCS#12 keys are RSA: forge reads no other kind into a key bag
-  return { ...reencoded(key.key as forge.pki.rsa.PrivateKey, certificates), commonName };
+  return { certificates, certificate, key: rsaKey(rsa), commonName };
 }
 
+function holdsKey(certificate: forge.pki.Certificate, key: forge.pki.rsa.PrivateKey) {
+  const { n, e } = certificate.publicKey as forge.pki.rsa.PublicKey;
+  return n.equals(key.n) && e.equals(key.e);
+}
+
+// DigestInfo (RFC 8017, 9.2) of a SHA-256 digest, before the digest's 32 bytes
+const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
+
 /**
- * The key and certificates as a PKCS#12 that opens in about a millisecond: the signer opens its
- * file at every signature, and the operator's file (PBKDF2 with thousands of iterations, in
- * JavaScript) took some 27 ms each time, while the settlement held the year's counter row. It
- * never leaves memory, which already holds the operator's password, so its one iteration and
- * its one-time password weaken nothing.
+ * The key as forge's PKCS#7 takes it, whose signing Node's OpenSSL does: forge's own RSA, in
+ * JavaScript, took some 24 ms a document, half of a signed invoice's drawing (decision 086).
+ * PKCS#1 v1.5 is deterministic, so the signature is the very one forge would have made.
  */
-function reencoded(key: forge.pki.rsa.PrivateKey, certificates: forge.pki.Certificate[]) {
-  const password = randomBytes(24).toString('base64');
-  const asn1 = forge.pkcs12.toPkcs12Asn1(key, certificates, password, {
-    algorithm: 'aes256',
-    count: 1,
-    // Stryker disable next-line BooleanLiteral: a MAC of one iteration costs as little as none, and the signer checks it with the same one-time password: the copy opens and signs alike
-    useMac: false,
-  });
-  return { p12: Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary'), password };
+function rsaKey(key: forge.pki.rsa.PrivateKey): forge.pki.rsa.PrivateKey {
+  const node: KeyObject = createPrivateKey(forge.pki.privateKeyToPem(key));
+  // the documents' signer asks for SHA-256 only
+  const sign = (md: forge.md.MessageDigest) => {
+    const digest = Buffer.from(md.digest().getBytes(), 'binary');
+    const info = Buffer.concat([SHA256_DIGEST_INFO, digest]);
+    return privateEncrypt({ key: node, padding: constants.RSA_PKCS1_PADDING }, info).toString(
+      'binary',
+    );
+  };
+  return { ...key, sign };
 }
 
 /**

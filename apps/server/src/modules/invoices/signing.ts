@@ -1,5 +1,5 @@
-import { SignPdf } from '@signpdf/signpdf';
-import { P12Signer } from '@signpdf/signer-p12';
+import forge from 'node-forge';
+import { SignPdf, Signer } from '@signpdf/signpdf';
 import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import type { Config } from '../../config';
 import type { DocumentContent } from './document-content';
@@ -24,6 +24,38 @@ export function signingCertificateOf(config: SigningConfig): SigningCertificate 
   return opened.get(config)!;
 }
 
+const OIDS = forge.pki.oids;
+
+/**
+ * A detached PKCS#7 signature as Adobe's adbe.pkcs7.detached expects it, as the p12 signer of
+ * @signpdf makes it, but with the certificate opened once instead of at every signature.
+ */
+class CertificateSigner extends Signer {
+  constructor(private readonly certificate: SigningCertificate) {
+    super();
+  }
+
+  override async sign(pdf: Buffer, signingTime: Date): Promise<Buffer> {
+    const { certificates, certificate, key } = this.certificate;
+    const p7 = forge.pkcs7.createSignedData();
+    p7.content = forge.util.createBuffer(pdf.toString('binary'));
+    for (const cert of certificates) p7.addCertificate(cert);
+    p7.addSigner({
+      key,
+      certificate,
+      digestAlgorithm: OIDS.sha256!,
+      // in this order, which the EU's signature validation checks
+      authenticatedAttributes: [
+        { type: OIDS.contentType!, value: OIDS.data },
+        { type: OIDS.signingTime!, value: signingTime as unknown as string },
+        { type: OIDS.messageDigest! },
+      ],
+    });
+    p7.sign({ detached: true });
+    return Buffer.from(forge.asn1.toDer(p7.toAsn1()).getBytes(), 'binary');
+  }
+}
+
 /** Signs a finished PDF (PKCS#7 detached, as an incremental update that keeps its bytes). */
 async function signPdf(pdf: Buffer, certificate: SigningCertificate, signedAt: Date) {
   const placeholder = plainAddPlaceholder({
@@ -34,8 +66,7 @@ async function signPdf(pdf: Buffer, certificate: SigningCertificate, signedAt: D
     location: 'India',
     signingTime: signedAt,
   });
-  const signer = new P12Signer(certificate.p12, { passphrase: certificate.password });
-  return new SignPdf().sign(placeholder, signer, signedAt);
+  return new SignPdf().sign(placeholder, new CertificateSigner(certificate), signedAt);
 }
 
 /**
