@@ -58,19 +58,20 @@ export function openSigningCertificate(file: string, password: string): SigningC
         : `${FILE} ${file} is not a PKCS#12 (.p12) file`,
     );
   }
-  // the signer reads the key from an encrypted (shrouded) bag only, as exports usually make it
-  const key = firstBag(pfx, forge.pki.oids.pkcs8ShroudedKeyBag);
-  const certBags = pfx.getBags({ bagType: CERT_BAG })[CERT_BAG] ?? [];
-  const certificates = certBags.flatMap((bag) => bag.cert ?? []);
-  // PKCS#12 keys are RSA: forge reads no other kind into a key bag
-  const rsa = key?.key as forge.pki.rsa.PrivateKey | undefined;
-  const certificate = certificates.find((cert) => rsa && holdsKey(cert, rsa));
-  const commonName = certificate?.subject.getField('CN')?.value;
-  if (!rsa || !certificate || typeof commonName !== 'string' || commonName === '') {
-    throw new SigningCertificateError(
+  const unfit = () =>
+    new SigningCertificateError(
       `${FILE} ${file} must hold an encrypted private key and a certificate whose subject has a common name (CN)`,
     );
-  }
+  // the signer reads the key from an encrypted (shrouded) bag only, as exports usually make it;
+  // PKCS#12 keys are RSA: forge reads no other kind into a key bag
+  const rsa = firstBag(pfx, forge.pki.oids.pkcs8ShroudedKeyBag)?.key as
+    forge.pki.rsa.PrivateKey | undefined;
+  if (!rsa) throw unfit();
+  const certBags = pfx.getBags({ bagType: CERT_BAG })[CERT_BAG] ?? [];
+  const certificates = certBags.flatMap((bag) => bag.cert ?? []);
+  const certificate = certificates.find((cert) => holdsKey(cert, rsa));
+  const commonName = certificate?.subject.getField('CN')?.value;
+  if (!certificate || typeof commonName !== 'string' || commonName === '') throw unfit();
   return { certificates, certificate, key: rsaKey(rsa), commonName };
 }
 

@@ -125,6 +125,41 @@ describe('a signed invoice PDF', () => {
     );
   });
 
+  it('signs with SHA-256 its content type, signing time and digest, as adbe.pkcs7.detached expects', async () => {
+    const pdf = await issuedDocumentPdf(
+      loadConfig(signing()),
+      invoiceContent(invoice),
+      invoice.invoiceDate,
+    );
+    // the signature's PKCS#7, without the zeros that fill the rest of its placeholder: a DER
+    // SEQUENCE whose length takes the n bytes after 0x80 + n
+    const [, hex] = /\/Contents <([0-9a-f]+)>/i.exec(pdf.toString('latin1'))!;
+    const der = Buffer.from(hex!, 'hex');
+    const n = der[1]! - 0x80;
+    const file = path.join(await mkdtemp(path.join(dir, 'p7-')), 'signature.der');
+    await writeFile(file, der.subarray(0, 2 + n + der.readUIntBE(2, n)));
+    const { stdout } = await run('openssl', [
+      'cms',
+      '-cmsout',
+      '-print',
+      '-inform',
+      'DER',
+      '-in',
+      file,
+    ]);
+    const attributes = stdout.slice(
+      stdout.indexOf('signedAttrs:'),
+      stdout.indexOf('signatureAlgorithm:'),
+    );
+    expect([...attributes.matchAll(/object: (\w+) /g)].map(([, name]) => name)).toEqual([
+      'contentType',
+      'signingTime',
+      'messageDigest',
+    ]);
+    expect(attributes).toMatch(/UTCTIME:Jun {2}1 10:00:00 2026 GMT/);
+    expect(stdout).toMatch(/digestAlgorithm:\s+algorithm: sha256/);
+  });
+
   it('gives the supplier as the reason, India as the location and no contact in its signature', async () => {
     const pdf = await issuedDocumentPdf(
       loadConfig(signing()),
