@@ -121,9 +121,11 @@ const validDevice = (value: string | undefined): value is string =>
  */
 export function registerSignInBrowsers(app: App, deps: BrowserDeps) {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'POST' || reply.statusCode !== 200) return payload;
+    // the sign-in routes are POSTs: their url alone tells them apart
+    if (reply.statusCode !== 200) return payload;
+    const url = request.routeOptions.url;
     const presented = request.cookies[DEVICE_COOKIE];
-    if (request.routeOptions.url === authPaths.login && !validDevice(presented)) {
+    if (url === authPaths.login && !validDevice(presented)) {
       reply.setCookie(DEVICE_COOKIE, randomToken(), {
         httpOnly: true,
         secure: true,
@@ -132,12 +134,10 @@ export function registerSignInBrowsers(app: App, deps: BrowserDeps) {
         maxAge: DEVICE_COOKIE_MAX_AGE_S,
       });
     }
-    // a 200 answer to a POST comes from a route, whose url is always set: the fallback is for
-    // the type
+    // an answer without a route (the web app's pages) has no url: it is no sign-in, whatever
+    // stands in for the url
     // Stryker disable next-line StringLiteral: equivalent, as said above
-    if (!SIGN_IN_ANSWERS.has(request.routeOptions.url ?? '') || typeof payload !== 'string') {
-      return payload;
-    }
+    if (!SIGN_IN_ANSWERS.has(url ?? '') || typeof payload !== 'string') return payload;
     try {
       const { user, token } = Verify2faResponseSchema.parse(JSON.parse(payload));
       const seen = await recordSignInBrowser(deps, {
