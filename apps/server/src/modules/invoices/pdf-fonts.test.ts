@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { buffer } from 'node:stream/consumers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BOLD, REGULAR, documentWithFonts } from './pdf-fonts';
 import { pdfLines, poppler } from '../../test/invoices';
 
@@ -51,5 +52,17 @@ describe('the shipped fonts, parsed once for every document', () => {
     const after = await page('Acme Traders', 'Invoice');
     expect(after.length).toBe(alone.length);
     expect(after.equals(alone)).toBe(true);
+  });
+
+  it('are read from their files once a process, never for a document', async () => {
+    // pdfkit reads a font's file with the fs module it requires, the one imported here
+    const reads = vi.spyOn(fs, 'readFileSync');
+    try {
+      await page('Acme Traders', 'Invoice');
+      const fontReads = reads.mock.calls.filter(([file]) => file === REGULAR || file === BOLD);
+      expect(fontReads).toEqual([]);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
