@@ -110,22 +110,36 @@ export async function waitForCode(to: string, before: number): Promise<string> {
  * Fails on any axe-core violation of the page as it is now; `where` names it in the message.
  * Toasts fade in and buttons ease from one colour to the next: axe waits until every finite
  * animation and transition has come to rest, since a text measured half-way (white on a
- * background still turning blue, say) fails on contrast that the settled page passes. Endless
- * ones (spinners, skeletons) never finish and are not waited for.
+ * background still turning blue, say) fails on contrast that the settled page passes. A render
+ * a frame later may start another (a button leaving its busy look), so the page must stay still
+ * for two frames in a row. Endless ones (spinners, skeletons) never finish and are not waited for.
  */
 export async function expectAccessible(page: Page, where?: string) {
-  await page.evaluate(() =>
-    Promise.race([
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
-          .map((animation) => animation.finished.catch(() => undefined)),
-      ),
-      // one held paused would never finish: past this axe measures the page as it stands
-      new Promise((settle) => setTimeout(settle, 2_000)),
-    ]),
-  );
+  await page.evaluate(async () => {
+    // one held paused would never finish: past this axe measures the page as it stands
+    const deadline = performance.now() + 2_000;
+    const moving = () =>
+      document
+        .getAnimations()
+        .filter(
+          (animation) =>
+            animation.effect?.getComputedTiming().iterations !== Infinity &&
+            animation.playState !== 'finished',
+        );
+    const frame = () => new Promise((settle) => requestAnimationFrame(settle));
+    for (let still = 0; still < 2 && performance.now() < deadline; await frame()) {
+      const now = moving();
+      if (now.length === 0) {
+        still += 1;
+        continue;
+      }
+      still = 0;
+      await Promise.race([
+        Promise.all(now.map((animation) => animation.finished.catch(() => undefined))),
+        new Promise((settle) => setTimeout(settle, deadline - performance.now())),
+      ]);
+    }
+  });
   expect(await axeViolations(page), where && `${where}: axe violations`).toEqual([]);
 }
 
