@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import Bowser from 'bowser';
 import { decodeJwt } from 'jose';
 import {
@@ -72,21 +72,18 @@ export async function recordSignInBrowser(
   const now = deps.clock.now();
   const deviceHash = sha256(input.deviceId);
   return deps.db.transaction(async (tx) => {
-    const thisBrowser = and(
-      eq(seenBrowsers.customerId, input.customerId),
-      eq(seenBrowsers.deviceHash, deviceHash),
-    );
-    // the insert is the one test of "seen before": a browser recorded by another sign-in a
-    // moment ago conflicts here too, and that sign-in told of it if it had to
-    const [added] = await tx
+    // one statement, the one test of "seen before": a browser recorded by another sign-in a
+    // moment ago conflicts here too (and that sign-in told of it if it had to). A row the insert
+    // wrote has no deleting transaction yet (xmax 0); one the conflict updated has this one.
+    const [row] = await tx
       .insert(seenBrowsers)
       .values({ customerId: input.customerId, deviceHash, firstSeenAt: now, lastSeenAt: now })
-      .onConflictDoNothing()
-      .returning({ deviceHash: seenBrowsers.deviceHash });
-    if (!added) {
-      await tx.update(seenBrowsers).set({ lastSeenAt: now }).where(thisBrowser);
-      return 'known';
-    }
+      .onConflictDoUpdate({
+        target: [seenBrowsers.customerId, seenBrowsers.deviceHash],
+        set: { lastSeenAt: now },
+      })
+      .returning({ added: sql<boolean>`xmax = 0` });
+    if (!row!.added) return 'known';
     const [held] = await tx
       .select({ n: count() })
       .from(seenBrowsers)

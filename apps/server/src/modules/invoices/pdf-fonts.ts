@@ -15,11 +15,14 @@ interface DocumentFonts {
 type EmbeddedFont = new (doc: PDFKit.PDFDocument, font: unknown, id: string) => unknown;
 
 // pdfkit parses a font file anew for each document, and decoding its tables again took more than
-// half of a document's drawing (decision 086). Each file is parsed once here, by pdfkit itself.
-const PARSED = [REGULAR, BOLD].map((file) => {
-  const { _font } = new PDFDocument({ font: file }) as unknown as DocumentFonts;
-  return { file, Embedded: _font.constructor, font: _font.font };
-});
+// half of a document's drawing (decision 086). Each file is parsed once, by pdfkit itself, when
+// the first document is drawn: a process that draws none never reads them.
+let parsed: { file: string; Embedded: EmbeddedFont; font: unknown }[] | undefined;
+const parsedFonts = () =>
+  (parsed ??= [REGULAR, BOLD].map((file) => {
+    const { _font } = new PDFDocument({ font: file }) as unknown as DocumentFonts;
+    return { file, Embedded: _font.constructor, font: _font.font };
+  }));
 
 /**
  * A PDF document whose fonts are the shipped ones, parsed once for the process: each document
@@ -32,7 +35,7 @@ export function documentWithFonts(
   // no default font: pdfkit would open its file
   const doc = new PDFDocument({ ...options, font: null as unknown as string });
   const fonts = doc as unknown as DocumentFonts;
-  for (const { file, Embedded, font } of PARSED) {
+  for (const { file, Embedded, font } of parsedFonts()) {
     fonts._fontFamilies[file] = new Embedded(doc, font, `F${++fonts._fontCount}`);
   }
   return doc.font(REGULAR);

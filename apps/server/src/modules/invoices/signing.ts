@@ -58,7 +58,8 @@ class CertificateSigner extends Signer {
 
 /** Signs a finished PDF (PKCS#7 detached, as an incremental update that keeps its bytes). */
 async function signPdf(pdf: Buffer, certificate: SigningCertificate, signedAt: Date) {
-  const placeholder = plainAddPlaceholder({
+  // the finished PDF with room for its signature, which the signer fills
+  const prepared = plainAddPlaceholder({
     pdfBuffer: pdf,
     reason: 'Issued by the supplier',
     contactInfo: '',
@@ -66,7 +67,7 @@ async function signPdf(pdf: Buffer, certificate: SigningCertificate, signedAt: D
     location: 'India',
     signingTime: signedAt,
   });
-  return new SignPdf().sign(placeholder, new CertificateSigner(certificate), signedAt);
+  return new SignPdf().sign(prepared, new CertificateSigner(certificate), signedAt);
 }
 
 /**
