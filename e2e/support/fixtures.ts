@@ -303,5 +303,34 @@ export const test = base.extend<{
 }>({
   customer: async ({ request }, use) => withCustomer(request, '', use),
   customerWithRefusedMail: async ({ request }, use) => withCustomer(request, '?mail=refused', use),
+  page: async ({ page }, use, testInfo) => {
+    const met = whatThePageMeets(page);
+    await use(page);
+    if (testInfo.status === testInfo.expectedStatus) return;
+    // a failure far from its cause (a session ended unasked, a chunk that never came) names
+    // its cause here, in CI's printed output too: a failed run's trace does not outlive it
+    const report = [`the page ended at ${page.url()}`, ...met].join('\n');
+    await testInfo.attach('what the page met', { body: report, contentType: 'text/plain' });
+    console.log(`${testInfo.titlePath.join(' › ')}: what the page met\n${report}`);
+  },
 });
+
+/** The refused answers, failed requests and uncaught errors of a page, as they come. */
+function whatThePageMeets(page: Page): string[] {
+  const met: string[] = [];
+  const at = (url: string) => new URL(url).pathname;
+  page.on('response', (response) => {
+    if (response.status() < 400) return;
+    const where = `${response.status()} ${response.request().method()} ${at(response.url())}`;
+    void response.text().then(
+      (body) => met.push(`${where} ${body.slice(0, 200)}`),
+      () => met.push(where),
+    );
+  });
+  page.on('requestfailed', (request) =>
+    met.push(`failed ${request.method()} ${at(request.url())}: ${request.failure()?.errorText}`),
+  );
+  page.on('pageerror', (error) => met.push(`uncaught: ${error.message}`));
+  return met;
+}
 export { expect };
