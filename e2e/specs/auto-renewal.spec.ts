@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { autoRenewalPaths } from '@portal/contract';
 import { confirmBillingAndPay, tabTo } from '../support/billing';
-import { expect, expectAccessible, signIn, test } from '../support/fixtures';
+import { appHasThePage, expect, expectAccessible, signIn, test } from '../support/fixtures';
 import { expectFitsScreen, MIN_TARGET_PX, WIDTHS } from '../support/layout';
 import { PORT } from '../support/ports';
 
@@ -269,11 +270,17 @@ for (const [width, use] of WIDTHS) {
         await expect(renewalInvoice).toContainText('Issued');
         await expect(renewalInvoice).toContainText(STARTER_TOTAL);
 
-        // the alert has gone; the plan runs a period on, and so does the next debit
+        // the alert has gone, once the app has the page and the renewal it would come from;
+        // the plan runs a period on, and so does the next debit
+        const renewalRead = page.waitForResponse(
+          (response) => new URL(response.url()).pathname === autoRenewalPaths.renewal,
+        );
         await page.goto('/dashboard');
         await expect(
           page.getByRole('heading', { name: `Welcome back, ${customer.companyName}!` }),
         ).toBeVisible();
+        await appHasThePage(page);
+        expect((await renewalRead).ok()).toBe(true);
         await expect(page.getByText(RETRYING)).toHaveCount(0);
         await page.goto('/plans');
         await expect(mandateValue(card, 'Next debit')).toHaveText(

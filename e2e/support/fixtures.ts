@@ -277,7 +277,19 @@ export async function signIn(page: Page, who: Credentials) {
   await page.goto('/dashboard');
   // the dashboard's own heading: the URL alone holds until the app sends a stranger to /login
   await expect(page.getByRole('heading', { level: 1, name: /^Welcome back, / })).toBeVisible();
+  await appHasThePage(page);
   await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/**
+ * Waits until the app has taken the page over from the first HTML's frame (apps/web/vite.config.ts),
+ * which already shows the sign-in screen, the menu and the dashboard's heading. A click before
+ * then is the browser's own: on a frame's link it starts a full load that cuts off the app's
+ * requests (a token's refresh among them), and while the app replaces the frame it can land on
+ * neither link, so that nothing happens.
+ */
+export async function appHasThePage(page: Page) {
+  await expect(page.locator('[data-frame]')).toHaveCount(0);
 }
 
 /** A customer of the test's own, retired from the sandbox bank once `use` is done with it. */
