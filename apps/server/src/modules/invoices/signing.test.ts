@@ -82,10 +82,16 @@ const holdsQrCode = (pdf: Buffer) =>
     .toString('latin1')
     .includes('/S /Figure\n/Alt (QR code of the e-invoice, signed by the IRP)\n');
 
+/** `bytes` in a file of a folder of its own, for a command-line tool to read. */
+async function inFile(name: string, bytes: Buffer) {
+  const file = path.join(await mkdtemp(path.join(dir, 'tool-')), name);
+  await writeFile(file, bytes);
+  return file;
+}
+
 /** What Poppler's pdfsig says of a PDF's signatures (it exits non-zero on a bad one). */
 async function pdfsig(pdf: Buffer) {
-  const file = path.join(await mkdtemp(path.join(dir, 'sig-')), 'document.pdf');
-  await writeFile(file, pdf);
+  const file = await inFile('document.pdf', pdf);
   try {
     return (await run('pdfsig', [file])).stdout;
   } catch (error) {
@@ -136,8 +142,7 @@ describe('a signed invoice PDF', () => {
     const [, hex] = /\/Contents <([0-9a-f]+)>/i.exec(pdf.toString('latin1'))!;
     const der = Buffer.from(hex!, 'hex');
     const n = der[1]! - 0x80;
-    const file = path.join(await mkdtemp(path.join(dir, 'p7-')), 'signature.der');
-    await writeFile(file, der.subarray(0, 2 + n + der.readUIntBE(2, n)));
+    const file = await inFile('signature.der', der.subarray(0, 2 + n + der.readUIntBE(2, n)));
     const { stdout } = await run('openssl', [
       'cms',
       '-cmsout',
